@@ -1,0 +1,189 @@
+//! The problems the loader reports, and their stable codes.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | `syntax/yaml` | the YAML scanner or parser rejected the text |
+//! | `syntax/json` | the JSON parser rejected the text |
+//! | `syntax/duplicate-key` | a mapping has the same key twice (both places named) |
+//! | `syntax/complex-key` | a mapping key is a sequence or a mapping |
+//! | `syntax/invalid-merge-key` | a `<<` merge key's value is not a mapping or a list of mappings |
+//! | `syntax/invalid-tagged-value` | a `!!int`/`!!float`/`!!bool`/`!!null` scalar does not hold that type |
+//! | `syntax/integer-out-of-range` | an integer does not fit in 64 bits |
+//! | `syntax/too-deep` | nesting deeper than the configured bound |
+//! | `syntax/alias-expansion` | aliases expand to more nodes than the configured bound |
+//! | `syntax/too-large` | the input is larger than the configured bound |
+
+use crate::diagnostic::Diagnostic;
+use crate::path::FieldPath;
+use crate::source::Span;
+
+/// A problem found while loading a YAML or JSON source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// The YAML scanner or parser rejected the text.
+    Yaml {
+        /// Where it stopped.
+        span: Span,
+        /// The parser's own words.
+        message: String,
+    },
+    /// The JSON parser rejected the text.
+    Json {
+        /// Where it stopped.
+        span: Span,
+        /// The parser's own words.
+        message: String,
+    },
+    /// The same key twice in one mapping.
+    DuplicateKey {
+        /// The key.
+        key: String,
+        /// Its first occurrence.
+        first: Span,
+        /// The repeated occurrence.
+        second: Span,
+        /// The path of the repeated entry.
+        path: FieldPath,
+    },
+    /// A sequence or mapping used as a mapping key.
+    ComplexKey {
+        /// The key node.
+        span: Span,
+        /// The path of the mapping.
+        path: FieldPath,
+    },
+    /// A `<<` whose value is not a mapping or a sequence of mappings.
+    InvalidMergeKey {
+        /// The offending value.
+        span: Span,
+        /// The kind of value found.
+        found: &'static str,
+        /// The path of the mapping.
+        path: FieldPath,
+    },
+    /// A scalar tagged with a core type it does not hold.
+    InvalidTaggedValue {
+        /// The scalar.
+        span: Span,
+        /// The tag (`!!int`).
+        tag: String,
+        /// The scalar's text.
+        text: String,
+        /// The path of the scalar.
+        path: FieldPath,
+    },
+    /// An integer literal beyond 64 bits.
+    IntegerOutOfRange {
+        /// The literal.
+        span: Span,
+        /// The path of the scalar.
+        path: FieldPath,
+    },
+    /// Nesting beyond [`Limits::max_depth`](crate::Limits::max_depth).
+    TooDeep {
+        /// Where the bound was crossed.
+        span: Span,
+        /// The bound.
+        limit: usize,
+    },
+    /// Alias expansion beyond [`Limits::max_alias_nodes`](crate::Limits::max_alias_nodes).
+    AliasExpansion {
+        /// The alias that crossed the bound.
+        span: Span,
+        /// The bound.
+        limit: usize,
+    },
+    /// Input larger than [`Limits::max_bytes`](crate::Limits::max_bytes).
+    TooLarge {
+        /// The start of the source.
+        span: Span,
+        /// The size of the input, in bytes.
+        size: usize,
+        /// The bound.
+        limit: usize,
+    },
+}
+
+impl SyntaxError {
+    /// The stable code of this kind of problem.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            SyntaxError::Yaml { .. } => "syntax/yaml",
+            SyntaxError::Json { .. } => "syntax/json",
+            SyntaxError::DuplicateKey { .. } => "syntax/duplicate-key",
+            SyntaxError::ComplexKey { .. } => "syntax/complex-key",
+            SyntaxError::InvalidMergeKey { .. } => "syntax/invalid-merge-key",
+            SyntaxError::InvalidTaggedValue { .. } => "syntax/invalid-tagged-value",
+            SyntaxError::IntegerOutOfRange { .. } => "syntax/integer-out-of-range",
+            SyntaxError::TooDeep { .. } => "syntax/too-deep",
+            SyntaxError::AliasExpansion { .. } => "syntax/alias-expansion",
+            SyntaxError::TooLarge { .. } => "syntax/too-large",
+        }
+    }
+}
+
+impl From<SyntaxError> for Diagnostic {
+    fn from(error: SyntaxError) -> Diagnostic {
+        let code = error.code();
+        match error {
+            SyntaxError::Yaml { span, message } => {
+                Diagnostic::error(code, format!("invalid yaml: {message}"), span)
+            }
+            SyntaxError::Json { span, message } => {
+                Diagnostic::error(code, format!("invalid json: {message}"), span)
+            }
+            SyntaxError::DuplicateKey {
+                key,
+                first,
+                second,
+                path,
+            } => Diagnostic::error(code, format!("duplicate key `{key}`"), second)
+                .with_label("defined again here")
+                .with_secondary(first, "first defined here")
+                .with_help("remove one of the two entries")
+                .with_path(path),
+            SyntaxError::ComplexKey { span, path } => {
+                Diagnostic::error(code, "mapping keys must be scalars", span)
+                    .with_label("a collection used as a key")
+                    .with_path(path)
+            }
+            SyntaxError::InvalidMergeKey { span, found, path } => Diagnostic::error(
+                code,
+                format!("a `<<` merge key needs a mapping or a list of mappings, found {found}"),
+                span,
+            )
+            .with_path(path),
+            SyntaxError::InvalidTaggedValue {
+                span,
+                tag,
+                text,
+                path,
+            } => Diagnostic::error(code, format!("`{text}` is not a valid `{tag}` value"), span)
+                .with_path(path),
+            SyntaxError::IntegerOutOfRange { span, path } => {
+                Diagnostic::error(code, "integer does not fit in 64 bits", span)
+                    .with_help("quote it to keep it as a string")
+                    .with_path(path)
+            }
+            SyntaxError::TooDeep { span, limit } => Diagnostic::error(
+                code,
+                format!("nesting is deeper than the limit of {limit} levels"),
+                span,
+            )
+            .with_label("limit crossed here"),
+            SyntaxError::AliasExpansion { span, limit } => Diagnostic::error(
+                code,
+                format!("aliases expand to more than the limit of {limit} nodes"),
+                span,
+            )
+            .with_label("this alias crosses the limit")
+            .with_note("a chain of aliases that doubles at each step (a \"billion laughs\") grows exponentially"),
+            SyntaxError::TooLarge { span, size, limit } => Diagnostic::error(
+                code,
+                format!("input is {size} bytes, more than the limit of {limit} bytes"),
+                span,
+            ),
+        }
+    }
+}

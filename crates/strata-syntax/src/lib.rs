@@ -1,0 +1,118 @@
+//! The spanned document tree and everything that reads, writes and points into it.
+//!
+//! - [`source`]: the [`SourceDb`] of every input and the [`Span`] model.
+//! - [`node`]: the [`Node`] tree shared by YAML, JSON and evaluated languages.
+//! - [`path`]: [`FieldPath`]s such as `storages.home.claimSpec.accessModes[0]`.
+//! - [`diagnostic`]: [`Diagnostic`]s with stable codes, resolved to records for JSON.
+//! - [`parse`]: YAML 1.2 (multi-document, anchors, merge keys, tags) and
+//!   strict JSON into nodes, within [`Limits`].
+//! - [`emit`]: deterministic YAML and JSON output.
+//!
+//! This crate does no I/O: callers read files and register their text.
+
+#![forbid(unsafe_code)]
+
+pub mod diagnostic;
+pub mod emit;
+pub mod error;
+mod json;
+pub mod node;
+pub mod path;
+mod scalar;
+pub mod source;
+mod yaml;
+
+pub use diagnostic::{Diagnostic, DiagnosticRecord, Label, Severity, did_you_mean};
+pub use error::SyntaxError;
+pub use node::{Entry, LayerId, Mapping, Node, Tag, Value};
+pub use path::{FieldPath, PathParseError, Segment};
+pub use source::{LineCol, SourceDb, SourceFile, SourceId, Span};
+
+/// Bounds that keep any input from exhausting the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest input accepted, in bytes.
+    pub max_bytes: usize,
+    /// The deepest nesting of collections accepted.
+    pub max_depth: usize,
+    /// How many nodes alias expansion may add to one source.
+    pub max_alias_nodes: usize,
+}
+
+impl Default for Limits {
+    /// 64 MiB, 128 levels, one million alias-expanded nodes.
+    fn default() -> Limits {
+        Limits {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: 128,
+            max_alias_nodes: 1_000_000,
+        }
+    }
+}
+
+/// The syntax of a source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// YAML 1.2, possibly a stream of documents.
+    Yaml,
+    /// JSON: one document.
+    Json,
+}
+
+impl Format {
+    /// The format a file name implies: `.json` is JSON, anything else YAML
+    /// (which also reads JSON, less strictly).
+    #[must_use]
+    pub fn from_name(name: &str) -> Format {
+        let is_json = std::path::Path::new(name)
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("json"));
+        if is_json { Format::Json } else { Format::Yaml }
+    }
+}
+
+/// What loading one source gave: its documents and every problem found.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The documents, in order. Empty documents are left out.
+    pub documents: Vec<Node>,
+    /// Every problem found, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// Whether any diagnostic is an error.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Parses a registered source into documents.
+///
+/// Never panics and never stops at the first problem it can recover from:
+/// the documents built and every diagnostic are returned together.
+#[must_use]
+pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -> Parsed {
+    let file = db.get(source);
+    let size = file.text().len();
+    if size > limits.max_bytes {
+        let error = SyntaxError::TooLarge {
+            span: Span::file_start(source),
+            size,
+            limit: limits.max_bytes,
+        };
+        return Parsed {
+            documents: Vec::new(),
+            diagnostics: vec![error.into()],
+        };
+    }
+    let (documents, errors) = match format {
+        Format::Yaml => yaml::parse(file, source, limits),
+        Format::Json => json::parse(file, source, limits),
+    };
+    Parsed {
+        documents,
+        diagnostics: errors.into_iter().map(Diagnostic::from).collect(),
+    }
+}

@@ -1,0 +1,212 @@
+//! The spanned document tree.
+//!
+//! YAML and JSON (and, later, Jsonnet output) all load into one [`Node`]
+//! type. A node holds its [`Value`], the [`Span`] of the text that produced
+//! it, its optional [`Tag`] (`!cel`, `!include`, any local tag) and the
+//! composition layer that supplied it.
+//!
+//! Semantics worth knowing:
+//! - Mapping keys are strings: a plain scalar key is kept as its text
+//!   (`1: a` has the key `"1"`), so configuration paths stay uniform.
+//!   Mappings keep insertion order.
+//! - A tagged scalar is not type-resolved: `!cel 1 + 2` is the string
+//!   `"1 + 2"` carrying the tag `!cel`.
+//! - Equality of content ([`Node::same_content`]) ignores spans, layers and
+//!   the key order of mappings, but not tags.
+
+use std::fmt;
+
+use indexmap::IndexMap;
+
+use crate::source::Span;
+
+/// Which composition layer supplied a node: an index into the layer list of
+/// the composition that produced the tree. Freshly parsed nodes have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LayerId(pub u32);
+
+/// A YAML tag as written (`!cel`, `!!binary`, `!<tag:example.com,2024:x>`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tag(Box<str>);
+
+impl Tag {
+    /// A tag from its written form, which starts with `!`.
+    #[must_use]
+    pub fn new(text: &str) -> Tag {
+        Tag(text.into())
+    }
+
+    /// The tag as written.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A value in the tree.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// `null`, `~` or an empty value.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer that fits in 64 bits.
+    Int(i64),
+    /// A floating-point number, including `.inf` and `.nan`.
+    Float(f64),
+    /// A string.
+    String(String),
+    /// A sequence of nodes.
+    Seq(Vec<Node>),
+    /// A mapping from string keys to nodes, in insertion order.
+    Map(Mapping),
+}
+
+impl Value {
+    /// A short name of the value's kind, for messages (`"mapping"`).
+    #[must_use]
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) => "integer",
+            Value::Float(_) => "float",
+            Value::String(_) => "string",
+            Value::Seq(_) => "sequence",
+            Value::Map(_) => "mapping",
+        }
+    }
+}
+
+/// One key of a mapping with its value.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Where the key was written.
+    pub key_span: Span,
+    /// The value under the key.
+    pub value: Node,
+}
+
+/// An insertion-ordered mapping from string keys to nodes.
+pub type Mapping = IndexMap<String, Entry>;
+
+/// A node of the document tree.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The value.
+    pub value: Value,
+    /// The text that produced the node.
+    pub span: Span,
+    /// The node's tag, when one was written.
+    pub tag: Option<Tag>,
+    /// The composition layer that supplied the node, once composed.
+    pub layer: Option<LayerId>,
+}
+
+impl Node {
+    /// An untagged node without a layer.
+    #[must_use]
+    pub fn new(value: Value, span: Span) -> Node {
+        Node {
+            value,
+            span,
+            tag: None,
+            layer: None,
+        }
+    }
+
+    /// The node with `tag` set.
+    #[must_use]
+    pub fn with_tag(mut self, tag: Option<Tag>) -> Node {
+        self.tag = tag;
+        self
+    }
+
+    /// The mapping, when the node is one.
+    #[must_use]
+    pub fn as_map(&self) -> Option<&Mapping> {
+        match &self.value {
+            Value::Map(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The sequence, when the node is one.
+    #[must_use]
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The string, when the node is one.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value under `key`, when the node is a mapping that has it.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?.get(key).map(|entry| &entry.value)
+    }
+
+    /// Whether two trees hold the same values and tags, wherever they came from.
+    #[must_use]
+    pub fn same_content(&self, other: &Node) -> bool {
+        if self.tag != other.tag {
+            return false;
+        }
+        match (&self.value, &other.value) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            // Bitwise, so that `.nan` equals itself and a union keeps one copy.
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Seq(a), Value::Seq(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_content(y))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter().all(|(key, entry)| {
+                        b.get(key)
+                            .is_some_and(|other| entry.value.same_content(&other.value))
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Sets `layer` on this node and every node below it.
+    pub fn stamp_layer(&mut self, layer: LayerId) {
+        self.layer = Some(layer);
+        match &mut self.value {
+            Value::Seq(items) => items.iter_mut().for_each(|item| item.stamp_layer(layer)),
+            Value::Map(map) => map
+                .values_mut()
+                .for_each(|entry| entry.value.stamp_layer(layer)),
+            _ => {}
+        }
+    }
+
+    /// The number of nodes in the tree rooted here.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        1 + match &self.value {
+            Value::Seq(items) => items.iter().map(Node::count).sum(),
+            Value::Map(map) => map.values().map(|entry| entry.value.count()).sum(),
+            _ => 0,
+        }
+    }
+}

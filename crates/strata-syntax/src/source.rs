@@ -1,0 +1,253 @@
+//! Sources and spans.
+//!
+//! Every byte of input that Strata reads is registered once in a [`SourceDb`]
+//! and named by a [`SourceId`]. A [`Span`] is a source id plus a half-open
+//! byte range; the database maps it to 1-based line and column numbers
+//! (columns count Unicode scalar values, as rustc does). Nothing else in the
+//! engine stores positions, so a node, a diagnostic and an embedded
+//! expression all point into their file the same way.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Identifies one source registered in a [`SourceDb`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SourceId(u32);
+
+impl SourceId {
+    /// The position of the source in its database.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A half-open byte range `start..end` inside one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    /// The source the range points into.
+    pub source: SourceId,
+    /// The first byte of the range.
+    pub start: u32,
+    /// One past the last byte of the range.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span over `start..end` in `source`.
+    #[must_use]
+    pub fn new(source: SourceId, start: usize, end: usize) -> Span {
+        Span {
+            source,
+            start: saturate(start),
+            end: saturate(end.max(start)),
+        }
+    }
+
+    /// The empty span at the start of `source`, for problems that concern a
+    /// whole file (it could not be read, it is too large).
+    #[must_use]
+    pub fn file_start(source: SourceId) -> Span {
+        Span::new(source, 0, 0)
+    }
+
+    /// The smallest span covering both `self` and `other` (same source).
+    #[must_use]
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            source: self.source,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    /// The byte range as `usize`s, for slicing the source text.
+    #[must_use]
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+fn saturate(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
+}
+
+/// A 1-based line and column (columns count characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    /// The line, starting at 1.
+    pub line: u32,
+    /// The column, starting at 1, in characters.
+    pub column: u32,
+}
+
+impl fmt::Display for LineCol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// One registered input: its display name, its text and a line index.
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: Arc<str>,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    fn new(name: String, text: Arc<str>) -> SourceFile {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| saturate(i + 1)))
+            .collect();
+        SourceFile {
+            name,
+            text,
+            line_starts,
+        }
+    }
+
+    /// The name the source is shown under (a path as the user gave it, or `<stdin>`).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The whole text of the source.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text shared, for parsers that keep it alive.
+    #[must_use]
+    pub fn shared_text(&self) -> Arc<str> {
+        Arc::clone(&self.text)
+    }
+
+    /// The byte offsets at which each line starts.
+    #[must_use]
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
+    /// The 1-based line and column of a byte offset (clamped to the text).
+    #[must_use]
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        let offset = offset.min(saturate(self.text.len()));
+        let line_index = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let line_start = self.line_starts[line_index] as usize;
+        let mut end = offset as usize;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[line_start..end].chars().count();
+        LineCol {
+            line: saturate(line_index + 1),
+            column: saturate(column + 1),
+        }
+    }
+
+    /// The byte offset of a 1-based `line` and 0-based character `column`,
+    /// clamped to the end of that line. Parsers that count characters (like
+    /// the YAML scanner) use this to turn their markers into byte offsets.
+    #[must_use]
+    pub fn offset_of(&self, line: usize, char_column: usize) -> usize {
+        let Some(&line_start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let line_start = line_start as usize;
+        let rest = &self.text[line_start..];
+        let line_text = rest.split_inclusive('\n').next().unwrap_or("");
+        if line_text.is_ascii() {
+            return line_start + char_column.min(line_text.len());
+        }
+        line_start
+            + line_text
+                .char_indices()
+                .nth(char_column)
+                .map_or(line_text.len(), |(i, _)| i)
+    }
+}
+
+/// All sources of one run, addressed by [`SourceId`].
+#[derive(Debug, Default)]
+pub struct SourceDb {
+    files: Vec<SourceFile>,
+}
+
+impl SourceDb {
+    /// An empty database.
+    #[must_use]
+    pub fn new() -> SourceDb {
+        SourceDb::default()
+    }
+
+    /// Registers a source and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
+        let id = SourceId(saturate(self.files.len()));
+        self.files.push(SourceFile::new(name.into(), text.into()));
+        id
+    }
+
+    /// The source behind `id`.
+    ///
+    /// # Panics
+    /// When `id` was not handed out by this database.
+    #[must_use]
+    pub fn get(&self, id: SourceId) -> &SourceFile {
+        &self.files[id.index()]
+    }
+
+    /// Every source, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = (SourceId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| (SourceId(saturate(i)), file))
+    }
+
+    /// The file name and start position of a span.
+    #[must_use]
+    pub fn locate(&self, span: Span) -> (&str, LineCol) {
+        let file = self.get(span.source);
+        (file.name(), file.line_col(span.start))
+    }
+
+    /// The text a span covers.
+    #[must_use]
+    pub fn snippet(&self, span: Span) -> &str {
+        self.get(span.source)
+            .text()
+            .get(span.range())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_from_one() {
+        let mut db = SourceDb::new();
+        let id = db.add("a.yaml", "ab\nçd: x\n");
+        let file = db.get(id);
+        assert_eq!(file.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(file.line_col(3), LineCol { line: 2, column: 1 });
+        // `d` follows the two-byte `ç`.
+        assert_eq!(file.line_col(5), LineCol { line: 2, column: 2 });
+        assert_eq!(file.offset_of(2, 1), 5);
+        assert_eq!(file.offset_of(9, 0), file.text().len());
+    }
+
+    #[test]
+    fn spans_locate_in_their_file() {
+        let mut db = SourceDb::new();
+        db.add("first", "x");
+        let id = db.add("second", "a: 1\nb: 2\n");
+        let span = Span::new(id, 5, 6);
+        assert_eq!(db.locate(span), ("second", LineCol { line: 2, column: 1 }));
+        assert_eq!(db.snippet(span), "b");
+    }
+}
