@@ -242,24 +242,44 @@ const YAML_11_BOOLEANS: &[&str] = &[
 ];
 
 fn is_plain_safe(text: &str) -> bool {
-    let Some(first) = text.chars().next() else {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
         return false;
     };
-    let starts_like_number = first.is_ascii_digit()
-        || (matches!(first, '-' | '+' | '.')
-            && text[1..].starts_with(|c: char| c.is_ascii_digit()));
-    !(starts_like_number
-        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
+    // `-x`, `?x` and `:x` are plain scalars; `-`, `- x` are not.
+    let indicator_start = if matches!(first, '-' | '?' | ':') {
+        chars.next().is_none_or(char::is_whitespace)
+    } else {
+        ",[]{}#&*!|>'\"%@`".contains(first)
+    };
+    !(indicator_start
         || first.is_whitespace()
         || text.ends_with(char::is_whitespace)
         || text.ends_with(':')
+        || text.starts_with("---")
         || text.starts_with("...")
         || text == "<<"
         || text.contains(": ")
         || text.contains(" #")
         || text.chars().any(needs_escape_or_is_break)
         || YAML_11_BOOLEANS.contains(&text)
+        || looks_like_yaml_11_number_or_time(text)
         || !matches!(resolve_plain(text), Resolved::Value(Value::String(_))))
+}
+
+/// Whether YAML 1.1 tools might read `text` as a number or a timestamp
+/// (`1_000`, `12:30`, `2024-01-01`, `0b101`): it starts like a number and
+/// holds only characters those forms use. `4Gi` and `100m` stay plain.
+fn looks_like_yaml_11_number_or_time(text: &str) -> bool {
+    let mut chars = text.chars();
+    let first = chars.next();
+    let second = chars.next();
+    let starts_like_number = first.is_some_and(|c| c.is_ascii_digit())
+        || (matches!(first, Some('-' | '+' | '.')) && second.is_some_and(|c| c.is_ascii_digit()));
+    starts_like_number
+        && text
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || "+-._: xXoObBtTzZ".contains(c))
 }
 
 fn needs_escape_or_is_break(c: char) -> bool {

@@ -1,0 +1,87 @@
+//! The `strata` command line: parses arguments and wires the library crates.
+//!
+//! One module per subcommand; [`session`] holds what every command shares
+//! (reading inputs within limits, collecting diagnostics, the exit status),
+//! [`render`] decides how diagnostics look. Exit status: 0 success, 1 the
+//! input is invalid (diagnostics on stderr, nothing on stdout), 2 usage.
+
+#![forbid(unsafe_code)]
+
+mod merge;
+mod render;
+mod session;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Layered configuration blueprints: load, compose, evaluate, validate, emit.
+#[derive(Debug, Parser)]
+#[command(name = "strata", version, about, propagate_version = true)]
+struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Output format of documents.
+    #[arg(short, long, global = true, value_enum, default_value_t = OutputFormat::Yaml)]
+    pub output: OutputFormat,
+    /// How diagnostics are written to standard error.
+    #[arg(long, global = true, value_enum, default_value_t = DiagnosticFormat::Human)]
+    pub diagnostics: DiagnosticFormat,
+    /// When to color human diagnostics (`NO_COLOR` turns `auto` off).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// The largest input file accepted, in bytes.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = strata_syntax::Limits::default().max_bytes)]
+    pub max_input_bytes: usize,
+    /// The deepest nesting of collections accepted.
+    #[arg(long, global = true, value_name = "LEVELS", default_value_t = strata_syntax::Limits::default().max_depth)]
+    pub max_depth: usize,
+}
+
+/// `-o` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// YAML (a multi-document stream for several documents).
+    Yaml,
+    /// JSON (an array for several documents).
+    Json,
+}
+
+/// `--diagnostics` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiagnosticFormat {
+    /// rustc-style, with the source line and a caret.
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Color when standard error is a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Merge(merge::MergeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Merge(args) => merge::run(&cli.global, &args),
+    }
+}
