@@ -1,0 +1,168 @@
+//! The `strata` binary end to end: global options, exit statuses, and
+//! snapshots of the human diagnostics (`insta`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+/// Runs `strata` in `dir` (relative to `tests/fixtures`) with `args`.
+fn strata(dir: &str, args: &[&str]) -> Output {
+    strata_with(dir, args, &[], None)
+}
+
+fn strata_with(dir: &str, args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_strata"));
+    command
+        .args(args)
+        .current_dir(fixtures().join(dir))
+        .env_remove("NO_COLOR")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("strata runs");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    pipe.write_all(stdin.unwrap_or_default().as_bytes()).expect("stdin is written");
+    drop(pipe);
+    child.wait_with_output().expect("strata finishes")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 stderr")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 stdout")
+}
+
+/// Checks a failing run: exit 1, nothing on stdout; returns stderr.
+fn failing(dir: &str, args: &[&str]) -> String {
+    let output = strata(dir, args);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(output.stdout.is_empty(), "nothing half-written on stdout");
+    stderr(&output)
+}
+
+#[test]
+fn human_diagnostic_for_a_duplicate_key() {
+    let text = failing("syntax/duplicate-key", &["merge", "input.yaml", "--color", "never"]);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn human_diagnostics_for_every_broken_file() {
+    let text = failing(
+        "syntax/every-problem-reported",
+        &["merge", "a.yaml", "b.yaml", "c.json", "missing.yaml", "--color", "never"],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn human_diagnostics_for_merge_by_key_problems() {
+    let text = failing(
+        "merge/by-key-errors",
+        &[
+            "merge",
+            "base.yaml",
+            "overlay.yaml",
+            "--strategy",
+            "initScripts=merge-by-key:name",
+            "--color",
+            "never",
+        ],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn human_diagnostic_for_alias_expansion() {
+    let text = failing("syntax/billion-laughs", &["merge", "input.yaml", "--color", "never"]);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn json_diagnostics_are_one_object_per_line() {
+    let text = failing("syntax/duplicate-key", &["merge", "input.yaml", "--diagnostics", "json"]);
+    let records: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is json"))
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["code"], "syntax/duplicate-key");
+    assert_eq!(records[0]["file"], "input.yaml");
+    assert_eq!(records[0]["line"], 5);
+    assert_eq!(records[0]["column"], 5);
+    assert_eq!(records[0]["path"], "storages.home.path");
+}
+
+#[test]
+fn color_follows_the_option_and_no_color() {
+    let args = ["merge", "input.yaml"];
+    let always = strata_with("syntax/duplicate-key", &[&args[..], &["--color", "always"]].concat(), &[], None);
+    assert!(stderr(&always).contains("\u{1b}["), "--color always colors");
+    let never = strata_with("syntax/duplicate-key", &[&args[..], &["--color", "never"]].concat(), &[], None);
+    assert!(!stderr(&never).contains("\u{1b}["));
+    // Standard error is a pipe here, so `auto` does not color either; NO_COLOR keeps it so.
+    let auto = strata_with("syntax/duplicate-key", &args, &[("NO_COLOR", "1")], None);
+    assert!(!stderr(&auto).contains("\u{1b}["));
+}
+
+#[test]
+fn standard_input_is_read_for_dash() {
+    let output = strata_with("syntax/stdin", &["merge", "base.yaml", "-"], &[], Some("b: 3\nc: [1]\n"));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "a: 1\nb: 3\nc:\n  - 1\n");
+    let broken = strata_with("syntax/stdin", &["merge", "-", "--diagnostics", "json"], &[], Some("a: [\n"));
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stderr(&broken).contains(r#""file":"<stdin>""#));
+}
+
+#[test]
+fn json_output_is_pretty_and_parses() {
+    let output = strata("merge/json-layers", &["merge", "-o", "json", "base.json", "overlay.yaml"]);
+    assert_eq!(output.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+    assert_eq!(value["ports"], serde_json::json!([80, 443]));
+}
+
+#[test]
+fn explain_names_file_and_line_of_each_scalar() {
+    let output = strata("merge/three-layers-explain", &["merge", "--explain", "root.yaml", "project.yaml"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(text.contains("name: my-project  # project.yaml:1\n"), "{text}");
+    assert!(text.contains("image: base:1  # root.yaml:2\n"), "{text}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["merge"][..],
+        &["merge", "base.yaml", "--strategy", "ports=appendd"],
+        &["merge", "base.yaml", "--strategy", "ports"],
+        &["merge", "base.yaml", "--strategy", "a[0]=replace"],
+        &["merge", "base.yaml", "--explain", "-o", "json"],
+        &["merge", "base.yaml", "-o", "toml"],
+        &["frobnicate"],
+    ] {
+        let output = strata("merge/json-layers", args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(output.stdout.is_empty());
+    }
+    let output = strata("merge/json-layers", &["merge", "x", "--strategy", "ports=appendd"]);
+    assert!(stderr(&output).contains("unknown merge strategy `appendd`"));
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let help = strata(".", &["merge", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("--strategy <PATH=STRATEGY>"));
+    let version = strata(".", &["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+}
