@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use strata_merge::{Strategies, Strategy};
-use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 use strata_syntax::Node;
+use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -22,7 +22,7 @@ pub struct MergeArgs {
     /// merge-by-key:FIELD or replace-by-key:FIELD.
     #[arg(long = "strategy", value_name = "PATH=STRATEGY", value_parser = parse_strategy)]
     strategies: Vec<(String, Strategy)>,
-    /// Annotate each scalar with the file:line it came from (YAML output only).
+    /// Annotate each scalar with the file and line it came from (YAML output only).
     #[arg(long)]
     explain: bool,
 }
@@ -49,7 +49,11 @@ pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
         let _ = strategies.register(path, strategy.clone());
     }
     let mut session = Session::new(global);
-    let layers: Vec<Node> = args.files.iter().flat_map(|file| session.load(file)).collect();
+    let layers: Vec<Node> = args
+        .files
+        .iter()
+        .flat_map(|file| session.load(file))
+        .collect();
     session.finish(|session| {
         // No layers at all (only empty files) merge to `null`.
         let merged = strata_merge::merge_layers(layers, &strategies).unwrap_or_else(|| {

@@ -36,7 +36,13 @@ pub fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalArgs) {
                 let report = to_report(db, diagnostic);
                 if term::emit_to_write_style(&mut stream, &config, &files, &report).is_err() {
                     // The span no longer fits its source: fall back to the bare message.
-                    let _ = writeln!(stream, "{}[{}]: {}", severity_word(diagnostic.severity), diagnostic.code, diagnostic.message);
+                    let _ = writeln!(
+                        stream,
+                        "{}[{}]: {}",
+                        severity_word(diagnostic.severity),
+                        diagnostic.code,
+                        diagnostic.message
+                    );
                 }
             }
         }
@@ -75,8 +81,12 @@ fn to_report(db: &SourceDb, diagnostic: &Diagnostic) -> Report<SourceId> {
         Vec::new()
     } else {
         vec![
-            ReportLabel::new(LabelStyle::Primary, primary.span.source, primary.span.range())
-                .with_message(&primary.message),
+            ReportLabel::new(
+                LabelStyle::Primary,
+                primary.span.source,
+                primary.span.range(),
+            )
+            .with_message(&primary.message),
         ]
     };
     labels.extend(diagnostic.secondary.iter().map(|label| {

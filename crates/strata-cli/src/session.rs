@@ -4,7 +4,9 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, SourceId, Span, SyntaxError};
+use strata_syntax::{
+    Diagnostic, Format, Limits, Node, SourceDb, SourceId, Span, SyntaxError, lowercase_first,
+};
 
 use crate::{GlobalArgs, render};
 
@@ -75,7 +77,13 @@ impl<'a> Session<'a> {
                 let (code, message) = if error.kind() == io::ErrorKind::InvalidData {
                     ("io/not-utf8", "file is not valid utf-8 text".to_owned())
                 } else {
-                    ("io/read", format!("cannot read `{name}`: {}", lowercase(&error)))
+                    (
+                        "io/read",
+                        format!(
+                            "cannot read `{name}`: {}",
+                            lowercase_first(&error.to_string())
+                        ),
+                    )
                 };
                 self.diagnostics
                     .push(Diagnostic::error(code, message, Span::file_start(id)));
@@ -99,7 +107,10 @@ impl<'a> Session<'a> {
         }
         if let Some(text) = text {
             let mut stdout = io::stdout().lock();
-            if let Err(error) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+            if let Err(error) = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
                 // A closed pipe (`strata ... | head`) is not a failure of the input.
                 if error.kind() != io::ErrorKind::BrokenPipe {
                     eprintln!("error: cannot write output: {error}");
@@ -131,18 +142,12 @@ fn read_bounded(path: &str, limit: usize) -> io::Result<Bounded> {
         size
     };
     if bytes.len() > limit {
-        let size = known_size.and_then(|s| usize::try_from(s).ok()).unwrap_or(bytes.len());
+        let size = known_size
+            .and_then(|s| usize::try_from(s).ok())
+            .unwrap_or(bytes.len());
         return Ok(Bounded::TooLarge(size));
     }
     String::from_utf8(bytes)
         .map(Bounded::Text)
         .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))
-}
-
-fn lowercase(error: &io::Error) -> String {
-    let text = error.to_string();
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
 }

@@ -26,7 +26,8 @@ fn strata_with(dir: &str, args: &[&str], env: &[(&str, &str)], stdin: Option<&st
         .stderr(Stdio::piped());
     let mut child = command.spawn().expect("strata runs");
     let mut pipe = child.stdin.take().expect("stdin is piped");
-    pipe.write_all(stdin.unwrap_or_default().as_bytes()).expect("stdin is written");
+    pipe.write_all(stdin.unwrap_or_default().as_bytes())
+        .expect("stdin is written");
     drop(pipe);
     child.wait_with_output().expect("strata finishes")
 }
@@ -49,7 +50,10 @@ fn failing(dir: &str, args: &[&str]) -> String {
 
 #[test]
 fn human_diagnostic_for_a_duplicate_key() {
-    let text = failing("syntax/duplicate-key", &["merge", "input.yaml", "--color", "never"]);
+    let text = failing(
+        "syntax/duplicate-key",
+        &["merge", "input.yaml", "--color", "never"],
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -57,7 +61,15 @@ fn human_diagnostic_for_a_duplicate_key() {
 fn human_diagnostics_for_every_broken_file() {
     let text = failing(
         "syntax/every-problem-reported",
-        &["merge", "a.yaml", "b.yaml", "c.json", "missing.yaml", "--color", "never"],
+        &[
+            "merge",
+            "a.yaml",
+            "b.yaml",
+            "c.json",
+            "missing.yaml",
+            "--color",
+            "never",
+        ],
     );
     insta::assert_snapshot!(text);
 }
@@ -81,13 +93,19 @@ fn human_diagnostics_for_merge_by_key_problems() {
 
 #[test]
 fn human_diagnostic_for_alias_expansion() {
-    let text = failing("syntax/billion-laughs", &["merge", "input.yaml", "--color", "never"]);
+    let text = failing(
+        "syntax/billion-laughs",
+        &["merge", "input.yaml", "--color", "never"],
+    );
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn json_diagnostics_are_one_object_per_line() {
-    let text = failing("syntax/duplicate-key", &["merge", "input.yaml", "--diagnostics", "json"]);
+    let text = failing(
+        "syntax/duplicate-key",
+        &["merge", "input.yaml", "--diagnostics", "json"],
+    );
     let records: Vec<serde_json::Value> = text
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is json"))
@@ -103,9 +121,19 @@ fn json_diagnostics_are_one_object_per_line() {
 #[test]
 fn color_follows_the_option_and_no_color() {
     let args = ["merge", "input.yaml"];
-    let always = strata_with("syntax/duplicate-key", &[&args[..], &["--color", "always"]].concat(), &[], None);
+    let always = strata_with(
+        "syntax/duplicate-key",
+        &[&args[..], &["--color", "always"]].concat(),
+        &[],
+        None,
+    );
     assert!(stderr(&always).contains("\u{1b}["), "--color always colors");
-    let never = strata_with("syntax/duplicate-key", &[&args[..], &["--color", "never"]].concat(), &[], None);
+    let never = strata_with(
+        "syntax/duplicate-key",
+        &[&args[..], &["--color", "never"]].concat(),
+        &[],
+        None,
+    );
     assert!(!stderr(&never).contains("\u{1b}["));
     // Standard error is a pipe here, so `auto` does not color either; NO_COLOR keeps it so.
     let auto = strata_with("syntax/duplicate-key", &args, &[("NO_COLOR", "1")], None);
@@ -114,17 +142,30 @@ fn color_follows_the_option_and_no_color() {
 
 #[test]
 fn standard_input_is_read_for_dash() {
-    let output = strata_with("syntax/stdin", &["merge", "base.yaml", "-"], &[], Some("b: 3\nc: [1]\n"));
+    let output = strata_with(
+        "syntax/stdin",
+        &["merge", "base.yaml", "-"],
+        &[],
+        Some("b: 3\nc: [1]\n"),
+    );
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output), "a: 1\nb: 3\nc:\n  - 1\n");
-    let broken = strata_with("syntax/stdin", &["merge", "-", "--diagnostics", "json"], &[], Some("a: [\n"));
+    let broken = strata_with(
+        "syntax/stdin",
+        &["merge", "-", "--diagnostics", "json"],
+        &[],
+        Some("a: [\n"),
+    );
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains(r#""file":"<stdin>""#));
 }
 
 #[test]
 fn json_output_is_pretty_and_parses() {
-    let output = strata("merge/json-layers", &["merge", "-o", "json", "base.json", "overlay.yaml"]);
+    let output = strata(
+        "merge/json-layers",
+        &["merge", "-o", "json", "base.json", "overlay.yaml"],
+    );
     assert_eq!(output.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
     assert_eq!(value["ports"], serde_json::json!([80, 443]));
@@ -132,10 +173,16 @@ fn json_output_is_pretty_and_parses() {
 
 #[test]
 fn explain_names_file_and_line_of_each_scalar() {
-    let output = strata("merge/three-layers-explain", &["merge", "--explain", "root.yaml", "project.yaml"]);
+    let output = strata(
+        "merge/three-layers-explain",
+        &["merge", "--explain", "root.yaml", "project.yaml"],
+    );
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
-    assert!(text.contains("name: my-project  # project.yaml:1\n"), "{text}");
+    assert!(
+        text.contains("name: my-project  # project.yaml:1\n"),
+        "{text}"
+    );
     assert!(text.contains("image: base:1  # root.yaml:2\n"), "{text}");
 }
 
@@ -151,10 +198,18 @@ fn usage_errors_exit_2() {
         &["frobnicate"],
     ] {
         let output = strata("merge/json-layers", args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
         assert!(output.stdout.is_empty());
     }
-    let output = strata("merge/json-layers", &["merge", "x", "--strategy", "ports=appendd"]);
+    let output = strata(
+        "merge/json-layers",
+        &["merge", "x", "--strategy", "ports=appendd"],
+    );
     assert!(stderr(&output).contains("unknown merge strategy `appendd`"));
 }
 

@@ -30,7 +30,11 @@ fn fixture(args_file: &Path) -> datatest_stable::Result<()> {
         .args(&args)
         .args(["--diagnostics", "json", "--color", "never"])
         .current_dir(case)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
@@ -54,7 +58,9 @@ fn fixture(args_file: &Path) -> datatest_stable::Result<()> {
 
     let mut problems = Vec::new();
     if stdout != expected_out {
-        problems.push(format!("stdout:\n--- expected\n{expected_out}--- actual\n{stdout}"));
+        problems.push(format!(
+            "stdout:\n--- expected\n{expected_out}--- actual\n{stdout}"
+        ));
     }
     if stderr != expected_diagnostics {
         problems.push(format!(

@@ -144,7 +144,9 @@ impl Diagnostic {
     #[must_use]
     pub fn record(&self, db: &SourceDb) -> DiagnosticRecord {
         let (file, start) = db.locate(self.primary.span);
-        let end = db.get(self.primary.span.source).line_col(self.primary.span.end);
+        let end = db
+            .get(self.primary.span.source)
+            .line_col(self.primary.span.end);
         DiagnosticRecord {
             code: self.code,
             severity: self.severity,
@@ -191,12 +193,25 @@ pub struct DiagnosticRecord {
     pub help: Option<String>,
 }
 
+/// `text` with its first letter lowercased: messages from other libraries
+/// (`No such file or directory`) follow the house style this way.
+#[must_use]
+pub fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
 /// The candidate nearest to `name`, when one is near enough to be a likely typo.
 ///
 /// Near means a Jaro-Winkler similarity of at least 0.8, or the same name in
 /// another case. Ties go to the earliest candidate, so the answer is stable.
 #[must_use]
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let mut best: Option<(&str, f64)> = None;
     for candidate in candidates {
         if candidate == name {

@@ -186,7 +186,8 @@ impl<'a> YamlWriter<'a> {
         };
         if let Some(comment) = self.annotate.and_then(|annotate| annotate(node)) {
             self.out.push_str("  # ");
-            self.out.extend(comment.chars().map(|c| if c == '\n' { ' ' } else { c }));
+            self.out
+                .extend(comment.chars().map(|c| if c == '\n' { ' ' } else { c }));
         }
         self.out.push('\n');
         if let Some(lines) = block {
@@ -297,9 +298,7 @@ fn literal_block(text: &str) -> Option<(&'static str, Vec<&str>)> {
         && !text
             .chars()
             .any(|c| c != '\n' && c != '\t' && needs_escape_or_is_break(c))
-        && body
-            .split('\n')
-            .all(|line| !line.ends_with([' ', '\t']));
+        && body.split('\n').all(|line| !line.ends_with([' ', '\t']));
     if !fits {
         return None;
     }
@@ -346,7 +345,10 @@ pub fn to_json(node: &Node) -> Result<String, Diagnostic> {
 /// Several documents as one pretty-printed JSON array.
 pub fn to_json_array(documents: &[Node]) -> Result<String, Diagnostic> {
     let items = documents.to_vec();
-    to_json(&Node::new(Value::Seq(items), crate::source::Span::default()))
+    to_json(&Node::new(
+        Value::Seq(items),
+        crate::source::Span::default(),
+    ))
 }
 
 struct JsonWriter {

@@ -10,6 +10,7 @@ use jsonc_parser::ast::{ObjectPropName, Value as JsonValue};
 use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions, parse_to_ast};
 
 use crate::Limits;
+use crate::diagnostic::lowercase_first;
 use crate::error::SyntaxError;
 use crate::node::{Entry, Mapping, Node, Value};
 use crate::path::FieldPath;
@@ -62,19 +63,11 @@ pub(crate) fn parse(
         }
         Err(error) => {
             let range = error.range();
-            let message = error.kind().to_string();
-            let message = lowercase_first(&message);
+            let message = lowercase_first(&error.kind().to_string());
             let span = Span::new(source, range.start, range.end);
             (Vec::new(), vec![SyntaxError::Json { span, message }])
         }
     }
-}
-
-fn lowercase_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect::<String>()
-    })
 }
 
 /// The offset of the first bracket that opens nesting level `limit + 1`.
@@ -143,7 +136,9 @@ impl Converter {
                 let mut map = Mapping::with_capacity(object.properties.len());
                 for property in object.properties {
                     let (key, key_span) = match property.name {
-                        ObjectPropName::String(lit) => (lit.value.into_owned(), self.span(lit.range)),
+                        ObjectPropName::String(lit) => {
+                            (lit.value.into_owned(), self.span(lit.range))
+                        }
                         ObjectPropName::Word(lit) => (lit.value.to_owned(), self.span(lit.range)),
                     };
                     path.push(crate::path::Segment::Key(key.clone()));

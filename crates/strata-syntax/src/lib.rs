@@ -22,7 +22,9 @@ mod scalar;
 pub mod source;
 mod yaml;
 
-pub use diagnostic::{Diagnostic, DiagnosticRecord, Label, Severity, did_you_mean};
+pub use diagnostic::{
+    Diagnostic, DiagnosticRecord, Label, Severity, did_you_mean, lowercase_first,
+};
 pub use error::SyntaxError;
 pub use node::{Entry, LayerId, Mapping, Node, Tag, Value};
 pub use path::{FieldPath, PathParseError, Segment};

@@ -180,10 +180,7 @@ impl PathParser<'_> {
     }
 
     fn bare_key(&mut self) -> Result<Segment, PathParseError> {
-        let len = self
-            .rest()
-            .find(['.', '['])
-            .unwrap_or(self.rest().len());
+        let len = self.rest().find(['.', '[']).unwrap_or(self.rest().len());
         let key = self.rest()[..len].to_owned();
         if key.is_empty() {
             return Err(self.error("empty key"));
@@ -199,8 +196,7 @@ impl PathParser<'_> {
     fn bracket(&mut self) -> Result<Segment, PathParseError> {
         self.pos += 1;
         if self.rest().starts_with('"') {
-            let mut stream =
-                serde_json::Deserializer::from_str(self.rest()).into_iter::<String>();
+            let mut stream = serde_json::Deserializer::from_str(self.rest()).into_iter::<String>();
             let Some(Ok(key)) = stream.next() else {
                 return Err(self.error("unterminated or invalid quoted key"));
             };

@@ -51,16 +51,6 @@ impl Span {
         Span::new(source, 0, 0)
     }
 
-    /// The smallest span covering both `self` and `other` (same source).
-    #[must_use]
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            source: self.source,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-
     /// The byte range as `usize`s, for slicing the source text.
     #[must_use]
     pub fn range(self) -> std::ops::Range<usize> {
@@ -117,12 +107,6 @@ impl SourceFile {
     #[must_use]
     pub fn text(&self) -> &str {
         &self.text
-    }
-
-    /// The text shared, for parsers that keep it alive.
-    #[must_use]
-    pub fn shared_text(&self) -> Arc<str> {
-        Arc::clone(&self.text)
     }
 
     /// The byte offsets at which each line starts.
@@ -197,14 +181,6 @@ impl SourceDb {
     #[must_use]
     pub fn get(&self, id: SourceId) -> &SourceFile {
         &self.files[id.index()]
-    }
-
-    /// Every source, in registration order.
-    pub fn iter(&self) -> impl Iterator<Item = (SourceId, &SourceFile)> {
-        self.files
-            .iter()
-            .enumerate()
-            .map(|(i, file)| (SourceId(saturate(i)), file))
     }
 
     /// The file name and start position of a span.

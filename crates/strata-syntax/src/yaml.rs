@@ -115,7 +115,11 @@ impl Builder<'_> {
     }
 
     fn span(&self, span: &EventSpan) -> Span {
-        Span::new(self.source, self.offset(&span.start), self.offset(&span.end))
+        Span::new(
+            self.source,
+            self.offset(&span.start),
+            self.offset(&span.end),
+        )
     }
 
     fn scan_error(&mut self, marker: &Marker, info: &str) {
@@ -159,7 +163,13 @@ impl Builder<'_> {
                 } else if text.is_empty()
                     && style == ScalarStyle::Plain
                     && tag.is_none()
-                    && matches!(self.stack.last(), Some(Frame { kind: FrameKind::Document(_), .. }))
+                    && matches!(
+                        self.stack.last(),
+                        Some(Frame {
+                            kind: FrameKind::Document(_),
+                            ..
+                        })
+                    )
                 {
                     // An empty document: nothing to keep.
                 } else {
@@ -496,7 +506,9 @@ fn written_tag(tag: &EventTag) -> Tag {
 /// A collection's tag, dropping the core `!!seq`/`!!map` that add nothing.
 fn collection_tag(tag: Option<&EventTag>, core: &str) -> Option<Tag> {
     let tag = tag?;
-    if (tag.handle == CORE_TAG_HANDLE && tag.suffix == core) || (tag.handle == "!" && tag.suffix.is_empty()) {
+    if (tag.handle == CORE_TAG_HANDLE && tag.suffix == core)
+        || (tag.handle == "!" && tag.suffix.is_empty())
+    {
         None
     } else {
         Some(written_tag(tag))

@@ -1,5 +1,7 @@
 //! Loader behaviour: one `check` helper, many small cases.
 
+use std::fmt::Write as _;
+
 use strata_syntax::emit::{to_json, to_yaml};
 use strata_syntax::{Format, Limits, Parsed, SourceDb, Value, parse};
 
@@ -13,7 +15,13 @@ fn load(format: Format, text: &str, limits: &Limits) -> (SourceDb, Parsed) {
 /// Parses YAML and checks the re-emitted documents and the diagnostics
 /// (`code@line:col path`).
 fn check(text: &str, expect_yaml: &str, expect_diagnostics: &[&str]) {
-    check_with(Format::Yaml, text, &Limits::default(), expect_yaml, expect_diagnostics);
+    check_with(
+        Format::Yaml,
+        text,
+        &Limits::default(),
+        expect_yaml,
+        expect_diagnostics,
+    );
 }
 
 fn check_with(
@@ -105,7 +113,11 @@ fn every_problem_is_reported() {
 
 #[test]
 fn complex_keys_are_rejected() {
-    check("? [a]\n: 1\nb: 2\n", "b: 2\n", &["syntax/complex-key@1:3 $"]);
+    check(
+        "? [a]\n: 1\nb: 2\n",
+        "b: 2\n",
+        &["syntax/complex-key@1:3 $"],
+    );
 }
 
 #[test]
@@ -115,21 +127,15 @@ fn multi_document_streams_skip_empty_documents() {
 
 #[test]
 fn a_syntax_error_keeps_earlier_documents() {
-    check(
-        "a: 1\n---\nb: [1\n",
-        "a: 1\n",
-        &["syntax/yaml@4:1 "],
-    );
+    check("a: 1\n---\nb: [1\n", "a: 1\n", &["syntax/yaml@4:1 "]);
 }
 
 #[test]
 fn billion_laughs_is_bounded() {
     let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
     for i in 1..10 {
-        let prev = i - 1;
-        text.push_str(&format!(
-            "a{i}: &a{i} [*a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}]\n"
-        ));
+        let aliases = vec![format!("*a{}", i - 1); 10].join(", ");
+        writeln!(text, "a{i}: &a{i} [{aliases}]").unwrap();
     }
     let (_, parsed) = load(Format::Yaml, &text, &Limits::default());
     assert!(parsed.documents.is_empty());
@@ -144,7 +150,7 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
     assert_eq!(parsed.diagnostics[0].code, "syntax/too-deep");
     let (_, parsed) = load(Format::Json, &deep, &Limits::default());
     assert_eq!(parsed.diagnostics[0].code, "syntax/too-deep");
-    let block: String = (0..200).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+    let block: String = (0..200).map(|i| " ".repeat(i) + "k:\n").collect();
     let (_, parsed) = load(Format::Yaml, &block, &Limits::default());
     assert_eq!(parsed.diagnostics[0].code, "syntax/too-deep");
 }
@@ -155,7 +161,13 @@ fn size_is_bounded() {
         max_bytes: 4,
         ..Limits::default()
     };
-    check_with(Format::Yaml, "a: 12345\n", &limits, "", &["syntax/too-large@1:1 "]);
+    check_with(
+        Format::Yaml,
+        "a: 12345\n",
+        &limits,
+        "",
+        &["syntax/too-large@1:1 "],
+    );
 }
 
 #[test]
@@ -207,5 +219,18 @@ fn json_output_writes_tags_as_one_key_objects() {
     let error = to_json(&parsed.documents[0]).unwrap_err();
     assert_eq!(error.code, "emit/non-finite-float");
     assert_eq!(error.path.unwrap().to_string(), "x[0]");
-    assert!(matches!(parsed.documents[0].get("x").unwrap().as_seq().unwrap()[0].value, Value::Float(f) if f.is_infinite()));
+    assert!(
+        matches!(parsed.documents[0].get("x").unwrap().as_seq().unwrap()[0].value, Value::Float(f) if f.is_infinite())
+    );
+}
+
+#[test]
+fn streams_write_every_document() {
+    use strata_syntax::emit::{to_json_array, to_yaml_stream};
+    let (_, parsed) = load(Format::Yaml, "a: 1\n---\n- x\n", &Limits::default());
+    assert_eq!(to_yaml_stream(&parsed.documents), "---\na: 1\n---\n- x\n");
+    assert_eq!(
+        to_json_array(&parsed.documents).unwrap(),
+        "[\n  {\n    \"a\": 1\n  },\n  [\n    \"x\"\n  ]\n]\n"
+    );
 }
