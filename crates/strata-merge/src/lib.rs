@@ -44,7 +44,9 @@ pub mod strategy;
 use indexmap::IndexMap;
 use strata_syntax::{Diagnostic, FieldPath, LayerId, Node, Segment, Span, Value};
 
-pub use strategy::{PatternError, STRATEGY_NAMES, Strategies, Strategy, StrategyFn, UnknownStrategy};
+pub use strategy::{
+    PatternError, STRATEGY_NAMES, Strategies, Strategy, StrategyFn, UnknownStrategy,
+};
 
 /// The result of a merge: the tree and every problem met on the way.
 #[derive(Debug)]
@@ -207,23 +209,29 @@ impl SequenceMerge<'_> {
         let mut path = self.path();
         path.push(Segment::Index(index));
         let Some(map) = item.as_map() else {
-            self.diagnostics.push(MergeError::ItemNotMapping {
-                field: field.to_owned(),
-                found: item.value.kind_name(),
-                span: item.span,
-                path,
-            }.into());
+            self.diagnostics.push(
+                MergeError::ItemNotMapping {
+                    field: field.to_owned(),
+                    found: item.value.kind_name(),
+                    span: item.span,
+                    path,
+                }
+                .into(),
+            );
             return None;
         };
         let key = item_key_text(item, field);
         if key.is_none() {
             let found = map.get(field).map(|entry| entry.value.value.kind_name());
-            self.diagnostics.push(MergeError::MissingKeyField {
-                field: field.to_owned(),
-                found,
-                span: item.span,
-                path,
-            }.into());
+            self.diagnostics.push(
+                MergeError::MissingKeyField {
+                    field: field.to_owned(),
+                    found,
+                    span: item.span,
+                    path,
+                }
+                .into(),
+            );
         }
         key
     }

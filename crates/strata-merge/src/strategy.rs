@@ -49,7 +49,8 @@ use crate::SequenceMerge;
 /// A sequence strategy written in Rust: given the lower and upper items,
 /// return the merged items. `merge` deep-merges two items with the same
 /// rules and registry; `report` records a problem.
-pub type StrategyFn = dyn Fn(&mut SequenceMerge<'_>, Vec<Node>, Vec<Node>) -> Vec<Node> + Send + Sync;
+pub type StrategyFn =
+    dyn Fn(&mut SequenceMerge<'_>, Vec<Node>, Vec<Node>) -> Vec<Node> + Send + Sync;
 
 /// How two sequences at the same path combine.
 #[derive(Clone)]
@@ -157,9 +158,7 @@ impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PatternError::Syntax(error) => write!(f, "invalid strategy path: {error}"),
-            PatternError::Index => {
-                f.write_str("strategy paths name keys, not sequence indices")
-            }
+            PatternError::Index => f.write_str("strategy paths name keys, not sequence indices"),
         }
     }
 }
@@ -288,7 +287,12 @@ impl Registered {
             return None;
         }
         let tail = &keys[keys.len() - len..];
-        if !self.segments.iter().zip(tail).all(|(segment, key)| segment.matches(key)) {
+        if !self
+            .segments
+            .iter()
+            .zip(tail)
+            .all(|(segment, key)| segment.matches(key))
+        {
             return None;
         }
         Some(if self.literals < len {
@@ -310,7 +314,9 @@ mod tests {
     fn registry(entries: &[(&str, &str)]) -> Strategies {
         let mut strategies = Strategies::new();
         for (pattern, strategy) in entries {
-            strategies.register(pattern, strategy.parse().unwrap()).unwrap();
+            strategies
+                .register(pattern, strategy.parse().unwrap())
+                .unwrap();
         }
         strategies
     }
@@ -328,8 +334,14 @@ mod tests {
             ("claimSpec.accessModes", "replace"),
             ("storages.home.claimSpec.accessModes", "merge-by-key:name"),
         ]);
-        assert_eq!(lookup(&strategies, "storages.home.claimSpec.accessModes"), "merge-by-key:name");
-        assert_eq!(lookup(&strategies, "storages.work.claimSpec.accessModes"), "replace");
+        assert_eq!(
+            lookup(&strategies, "storages.home.claimSpec.accessModes"),
+            "merge-by-key:name"
+        );
+        assert_eq!(
+            lookup(&strategies, "storages.work.claimSpec.accessModes"),
+            "replace"
+        );
         assert_eq!(lookup(&strategies, "other.accessModes"), "union");
         assert_eq!(lookup(&strategies, "apps.python.start"), "replace-by-key:x");
         assert_eq!(lookup(&strategies, "apps.python.stop"), "append");
@@ -362,7 +374,13 @@ mod tests {
 
     #[test]
     fn names_parse_and_print_back() {
-        for name in ["append", "replace", "union", "merge-by-key:name", "replace-by-key:id"] {
+        for name in [
+            "append",
+            "replace",
+            "union",
+            "merge-by-key:name",
+            "replace-by-key:id",
+        ] {
             assert_eq!(name.parse::<Strategy>().unwrap().to_string(), name);
         }
         assert!("merge-by-key:".parse::<Strategy>().is_err());

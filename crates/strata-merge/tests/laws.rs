@@ -86,7 +86,11 @@ fn reparse(yaml: &str) -> Node {
     let mut db = SourceDb::new();
     let id = db.add("rendered.yaml", yaml);
     let parsed = parse(&db, id, Format::Yaml, &Limits::default());
-    assert!(parsed.diagnostics.is_empty(), "{yaml}\n{:?}", parsed.diagnostics);
+    assert!(
+        parsed.diagnostics.is_empty(),
+        "{yaml}\n{:?}",
+        parsed.diagnostics
+    );
     assert_eq!(parsed.documents.len(), 1, "{yaml}");
     parsed.documents.into_iter().next().unwrap()
 }

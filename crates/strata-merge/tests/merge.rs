@@ -35,7 +35,11 @@ fn a_rust_function_is_a_strategy() {
             upper
         })
         .unwrap();
-    check(&strategies, &["args: [a, b]\n", "args: [c]\n"], "args:\n  - c\n  - a\n  - b\n");
+    check(
+        &strategies,
+        &["args: [a, b]\n", "args: [c]\n"],
+        "args:\n  - c\n  - a\n  - b\n",
+    );
 }
 
 #[test]
@@ -44,7 +48,9 @@ fn custom_strategies_can_merge_items_and_report() {
     strategies
         .register_fn("pairs", "zip", |cx, lower, upper| {
             if lower.len() != upper.len() {
-                let span = upper.first().map_or_else(Default::default, |item| item.span);
+                let span = upper
+                    .first()
+                    .map_or_else(Default::default, |item| item.span);
                 cx.report(span, "layers must have as many items");
                 return lower;
             }
@@ -61,16 +67,26 @@ fn custom_strategies_can_merge_items_and_report() {
         "pairs:\n  - a: 1\n    c: 2\n  - b: 2\n",
     );
     let mut db = SourceDb::new();
-    let merged = merge_layers(layers(&mut db, &["pairs: [1]\n", "pairs: [1, 2]\n"]), &strategies).unwrap();
+    let merged = merge_layers(
+        layers(&mut db, &["pairs: [1]\n", "pairs: [1, 2]\n"]),
+        &strategies,
+    )
+    .unwrap();
     assert_eq!(merged.diagnostics.len(), 1);
     assert_eq!(merged.diagnostics[0].code, "merge/strategy-failed");
-    assert_eq!(merged.diagnostics[0].path.as_ref().unwrap().to_string(), "pairs");
+    assert_eq!(
+        merged.diagnostics[0].path.as_ref().unwrap().to_string(),
+        "pairs"
+    );
 }
 
 #[test]
 fn every_node_knows_its_layer_and_span() {
     let mut db = SourceDb::new();
-    let texts = ["a: 1\nlist: [x]\nmap: {k: v}\n", "a: 2\nlist: [y]\nmap: {j: w}\n"];
+    let texts = [
+        "a: 1\nlist: [x]\nmap: {k: v}\n",
+        "a: 2\nlist: [y]\nmap: {j: w}\n",
+    ];
     let merged = merge_layers(layers(&mut db, &texts), &Strategies::new()).unwrap();
     let root = merged.root;
     let a = root.get("a").unwrap();
@@ -80,7 +96,11 @@ fn every_node_knows_its_layer_and_span() {
     let layers: Vec<_> = list.iter().map(|item| item.layer).collect();
     assert_eq!(layers, [Some(LayerId(0)), Some(LayerId(1))]);
     let map = root.get("map").unwrap();
-    assert_eq!(map.layer, Some(LayerId(0)), "a merged mapping keeps its first layer");
+    assert_eq!(
+        map.layer,
+        Some(LayerId(0)),
+        "a merged mapping keeps its first layer"
+    );
     assert_eq!(map.get("j").unwrap().layer, Some(LayerId(1)));
     assert!(matches!(map.get("k").unwrap().value, Value::String(_)));
 }
