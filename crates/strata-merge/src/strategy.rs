@@ -42,7 +42,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use strata_syntax::{FieldPath, Node, PathParseError, Segment};
+use strata_syntax::{FieldPath, Node, PathParseError, Segment, did_you_mean};
 
 use crate::SequenceMerge;
 
@@ -113,7 +113,15 @@ impl fmt::Display for UnknownStrategy {
             "unknown merge strategy `{}`; expected one of {}",
             self.0,
             STRATEGY_NAMES.join(", ")
-        )
+        )?;
+        let name = self.0.split(':').next().unwrap_or_default();
+        let bare_names = STRATEGY_NAMES
+            .iter()
+            .map(|n| n.trim_end_matches(":<field>"));
+        match did_you_mean(name, bare_names) {
+            Some(near) => write!(f, " (did you mean `{near}`?)"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -384,7 +392,13 @@ mod tests {
             assert_eq!(name.parse::<Strategy>().unwrap().to_string(), name);
         }
         assert!("merge-by-key:".parse::<Strategy>().is_err());
-        assert!("appendd".parse::<Strategy>().is_err());
+        let error = "appendd".parse::<Strategy>().unwrap_err().to_string();
+        assert!(error.ends_with("(did you mean `append`?)"), "{error}");
+        let error = "merge-by-kee:name"
+            .parse::<Strategy>()
+            .unwrap_err()
+            .to_string();
+        assert!(error.ends_with("(did you mean `merge-by-key`?)"), "{error}");
     }
 
     #[test]

@@ -200,6 +200,22 @@ impl Node {
         }
     }
 
+    /// How many levels of collections the tree rooted here has (0 for a scalar).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        match &self.value {
+            Value::Seq(items) => 1 + items.iter().map(Node::depth).max().unwrap_or(0),
+            Value::Map(map) => {
+                1 + map
+                    .values()
+                    .map(|entry| entry.value.depth())
+                    .max()
+                    .unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+
     /// The number of nodes in the tree rooted here.
     #[must_use]
     pub fn count(&self) -> usize {

@@ -92,6 +92,13 @@ struct Frame {
     anchor: usize,
 }
 
+/// An anchored node with the size and depth an alias to it adds.
+struct Anchored {
+    node: Node,
+    count: usize,
+    depth: usize,
+}
+
 struct Builder<'a> {
     file: &'a SourceFile,
     source: SourceId,
@@ -100,7 +107,7 @@ struct Builder<'a> {
     stack: Vec<Frame>,
     depth: usize,
     documents: Vec<Node>,
-    anchors: HashMap<usize, (Node, usize)>,
+    anchors: HashMap<usize, Anchored>,
     alias_nodes: usize,
     errors: Vec<SyntaxError>,
 }
@@ -157,7 +164,12 @@ impl Builder<'_> {
                     // Keys are kept as written, whatever their tag.
                     if anchor != 0 {
                         let node = Node::new(Value::String(text.to_string()), span);
-                        self.anchors.insert(anchor, (node, 1));
+                        let anchored = Anchored {
+                            node,
+                            count: 1,
+                            depth: 0,
+                        };
+                        self.anchors.insert(anchor, anchored);
                     }
                     self.key(text, style, span);
                 } else if text.is_empty()
@@ -341,14 +353,14 @@ impl Builder<'_> {
     }
 
     fn alias(&mut self, anchor: usize, span: Span) -> ControlFlow<()> {
-        let Some((node, count)) = self.anchors.get(&anchor) else {
+        let Some(anchored) = self.anchors.get(&anchor) else {
             self.errors.push(SyntaxError::Yaml {
                 span,
                 message: "unknown anchor".to_owned(),
             });
             return ControlFlow::Break(());
         };
-        self.alias_nodes = self.alias_nodes.saturating_add(*count);
+        self.alias_nodes = self.alias_nodes.saturating_add(anchored.count);
         if self.alias_nodes > self.limits.max_alias_nodes {
             self.errors.push(SyntaxError::AliasExpansion {
                 span,
@@ -356,7 +368,16 @@ impl Builder<'_> {
             });
             return ControlFlow::Break(());
         }
-        let node = node.clone();
+        // Aliases nest anchored trees inside each other: the depth bound
+        // holds for the expanded tree, not only for the text.
+        if self.depth + anchored.depth > self.limits.max_depth {
+            self.errors.push(SyntaxError::TooDeep {
+                span,
+                limit: self.limits.max_depth,
+            });
+            return ControlFlow::Break(());
+        }
+        let node = anchored.node.clone();
         if self.expects_key() {
             match scalar_key_text(&node.value) {
                 Some(text) => self.key(Cow::Owned(text), ScalarStyle::DoubleQuoted, span),
@@ -371,8 +392,12 @@ impl Builder<'_> {
     /// Attaches a finished node to the innermost open collection.
     fn complete(&mut self, node: Node, anchor: usize) {
         if anchor != 0 {
-            let count = node.count();
-            self.anchors.insert(anchor, (node.clone(), count));
+            let anchored = Anchored {
+                node: node.clone(),
+                count: node.count(),
+                depth: node.depth(),
+            };
+            self.anchors.insert(anchor, anchored);
         }
         let path = match self.stack.last() {
             Some(Frame {

@@ -156,6 +156,18 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
 }
 
 #[test]
+fn aliases_cannot_nest_past_the_depth_bound() {
+    // Each anchor is shallow in the text, but every alias nests the previous tree.
+    let mut text = String::from("a0: &a0 [[[[1]]]]\n");
+    for i in 1..40 {
+        writeln!(text, "a{i}: &a{i} [[[[*a{}]]]]", i - 1).unwrap();
+    }
+    let (_, parsed) = load(Format::Yaml, &text, &Limits::default());
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert_eq!(parsed.diagnostics[0].code, "syntax/too-deep");
+}
+
+#[test]
 fn size_is_bounded() {
     let limits = Limits {
         max_bytes: 4,
