@@ -76,9 +76,9 @@ impl<'a> YamlWriter<'a> {
                 self.tag_line(node);
                 self.seq_body(items, 0, false);
             }
-            _ => {
-                self.inline(node, 0);
-            }
+            // A literal block at the root is indented too, so that none of
+            // its lines can read as a `---` or `...` document marker.
+            _ => self.inline(node, 2),
         }
         self.out
     }
@@ -293,8 +293,12 @@ fn literal_block(text: &str) -> Option<(&'static str, Vec<&str>)> {
     let body = text.trim_end_matches('\n');
     let trailing = text.len() - body.len();
     let fits = text.contains('\n')
-        && !body.is_empty()
-        && !body.starts_with([' ', '\t'])
+        // The first non-empty line sets the block's indentation, so it must
+        // not start with white space of its own.
+        && body
+            .split('\n')
+            .find(|line| !line.is_empty())
+            .is_some_and(|line| !line.starts_with([' ', '\t']))
         && !text
             .chars()
             .any(|c| c != '\n' && c != '\t' && needs_escape_or_is_break(c))

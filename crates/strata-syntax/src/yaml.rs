@@ -19,6 +19,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span as EventSpan, Tag as EventTag};
@@ -519,13 +520,37 @@ fn scalar_key_text(value: &Value) -> Option<String> {
     }
 }
 
-/// A tag as the user wrote it: `!cel`, `!!binary`, or `!<...>` when verbatim.
+/// A tag in its written form: `!cel`, `!!binary`, or `!<...>` when verbatim.
+/// The scanner decodes `%XX` escapes; they are re-encoded so the tag can be
+/// written back as it was.
 fn written_tag(tag: &EventTag) -> Tag {
     match tag.handle.as_str() {
-        CORE_TAG_HANDLE => Tag::new(&format!("!!{}", tag.suffix)),
-        "!" => Tag::new(&format!("!{}", tag.suffix)),
-        handle => Tag::new(&format!("!<{handle}{}>", tag.suffix)),
+        CORE_TAG_HANDLE => Tag::new(&format!("!!{}", escape_tag(&tag.suffix, false))),
+        "!" => Tag::new(&format!("!{}", escape_tag(&tag.suffix, false))),
+        handle => Tag::new(&format!(
+            "!<{}>",
+            escape_tag(&format!("{handle}{}", tag.suffix), true)
+        )),
     }
+}
+
+/// `%XX`-encodes what a tag may not hold literally: anything outside the URI
+/// characters, and in a shorthand tag also `!`, `,`, `[`, `]`, `{`, `}`.
+fn escape_tag(text: &str, verbatim: bool) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        let uri_char = c.is_ascii_alphanumeric() || "-#;/?:@&=+$_.~*'()".contains(c);
+        let flow_or_bang = "!,[]{}".contains(c);
+        if uri_char || (verbatim && flow_or_bang) {
+            escaped.push(c);
+        } else {
+            let mut buffer = [0; 4];
+            for byte in c.encode_utf8(&mut buffer).bytes() {
+                let _ = write!(escaped, "%{byte:02X}");
+            }
+        }
+    }
+    escaped
 }
 
 /// A collection's tag, dropping the core `!!seq`/`!!map` that add nothing.
