@@ -105,7 +105,18 @@ impl<'a> YamlWriter<'a> {
             if i > 0 || !first_inline {
                 self.indent(indent);
             }
-            write_key(&mut self.out, key);
+            let mut written = String::new();
+            write_key(&mut written, key);
+            // YAML caps implicit keys at 1024 characters; longer keys are
+            // written explicitly (`? key` then `: value`).
+            if written.chars().count() > IMPLICIT_KEY_LIMIT {
+                self.out.push_str("? ");
+                self.out.push_str(&written);
+                self.out.push('\n');
+                self.indent(indent);
+            } else {
+                self.out.push_str(&written);
+            }
             self.out.push(':');
             self.child(&entry.value, indent + 2);
         }
@@ -235,6 +246,9 @@ fn write_float(out: &mut String, value: f64) {
         let _ = write!(out, "{value:?}");
     }
 }
+
+/// The longest key YAML allows without the explicit `?` indicator.
+const IMPLICIT_KEY_LIMIT: usize = 1024;
 
 /// Words that YAML 1.1 tools read as booleans.
 const YAML_11_BOOLEANS: &[&str] = &[

@@ -246,3 +246,16 @@ fn streams_write_every_document() {
         "[\n  {\n    \"a\": 1\n  },\n  [\n    \"x\"\n  ]\n]\n"
     );
 }
+
+#[test]
+fn long_keys_are_written_as_explicit_keys() {
+    let key = "k".repeat(1100);
+    let json = format!("{{\"{key}\": {{\"a\": 1}}, \"l\": [{{\"{key}\": [1]}}]}}");
+    let (_, parsed) = load(Format::Json, &json, &Limits::default());
+    let emitted = to_yaml(&parsed.documents[0]);
+    assert_eq!(
+        emitted,
+        format!("? {key}\n:\n  a: 1\nl:\n  - ? {key}\n    :\n      - 1\n")
+    );
+    check(&emitted, &emitted, &[]);
+}
