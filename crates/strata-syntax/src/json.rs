@@ -3,7 +3,8 @@
 //!
 //! The parser is recursive, so the nesting depth is checked first by a
 //! linear scan of the brackets outside strings: a 100,000-deep `[[[[...`
-//! is a `syntax/too-deep` diagnostic, never a stack overflow. Duplicate keys
+//! is a `syntax/too-deep` diagnostic, never a stack overflow. The same scan
+//! rejects raw control characters inside strings, which the parser lets by. Duplicate keys
 //! are reported with both positions and the first is kept, as in YAML.
 
 use jsonc_parser::ast::{ObjectPropName, Value as JsonValue};
@@ -37,10 +38,16 @@ pub(crate) fn parse(
     limits: &Limits,
 ) -> (Vec<Node>, Vec<SyntaxError>) {
     let text = file.text();
-    if let Some(at) = first_offset_deeper_than(text, limits.max_depth) {
-        let error = SyntaxError::TooDeep {
-            span: Span::new(source, at, at + 1),
-            limit: limits.max_depth,
+    if let Some(found) = prescan(text, limits.max_depth) {
+        let error = match found {
+            Prescan::TooDeep(at) => SyntaxError::TooDeep {
+                span: Span::new(source, at, at + 1),
+                limit: limits.max_depth,
+            },
+            Prescan::RawControl(at) => SyntaxError::Json {
+                span: Span::new(source, at, at + 1),
+                message: "control characters in strings must be escaped".to_owned(),
+            },
         };
         return (Vec::new(), vec![error]);
     }
@@ -70,8 +77,18 @@ pub(crate) fn parse(
     }
 }
 
-/// The offset of the first bracket that opens nesting level `limit + 1`.
-fn first_offset_deeper_than(text: &str, limit: usize) -> Option<usize> {
+/// What the linear pre-scan can find before the (recursive) parser runs.
+#[derive(Debug, PartialEq, Eq)]
+enum Prescan {
+    /// The bracket at this offset opens nesting level `limit + 1`.
+    TooDeep(usize),
+    /// A raw control character inside a string, which JSON requires escaped.
+    RawControl(usize),
+}
+
+/// Scans brackets and strings once, so that the parser never recurses past
+/// the bound and control characters the parser would let through are caught.
+fn prescan(text: &str, limit: usize) -> Option<Prescan> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
@@ -81,6 +98,7 @@ fn first_offset_deeper_than(text: &str, limit: usize) -> Option<usize> {
                 _ if escaped => escaped = false,
                 b'\\' => escaped = true,
                 b'"' => in_string = false,
+                0..0x20 => return Some(Prescan::RawControl(at)),
                 _ => {}
             }
             continue;
@@ -90,7 +108,7 @@ fn first_offset_deeper_than(text: &str, limit: usize) -> Option<usize> {
             b'[' | b'{' => {
                 depth += 1;
                 if depth > limit {
-                    return Some(at);
+                    return Some(Prescan::TooDeep(at));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -184,8 +202,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn depth_scan_ignores_brackets_in_strings() {
-        assert_eq!(first_offset_deeper_than(r#"{"a": "[[[[\"[["}"#, 1), None);
-        assert_eq!(first_offset_deeper_than("[[[", 2), Some(2));
+    fn prescan_finds_depth_and_raw_control_characters() {
+        assert_eq!(prescan(r#"{"a": "[[[[\"[["}"#, 1), None);
+        assert_eq!(prescan("[[[", 2), Some(Prescan::TooDeep(2)));
+        assert_eq!(prescan("[\"a\tb\"]", 8), Some(Prescan::RawControl(3)));
+        assert_eq!(prescan(r#"["a\tb"]"#, 8), None);
     }
 }
