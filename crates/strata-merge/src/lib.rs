@@ -37,6 +37,35 @@
 //! through [`SequenceMerge::report`] (`merge/strategy-failed`). Every
 //! diagnostic carries the field path of the item concerned.
 
+//!
+//! # Example
+//!
+//! ```
+//! use strata_merge::{Strategies, Strategy, merge_layers};
+//! use strata_syntax::{Format, LayerId, Limits, SourceDb, emit::to_yaml, parse};
+//!
+//! let mut db = SourceDb::new();
+//! let layers = [
+//!     "image: base\nports: [80]\nenv: {A: '1'}\n",
+//!     "image: app\nports: [80, 443]\nenv: {B: '2'}\n",
+//! ];
+//! let trees = layers.iter().enumerate().map(|(i, text)| {
+//!     let id = db.add(format!("layer{i}.yaml"), *text);
+//!     parse(&db, id, Format::Yaml, &Limits::default()).documents.remove(0)
+//! });
+//! let mut strategies = Strategies::new();
+//! strategies.register("ports", Strategy::Union).unwrap();
+//!
+//! let merged = merge_layers(trees.collect::<Vec<_>>(), &strategies).unwrap();
+//! assert!(merged.diagnostics.is_empty());
+//! assert_eq!(
+//!     to_yaml(&merged.root),
+//!     "image: app\nports:\n  - 80\n  - 443\nenv:\n  A: \"1\"\n  B: \"2\"\n"
+//! );
+//! // Provenance: `image` came from the second layer.
+//! assert_eq!(merged.root.get("image").unwrap().layer, Some(LayerId(1)));
+//! ```
+
 #![forbid(unsafe_code)]
 
 pub mod strategy;

@@ -9,6 +9,20 @@
 //! - [`emit`]: deterministic YAML and JSON output.
 //!
 //! This crate does no I/O: callers read files and register their text.
+//!
+//! ```
+//! use strata_syntax::{Format, Limits, SourceDb, emit::to_yaml, parse};
+//!
+//! let mut db = SourceDb::new();
+//! let id = db.add("app.yaml", "name: web\nhost: !cel \"user.name\"\nname: api\n");
+//! let parsed = parse(&db, id, Format::Yaml, &Limits::default());
+//!
+//! // The document is kept (first `name` wins) and the duplicate is reported.
+//! assert_eq!(to_yaml(&parsed.documents[0]), "name: web\nhost: !cel user.name\n");
+//! let record = parsed.diagnostics[0].record(&db);
+//! assert_eq!(record.code, "syntax/duplicate-key");
+//! assert_eq!((record.file.as_str(), record.line, record.column), ("app.yaml", 3, 1));
+//! ```
 
 #![forbid(unsafe_code)]
 
