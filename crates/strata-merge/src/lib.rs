@@ -210,10 +210,8 @@ impl SequenceMerge<'_> {
             result.push(item);
         }
         for (index, item) in upper.into_iter().enumerate() {
-            let position = self
-                .item_key(&item, field, index)
-                .and_then(|key| positions.get(&key).copied());
-            match position {
+            let key = self.item_key(&item, field, index);
+            match key.as_ref().and_then(|key| positions.get(key).copied()) {
                 Some(position) if deep => {
                     let placeholder = Node::new(Value::Null, item.span);
                     let below = std::mem::replace(&mut result[position], placeholder);
@@ -223,8 +221,8 @@ impl SequenceMerge<'_> {
                 }
                 Some(position) => result[position] = item,
                 None => {
-                    if let Some(key) = item_key_text(&item, field) {
-                        positions.entry(key).or_insert(result.len());
+                    if let Some(key) = key {
+                        positions.insert(key, result.len());
                     }
                     result.push(item);
                 }
@@ -235,34 +233,32 @@ impl SequenceMerge<'_> {
 
     /// The key of a by-key item, or a reported problem.
     fn item_key(&mut self, item: &Node, field: &str, index: usize) -> Option<String> {
+        let error = match item.as_map() {
+            None => MergeError::ItemNotMapping {
+                field: field.to_owned(),
+                found: item.value.kind_name(),
+                span: item.span,
+                path: self.item_path(index),
+            },
+            Some(map) => match item_key_text(item, field) {
+                Some(key) => return Some(key),
+                None => MergeError::MissingKeyField {
+                    field: field.to_owned(),
+                    found: map.get(field).map(|entry| entry.value.value.kind_name()),
+                    span: item.span,
+                    path: self.item_path(index),
+                },
+            },
+        };
+        self.diagnostics.push(error.into());
+        None
+    }
+
+    /// The path of item `index` of the sequence being merged (in its own layer).
+    fn item_path(&self, index: usize) -> FieldPath {
         let mut path = self.path();
         path.push(Segment::Index(index));
-        let Some(map) = item.as_map() else {
-            self.diagnostics.push(
-                MergeError::ItemNotMapping {
-                    field: field.to_owned(),
-                    found: item.value.kind_name(),
-                    span: item.span,
-                    path,
-                }
-                .into(),
-            );
-            return None;
-        };
-        let key = item_key_text(item, field);
-        if key.is_none() {
-            let found = map.get(field).map(|entry| entry.value.value.kind_name());
-            self.diagnostics.push(
-                MergeError::MissingKeyField {
-                    field: field.to_owned(),
-                    found,
-                    span: item.span,
-                    path,
-                }
-                .into(),
-            );
-        }
-        key
+        path
     }
 }
 

@@ -48,38 +48,29 @@ fn tree() -> impl Strategy<Value = Node> {
         prop_oneof![
             (prop::collection::vec(inner.clone(), 0..5), tag())
                 .prop_map(|(items, tag)| node(Value::Seq(items)).with_tag(tag)),
-            (prop::collection::vec((text(), inner), 0..5), tag()).prop_map(|(entries, tag)| {
-                let map: Mapping = entries
-                    .into_iter()
-                    .map(|(key, value)| {
-                        let entry = Entry {
-                            key_span: Span::default(),
-                            value,
-                        };
-                        (key, entry)
-                    })
-                    .collect();
-                node(Value::Map(map)).with_tag(tag)
-            }),
+            (prop::collection::vec((text(), inner), 0..5), tag())
+                .prop_map(|(entries, tag)| mapping(entries).with_tag(tag)),
         ]
     })
 }
 
 fn mapping_tree() -> impl Strategy<Value = Node> {
-    prop::collection::vec(("[a-e]", tree()), 0..6).prop_map(|entries| {
-        node(Value::Map(
-            entries
-                .into_iter()
-                .map(|(key, value)| {
-                    let entry = Entry {
-                        key_span: Span::default(),
-                        value,
-                    };
-                    (key, entry)
-                })
-                .collect(),
-        ))
-    })
+    prop::collection::vec(("[a-e]", tree()), 0..6).prop_map(mapping)
+}
+
+/// A mapping node of `entries`; a repeated key keeps its last value.
+fn mapping(entries: Vec<(String, Node)>) -> Node {
+    let map: Mapping = entries
+        .into_iter()
+        .map(|(key, value)| {
+            let entry = Entry {
+                key_span: Span::default(),
+                value,
+            };
+            (key, entry)
+        })
+        .collect();
+    node(Value::Map(map))
 }
 
 fn reparse(yaml: &str) -> Node {
@@ -96,7 +87,7 @@ fn reparse(yaml: &str) -> Node {
 }
 
 fn empty_map() -> Node {
-    node(Value::Map(Mapping::new()))
+    mapping(Vec::new())
 }
 
 proptest! {
@@ -140,9 +131,7 @@ proptest! {
                 unique.push(item);
             }
         }
-        let mut map = Mapping::new();
-        map.insert("items".to_owned(), Entry { key_span: Span::default(), value: node(Value::Seq(unique)) });
-        let layer = node(Value::Map(map));
+        let layer = mapping(vec![("items".to_owned(), node(Value::Seq(unique)))]);
         let merged = merge(layer.clone(), layer.clone(), &strategies);
         prop_assert_eq!(to_yaml(&merged.root), to_yaml(&layer));
     }
