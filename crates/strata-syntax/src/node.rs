@@ -18,6 +18,7 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
+use crate::path::Segment;
 use crate::source::Span;
 
 /// Which composition layer supplied a node: an index into the layer list of
@@ -159,6 +160,37 @@ impl Node {
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.as_map()?.get(key).map(|entry| &entry.value)
+    }
+
+    /// The node at `path` below this one, when there is one. Wildcards match nothing.
+    #[must_use]
+    pub fn at(&self, path: &[Segment]) -> Option<&Node> {
+        path.iter().try_fold(self, |node, segment| match segment {
+            Segment::Key(key) => node.get(key),
+            Segment::Index(index) => node.as_seq()?.get(*index),
+            Segment::Wildcard => None,
+        })
+    }
+
+    /// The tree as a JSON value, for libraries that work on `serde_json`:
+    /// tags are dropped (the value is kept) and non-finite floats, which JSON
+    /// cannot hold, become `null`.
+    #[must_use]
+    pub fn to_json_value(&self) -> serde_json::Value {
+        use serde_json::Value as Json;
+        match &self.value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Int(i) => Json::from(*i),
+            Value::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+            Value::String(s) => Json::String(s.clone()),
+            Value::Seq(items) => Json::Array(items.iter().map(Node::to_json_value).collect()),
+            Value::Map(map) => Json::Object(
+                map.iter()
+                    .map(|(key, entry)| (key.clone(), entry.value.to_json_value()))
+                    .collect(),
+            ),
+        }
     }
 
     /// Whether two trees hold the same values and tags, wherever they came from.

@@ -259,3 +259,23 @@ fn long_keys_are_written_as_explicit_keys() {
     );
     check(&emitted, &emitted, &[]);
 }
+
+#[test]
+fn nodes_are_found_by_path_and_convert_to_json() {
+    let (_, parsed) = load(
+        Format::Yaml,
+        "a:\n  b: [1, {c: !cel x}]\n",
+        &Limits::default(),
+    );
+    let root = &parsed.documents[0];
+    let path = strata_syntax::FieldPath::parse("a.b[1].c").unwrap();
+    assert_eq!(root.at(path.segments()).unwrap().as_str(), Some("x"));
+    assert!(
+        root.at(strata_syntax::FieldPath::parse("a.z").unwrap().segments())
+            .is_none()
+    );
+    assert_eq!(
+        root.to_json_value(),
+        serde_json::json!({"a": {"b": [1, {"c": "x"}]}})
+    );
+}
