@@ -1,0 +1,321 @@
+//! Confined file access.
+//!
+//! Dialects read catalogues, includes and imports only through [`Files`],
+//! whose paths are relative to a root the caller chose. Two guarantees:
+//!
+//! - **Lexical confinement**: [`join`] resolves a reference against the
+//!   file that makes it (`!include ../common/base.yaml`) and normalises `.`
+//!   and `..`; a path that climbs above the root, or an absolute one, is
+//!   [`FsError::Escapes`].
+//! - **Physical confinement** ([`RootFs`]): the real path of every file read
+//!   or folder listed, symlinks resolved, must lie below the real root, so a
+//!   symlink cannot lead out either. Symlinks that stay inside are followed
+//!   (Kubernetes ConfigMap mounts are made of them).
+//!
+//! Listing skips hidden entries (names starting with `.`), which also skips
+//! a ConfigMap mount's `..data` and `..2024_..` folders, and is sorted so
+//! every run sees files in the same order. Reads are bounded in size.
+//!
+//! [`MemoryFs`] holds files in memory, for tests and for callers that
+//! already have the text.
+
+#![forbid(unsafe_code)]
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use strata_syntax::lowercase_first;
+
+/// Why a file could not be had.
+#[derive(Debug)]
+pub enum FsError {
+    /// The path leads outside the root.
+    Escapes(PathBuf),
+    /// The file is larger than the bound given.
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The bound, in bytes.
+        limit: usize,
+    },
+    /// The file is not UTF-8 text.
+    NotUtf8(PathBuf),
+    /// The operating system refused.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for FsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FsError::Escapes(path) => {
+                write!(f, "`{}` is outside the root", path.display())
+            }
+            FsError::TooLarge { path, limit } => {
+                write!(f, "`{}` is larger than {limit} bytes", path.display())
+            }
+            FsError::NotUtf8(path) => write!(f, "`{}` is not valid utf-8 text", path.display()),
+            FsError::Io(path, error) => write!(
+                f,
+                "cannot read `{}`: {}",
+                path.display(),
+                lowercase_first(&error.to_string())
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FsError {}
+
+/// Read-only files below a root. Paths are relative to the root.
+pub trait Files: Send + Sync {
+    /// The text of a file, at most `limit` bytes.
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError>;
+
+    /// Every file below the root whose name ends in one of `extensions`
+    /// (without the dot), hidden entries skipped, sorted.
+    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError>;
+
+    /// How to show a path to a person (the root joined, for real files).
+    fn display(&self, path: &Path) -> String;
+}
+
+/// Resolves `reference` against the folder of `from` (both relative to the
+/// root), normalising `.` and `..`. Absolute references and references that
+/// climb above the root are errors.
+pub fn join(from: &Path, reference: &str) -> Result<PathBuf, FsError> {
+    let reference_path = Path::new(reference);
+    if reference_path.is_absolute() {
+        return Err(FsError::Escapes(reference_path.to_path_buf()));
+    }
+    let base = from.parent().unwrap_or(Path::new(""));
+    normalise(&base.join(reference_path))
+}
+
+/// Removes `.` and `..` from a relative path without touching the disk.
+pub fn normalise(path: &Path) -> Result<PathBuf, FsError> {
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => parts.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err(FsError::Escapes(path.to_path_buf()));
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(FsError::Escapes(path.to_path_buf()));
+            }
+        }
+    }
+    Ok(parts.iter().collect())
+}
+
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    path.extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| extensions.contains(&ext))
+}
+
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.to_str().is_some_and(|name| name.starts_with('.'))
+}
+
+/// Files on disk below a root folder.
+#[derive(Debug, Clone)]
+pub struct RootFs {
+    root: PathBuf,
+    real_root: PathBuf,
+}
+
+impl RootFs {
+    /// Confines access to `root`, which must exist.
+    pub fn new(root: impl Into<PathBuf>) -> Result<RootFs, FsError> {
+        let root = root.into();
+        let real_root = root
+            .canonicalize()
+            .map_err(|error| FsError::Io(root.clone(), error))?;
+        Ok(RootFs { root, real_root })
+    }
+
+    /// The root as given.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The real path of `path`, checked to lie below the real root.
+    fn confine(&self, path: &Path) -> Result<PathBuf, FsError> {
+        let lexical = normalise(path)?;
+        let joined = self.real_root.join(&lexical);
+        let real = joined
+            .canonicalize()
+            .map_err(|error| FsError::Io(lexical.clone(), error))?;
+        if real.starts_with(&self.real_root) {
+            Ok(real)
+        } else {
+            Err(FsError::Escapes(lexical))
+        }
+    }
+
+    fn walk(
+        &self,
+        relative: &Path,
+        extensions: &[&str],
+        seen: &mut HashSet<PathBuf>,
+        found: &mut Vec<PathBuf>,
+    ) -> Result<(), FsError> {
+        let real = self.confine(relative)?;
+        // A symlinked folder may point back up; visit each real folder once.
+        if !seen.insert(real.clone()) {
+            return Ok(());
+        }
+        let entries =
+            std::fs::read_dir(&real).map_err(|error| FsError::Io(relative.to_path_buf(), error))?;
+        let mut names: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.file_name())
+            .filter(|name| !is_hidden(name))
+            .collect();
+        names.sort();
+        for name in names {
+            let child = relative.join(&name);
+            let Ok(real_child) = self.confine(&child) else {
+                // Links leading outside the root, or dangling, are not part of the tree.
+                continue;
+            };
+            if real_child.is_dir() {
+                self.walk(&child, extensions, seen, found)?;
+            } else if has_extension(&child, extensions) {
+                found.push(child);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Files for RootFs {
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        let real = self.confine(path)?;
+        let file =
+            std::fs::File::open(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        let mut bytes = Vec::new();
+        let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+        file.take(cap)
+            .read_to_end(&mut bytes)
+            .map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        if bytes.len() > limit {
+            return Err(FsError::TooLarge {
+                path: path.to_path_buf(),
+                limit,
+            });
+        }
+        String::from_utf8(bytes).map_err(|_| FsError::NotUtf8(path.to_path_buf()))
+    }
+
+    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
+        let mut found = Vec::new();
+        self.walk(Path::new(""), extensions, &mut HashSet::new(), &mut found)?;
+        Ok(found)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        self.root.join(path).display().to_string()
+    }
+}
+
+/// Files held in memory, keyed by their relative path.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFs {
+    files: BTreeMap<PathBuf, String>,
+}
+
+impl MemoryFs {
+    /// An empty tree.
+    #[must_use]
+    pub fn new() -> MemoryFs {
+        MemoryFs::default()
+    }
+
+    /// Adds (or replaces) a file.
+    #[must_use]
+    pub fn with(mut self, path: &str, text: &str) -> MemoryFs {
+        self.files.insert(PathBuf::from(path), text.to_owned());
+        self
+    }
+}
+
+impl Files for MemoryFs {
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        let path = normalise(path)?;
+        let text = self.files.get(&path).ok_or_else(|| {
+            FsError::Io(
+                path.clone(),
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            )
+        })?;
+        if text.len() > limit {
+            return Err(FsError::TooLarge { path, limit });
+        }
+        Ok(text.clone())
+    }
+
+    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
+        Ok(self
+            .files
+            .keys()
+            .filter(|path| path.components().all(|c| !is_hidden(c.as_os_str())))
+            .filter(|path| has_extension(path, extensions))
+            .cloned()
+            .collect())
+    }
+
+    fn display(&self, path: &Path) -> String {
+        path.display().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_resolves_against_the_referring_file_and_stays_inside() {
+        let from = Path::new("teams/python.yaml");
+        assert_eq!(
+            join(from, "../common/base.yaml").unwrap(),
+            PathBuf::from("common/base.yaml")
+        );
+        assert_eq!(
+            join(from, "./x.yaml").unwrap(),
+            PathBuf::from("teams/x.yaml")
+        );
+        assert!(matches!(
+            join(from, "../../etc/passwd"),
+            Err(FsError::Escapes(_))
+        ));
+        assert!(matches!(
+            join(from, "/etc/passwd"),
+            Err(FsError::Escapes(_))
+        ));
+    }
+
+    #[test]
+    fn memory_listing_skips_hidden_entries_and_sorts() {
+        let fs = MemoryFs::new()
+            .with("b.yaml", "")
+            .with("a/c.yml", "")
+            .with("..data/d.yaml", "")
+            .with(".strata.yaml", "")
+            .with("notes.txt", "");
+        let listed = fs.list(&["yaml", "yml"]).unwrap();
+        assert_eq!(listed, [PathBuf::from("a/c.yml"), PathBuf::from("b.yaml")]);
+        assert!(matches!(fs.read(Path::new(".strata.yaml"), 10), Ok(text) if text.is_empty()));
+        assert!(matches!(
+            MemoryFs::new().with("x", "12345").read(Path::new("x"), 4),
+            Err(FsError::TooLarge { .. })
+        ));
+    }
+}
