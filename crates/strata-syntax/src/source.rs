@@ -155,8 +155,15 @@ impl SourceFile {
 }
 
 /// All sources of one run, addressed by [`SourceId`].
+///
+/// A database can extend a shared, frozen one ([`SourceDb::extending`]):
+/// a long-lived catalogue keeps its sources in an `Arc<SourceDb>` and each
+/// request registers its own files in a child, whose ids continue after the
+/// base's, so spans from both resolve through the child.
 #[derive(Debug, Default)]
 pub struct SourceDb {
+    base: Option<Arc<SourceDb>>,
+    first: usize,
     files: Vec<SourceFile>,
 }
 
@@ -167,9 +174,31 @@ impl SourceDb {
         SourceDb::default()
     }
 
+    /// An empty database that also resolves every id of `base`.
+    #[must_use]
+    pub fn extending(base: Arc<SourceDb>) -> SourceDb {
+        SourceDb {
+            first: base.len(),
+            base: Some(base),
+            files: Vec::new(),
+        }
+    }
+
+    /// How many sources resolve here, the base's included.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.first + self.files.len()
+    }
+
+    /// Whether no source resolves here.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Registers a source and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
-        let id = SourceId(saturate(self.files.len()));
+        let id = SourceId(saturate(self.len()));
         self.files.push(SourceFile::new(name.into(), text.into()));
         id
     }
@@ -177,10 +206,14 @@ impl SourceDb {
     /// The source behind `id`.
     ///
     /// # Panics
-    /// When `id` was not handed out by this database.
+    /// When `id` was not handed out by this database or its base.
     #[must_use]
     pub fn get(&self, id: SourceId) -> &SourceFile {
-        &self.files[id.index()]
+        match (&self.base, id.index().checked_sub(self.first)) {
+            (_, Some(own)) => &self.files[own],
+            (Some(base), None) => base.get(id),
+            (None, None) => unreachable!("a database without a base starts at id 0"),
+        }
     }
 
     /// The file name and start position of a span.
@@ -215,6 +248,17 @@ mod tests {
         assert_eq!(file.line_col(5), LineCol { line: 2, column: 2 });
         assert_eq!(file.offset_of(2, 1), 5);
         assert_eq!(file.offset_of(9, 0), file.text().len());
+    }
+
+    #[test]
+    fn a_child_database_resolves_its_base() {
+        let mut base = SourceDb::new();
+        let shared = base.add("catalogue.yaml", "a: 1\n");
+        let mut child = SourceDb::extending(Arc::new(base));
+        let own = child.add("request.yaml", "b: 2\n");
+        assert_eq!(child.len(), 2);
+        assert_eq!(child.get(shared).name(), "catalogue.yaml");
+        assert_eq!(child.get(own).name(), "request.yaml");
     }
 
     #[test]
