@@ -193,6 +193,34 @@ impl Node {
         }
     }
 
+    /// A tree from a JSON value, every node with the default span: for
+    /// values that were not read from a file (a schema, a listing).
+    #[must_use]
+    pub fn from_json_value(value: &serde_json::Value) -> Node {
+        use serde_json::Value as Json;
+        let value = match value {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(number) => number
+                .as_i64()
+                .map_or_else(|| Value::Float(number.as_f64().unwrap_or(f64::NAN)), Value::Int),
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(items) => Value::Seq(items.iter().map(Node::from_json_value).collect()),
+            Json::Object(map) => Value::Map(
+                map.iter()
+                    .map(|(key, value)| {
+                        let entry = Entry {
+                            key_span: Span::default(),
+                            value: Node::from_json_value(value),
+                        };
+                        (key.clone(), entry)
+                    })
+                    .collect(),
+            ),
+        };
+        Node::new(value, Span::default())
+    }
+
     /// Whether two trees hold the same values and tags, wherever they came from.
     #[must_use]
     pub fn same_content(&self, other: &Node) -> bool {

@@ -274,8 +274,10 @@ fn nodes_are_found_by_path_and_convert_to_json() {
         root.at(strata_syntax::FieldPath::parse("a.z").unwrap().segments())
             .is_none()
     );
+    let json = serde_json::json!({"a": {"b": [1, {"c": "x"}]}});
+    assert_eq!(root.to_json_value(), json);
     assert_eq!(
-        root.to_json_value(),
-        serde_json::json!({"a": {"b": [1, {"c": "x"}]}})
+        to_yaml(&strata_syntax::Node::from_json_value(&json)),
+        "a:\n  b:\n    - 1\n    - c: x\n"
     );
 }
