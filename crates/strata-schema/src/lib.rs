@@ -1,0 +1,216 @@
+//! Strict, complete decoding of a [`Node`] tree into a typed struct.
+//!
+//! Serde alone stops at the first error, ignores unknown keys and knows no
+//! spans. A [`Decoder`] instead checks the tree against the type's JSON Schema
+//! first and reports **every** problem, each as a [`Diagnostic`] carrying the
+//! span of the offending node and its [`FieldPath`]; only a tree without
+//! problems is handed to serde.
+//!
+//! # Semantics
+//!
+//! - The schema is generated once by `schemars` (JSON Schema 2020-12), then
+//!   *closed*: every object schema that lists `properties` and says nothing
+//!   about other keys rejects them (`additionalProperties: false`, or
+//!   `unevaluatedProperties: false` where `#[serde(flatten)]` or a tagged
+//!   enum composes the object from parts). Maps keep their value schema.
+//!   [`Decoder::schema`] is that closed schema; it is compiled once.
+//! - The tree, as JSON ([`Node::to_json_value`]: tags dropped, non-finite
+//!   floats as `null`), is validated collecting all errors. Each error's JSON
+//!   pointer is walked down the tree to the node, which gives the path and
+//!   the span.
+//! - A value of the wrong type is reported once, as a type error, not also
+//!   for the `enum` or the lengths it then fails.
+//! - `anyOf`/`oneOf` (`Option<T>` of a struct or enum, untagged and tagged
+//!   enums) are resolved to the branch the value most likely meant: branches
+//!   that reject the value's type or its tag are set aside, and the problems
+//!   of the closest remaining branch are reported as if it were the only one.
+//!   When no branch takes the type, the message lists the types that would
+//!   do; when no branch takes the tag, the tags that would.
+//! - Diagnostics come in document order (by span), without repeats.
+//! - A tree that passes is deserialised with serde; should serde still
+//!   refuse it (a range the schema does not state, such as `u32`'s upper
+//!   bound), its message is reported at the root.
+//!
+//! # Diagnostic codes
+//!
+//! | code | when | where |
+//! |---|---|---|
+//! | `schema/unknown-key` | a key the schema does not allow; help: did-you-mean; note: the allowed keys, when few | the key |
+//! | `schema/type` | `expected string, found mapping` | the value |
+//! | `schema/required` | `` missing required key `image` `` | the mapping, with its path |
+//! | `schema/enum` | `` `Sometimes` is not one of `Always`, `Never` ``; help: did-you-mean | the value |
+//! | `schema/constraint` | lengths, patterns, ranges, item counts, ...: the validator's message | the value |
+//! | `schema/decode` | serde refused a tree the schema accepted | the root |
+//!
+//! # Example
+//!
+//! ```
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//! use strata_schema::Decoder;
+//! use strata_syntax::{Format, Limits, SourceDb, parse};
+//!
+//! #[derive(Debug, Deserialize, JsonSchema)]
+//! #[serde(rename_all = "camelCase")]
+//! struct Container {
+//!     image: String,
+//!     pull_policy: Option<String>,
+//! }
+//!
+//! let decoder = Decoder::<Container>::new();
+//! let mut db = SourceDb::new();
+//!
+//! let id = db.add("good.yaml", "image: web\npullPolicy: Always\n");
+//! let tree = parse(&db, id, Format::Yaml, &Limits::default()).documents.remove(0);
+//! assert_eq!(decoder.decode(&tree).unwrap().pull_policy.as_deref(), Some("Always"));
+//!
+//! let id = db.add("app.yaml", "image: web\npullPolicie: Always\n");
+//! let tree = parse(&db, id, Format::Yaml, &Limits::default()).documents.remove(0);
+//! let diagnostics = decoder.decode(&tree).unwrap_err();
+//! let record = diagnostics[0].record(&db);
+//! assert_eq!(record.code, "schema/unknown-key");
+//! assert_eq!(record.message, "unknown key `pullPolicie`");
+//! assert_eq!(record.help.as_deref(), Some("did you mean `pullPolicy`?"));
+//! assert_eq!((record.line, record.column), (2, 1));
+//! assert_eq!(record.path.as_deref(), Some("pullPolicie"));
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod close;
+mod report;
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::de::DeserializeOwned;
+use strata_syntax::{Diagnostic, FieldPath, Node, lowercase_first};
+
+/// Decodes trees into `T`, reporting every problem with its span and path.
+///
+/// Build one per type and keep it (in a `LazyLock`, say): building generates
+/// and compiles the schema, decoding only validates. A decoder is `Send` and
+/// `Sync` whatever `T` is.
+pub struct Decoder<T> {
+    schema: serde_json::Value,
+    validator: jsonschema::Validator,
+    target: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned + JsonSchema> Decoder<T> {
+    /// A decoder for `T` with the schema `T` derives, closed.
+    ///
+    /// # Panics
+    ///
+    /// If the generated schema does not compile, which `schemars` output does.
+    #[must_use]
+    pub fn new() -> Decoder<T> {
+        Decoder::with_schema_edit(|_| {})
+    }
+
+    /// A decoder for `T` whose generated schema `edit` adjusts before it is
+    /// closed and compiled: to add an `enum` or a pattern that the type does
+    /// not state, or to loosen a field that a custom check validates instead.
+    ///
+    /// # Panics
+    ///
+    /// If the edited schema does not compile.
+    #[must_use]
+    pub fn with_schema_edit(edit: impl FnOnce(&mut serde_json::Value)) -> Decoder<T> {
+        let mut schema = SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<T>()
+            .to_value();
+        edit(&mut schema);
+        close::close(&mut schema);
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&schema)
+            .unwrap_or_else(|error| {
+                panic!(
+                    "the schema of `{}` does not compile: {error}",
+                    std::any::type_name::<T>()
+                )
+            });
+        Decoder {
+            schema,
+            validator,
+            target: PhantomData,
+        }
+    }
+}
+
+impl<T: DeserializeOwned + JsonSchema> Default for Decoder<T> {
+    fn default() -> Decoder<T> {
+        Decoder::new()
+    }
+}
+
+impl<T> fmt::Debug for Decoder<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoder")
+            .field("target", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: DeserializeOwned> Decoder<T> {
+    /// The closed JSON Schema trees are checked against.
+    #[must_use]
+    pub fn schema(&self) -> &serde_json::Value {
+        &self.schema
+    }
+
+    /// Every problem the schema finds in `node`, in document order; empty
+    /// when there is none. Paths are relative to `node`.
+    #[must_use]
+    pub fn validate(&self, node: &Node) -> Vec<Diagnostic> {
+        self.check(node, &node.to_json_value())
+    }
+
+    /// `node` as a `T`, or every problem found, in document order.
+    pub fn decode(&self, node: &Node) -> Result<T, Vec<Diagnostic>> {
+        self.decode_with(node, |_| Vec::new())
+    }
+
+    /// Like [`decode`](Decoder::decode), with `check` run on the tree as well:
+    /// its diagnostics join the schema's (sorted and deduplicated with them),
+    /// and any of them makes decoding fail. For rules the schema cannot
+    /// state, such as the syntax of a Kubernetes quantity.
+    pub fn decode_with(
+        &self,
+        node: &Node,
+        check: impl FnOnce(&Node) -> Vec<Diagnostic>,
+    ) -> Result<T, Vec<Diagnostic>> {
+        let json = node.to_json_value();
+        let mut diagnostics = self.check(node, &json);
+        diagnostics.extend(check(node));
+        if !diagnostics.is_empty() {
+            return Err(report::finish(diagnostics));
+        }
+        serde_json::from_value(json).map_err(|error| {
+            let message = lowercase_first(&error.to_string());
+            vec![
+                Diagnostic::error("schema/decode", message, node.span).with_path(FieldPath::root()),
+            ]
+        })
+    }
+
+    fn check(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
+        let errors: Vec<_> = self.validator.iter_errors(json).collect();
+        report::finish(report::diagnose(&self.schema, node, &errors))
+    }
+}
+
+/// Puts `base` in front of the path of every diagnostic that has one, for
+/// diagnostics about a subtree that the caller found at `base`.
+pub fn rebase(diagnostics: &mut [Diagnostic], base: &FieldPath) {
+    for diagnostic in diagnostics {
+        if let Some(path) = &diagnostic.path {
+            let segments = base.segments().iter().chain(path.segments()).cloned();
+            diagnostic.path = Some(FieldPath::from(segments.collect::<Vec<_>>()));
+        }
+    }
+}
