@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod merge;
+mod platform;
 mod render;
 mod session;
 
@@ -28,9 +29,9 @@ struct Cli {
 /// Options every command takes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GlobalArgs {
-    /// Output format of documents.
-    #[arg(short, long, global = true, value_enum, default_value_t = OutputFormat::Yaml)]
-    pub output: OutputFormat,
+    /// Output format (YAML for documents, JSON for schemas, unless given).
+    #[arg(short, long, global = true, value_enum)]
+    pub output: Option<OutputFormat>,
     /// How diagnostics are written to standard error.
     #[arg(long, global = true, value_enum, default_value_t = DiagnosticFormat::Human)]
     pub diagnostics: DiagnosticFormat,
@@ -43,6 +44,14 @@ pub struct GlobalArgs {
     /// The deepest nesting of collections accepted.
     #[arg(long, global = true, value_name = "LEVELS", default_value_t = strata_syntax::Limits::default().max_depth)]
     pub max_depth: usize,
+}
+
+impl GlobalArgs {
+    /// The output format asked for, or the command's own default.
+    #[must_use]
+    pub fn output(&self, default: OutputFormat) -> OutputFormat {
+        self.output.unwrap_or(default)
+    }
 }
 
 /// `-o` values.
@@ -77,11 +86,15 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 enum Command {
     Merge(merge::MergeArgs),
+    /// Platform blueprints: catalogues, inheritance, repository overlays, CEL.
+    #[command(subcommand)]
+    Platform(platform::PlatformCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Merge(args) => merge::run(&cli.global, &args),
+        Command::Platform(command) => platform::run(&cli.global, &command),
     }
 }

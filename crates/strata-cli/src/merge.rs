@@ -39,7 +39,7 @@ fn parse_strategy(text: &str) -> Result<(String, Strategy), String> {
 }
 
 pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
-    if args.explain && global.output == OutputFormat::Json {
+    if args.explain && global.output(OutputFormat::Yaml) == OutputFormat::Json {
         eprintln!("error: `--explain` annotates YAML output; it cannot be combined with `-o json`");
         return ExitCode::from(2);
     }
@@ -66,7 +66,7 @@ pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
         if session.has_errors() {
             return None;
         }
-        match global.output {
+        match global.output(OutputFormat::Yaml) {
             OutputFormat::Yaml if args.explain => {
                 let db = &session.db;
                 let annotate = |node: &Node| {

@@ -38,6 +38,11 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The bounds on every input.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// Whether any error has been found.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)

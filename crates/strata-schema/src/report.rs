@@ -164,7 +164,8 @@ fn choose<'e>(
         .iter()
         .filter_map(|branch| {
             branch.iter().find(|error| {
-                error.instance_path().as_str() == at && matches!(error.kind(), Kind::Constant { .. })
+                error.instance_path().as_str() == at
+                    && matches!(error.kind(), Kind::Constant { .. })
             })
         })
         .collect();

@@ -405,6 +405,9 @@ fn documented_enum_variants_are_listed_like_plain_ones() {
     let records: Vec<DiagnosticRecord> = diagnostics.iter().map(|d| d.record(&db)).collect();
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].code, "schema/enum");
-    assert_eq!(records[0].message, "`secnod` is not one of `first`, `second`");
+    assert_eq!(
+        records[0].message,
+        "`secnod` is not one of `first`, `second`"
+    );
     assert_eq!(records[0].help.as_deref(), Some("did you mean `second`?"));
 }

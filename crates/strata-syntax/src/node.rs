@@ -201,9 +201,10 @@ impl Node {
         let value = match value {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(number) => number
-                .as_i64()
-                .map_or_else(|| Value::Float(number.as_f64().unwrap_or(f64::NAN)), Value::Int),
+            Json::Number(number) => number.as_i64().map_or_else(
+                || Value::Float(number.as_f64().unwrap_or(f64::NAN)),
+                Value::Int,
+            ),
             Json::String(s) => Value::String(s.clone()),
             Json::Array(items) => Value::Seq(items.iter().map(Node::from_json_value).collect()),
             Json::Object(map) => Value::Map(

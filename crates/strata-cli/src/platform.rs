@@ -1,0 +1,209 @@
+//! `strata platform check|list|render|schema`: the platform blueprint catalogue.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand, ValueEnum};
+use strata_fs::RootFs;
+use strata_platform::{Catalogue, LoadOptions, RenderRequest, Scope};
+use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
+use strata_syntax::{Diagnostic, Node, SourceDb, Span};
+
+use crate::session::Session;
+use crate::{GlobalArgs, OutputFormat};
+
+/// Platform blueprints: a catalogue folder composed per request.
+#[derive(Debug, Subcommand)]
+pub enum PlatformCommand {
+    /// Load, resolve and validate every blueprint of a catalogue.
+    Check(CatalogueArgs),
+    /// List the blueprints of a catalogue with their inheritance chains.
+    List(CatalogueArgs),
+    /// Compose, evaluate and validate one blueprint.
+    Render(RenderArgs),
+    /// Print the JSON Schema of a catalogue blueprint or a `.k8shell.yaml`.
+    Schema(SchemaArgs),
+}
+
+/// A catalogue folder.
+#[derive(Debug, Args)]
+pub struct CatalogueArgs {
+    /// The catalogue folder.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
+/// `render` arguments.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    catalogue: CatalogueArgs,
+    /// The platform blueprint (may be left out with `--repo`, whose `template` decides).
+    #[arg(long, value_name = "NAME")]
+    blueprint: Option<String>,
+    /// A repository's `.k8shell.yaml` to compose on top (`-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    repo: Option<String>,
+    /// A YAML/JSON file with `user`, `workspaceName` and `metadata`.
+    #[arg(long, value_name = "FILE")]
+    scope: Option<String>,
+    /// Annotate each value with the file, line and layer it came from (YAML only).
+    #[arg(long)]
+    explain: bool,
+}
+
+/// `schema` arguments.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which file's schema.
+    #[arg(value_enum, default_value_t = SchemaKind::Blueprint)]
+    kind: SchemaKind,
+}
+
+/// The schemas `strata platform schema` prints.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SchemaKind {
+    /// A catalogue blueprint.
+    Blueprint,
+    /// A repository's `.k8shell.yaml`.
+    Repo,
+}
+
+pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
+    match command {
+        PlatformCommand::Check(args) => {
+            let mut session = Session::new(global);
+            load(&mut session, &args.dir);
+            session.finish(|_| None)
+        }
+        PlatformCommand::List(args) => {
+            let mut session = Session::new(global);
+            let catalogue = load(&mut session, &args.dir);
+            session.finish(|session| {
+                let summaries = catalogue?.list();
+                let value = serde_json::to_value(&summaries).ok()?;
+                write_value(session, &value, global.output(OutputFormat::Yaml))
+            })
+        }
+        PlatformCommand::Render(args) => render(global, args),
+        PlatformCommand::Schema(args) => {
+            let schema = match args.kind {
+                SchemaKind::Blueprint => strata_platform::blueprint_schema(),
+                SchemaKind::Repo => strata_platform::repo_schema(),
+            };
+            let session = Session::new(global);
+            let schema = schema.clone();
+            session
+                .finish(|session| write_value(session, &schema, global.output(OutputFormat::Json)))
+        }
+    }
+}
+
+/// Loads the catalogue; its sources become the session's.
+fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Catalogue> {
+    let fs = match RootFs::new(dir) {
+        Ok(fs) => fs,
+        Err(error) => {
+            let id = session.db.add(dir.display().to_string(), "");
+            session.diagnostics.push(Diagnostic::error(
+                "platform/io",
+                error.to_string(),
+                Span::file_start(id),
+            ));
+            return None;
+        }
+    };
+    let options = LoadOptions {
+        limits: session.limits(),
+        ..LoadOptions::default()
+    };
+    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
+    session.db = SourceDb::extending(catalogue.sources().clone());
+    session.diagnostics.extend(diagnostics);
+    Some(catalogue)
+}
+
+fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    if args.explain && global.output(OutputFormat::Yaml) == OutputFormat::Json {
+        eprintln!("error: `--explain` annotates YAML output; it cannot be combined with `-o json`");
+        return ExitCode::from(2);
+    }
+    let Some(catalogue) = load(&mut session, &args.catalogue.dir) else {
+        return session.finish(|_| None);
+    };
+    let repo = args
+        .repo
+        .as_deref()
+        .and_then(|file| single_document(&mut session, file));
+    let scope = if let Some(file) = args.scope.as_deref() {
+        single_document(&mut session, file).and_then(|node| {
+            Scope::from_node(&node)
+                .map_err(|problems| session.diagnostics.extend(problems))
+                .ok()
+        })
+    } else {
+        eprintln!("note: no --scope given; rendering against the synthetic test scope");
+        Some(Scope::test())
+    };
+    session.finish(|session| {
+        let request = RenderRequest {
+            blueprint: args.blueprint.clone(),
+            repo,
+            scope,
+        };
+        let rendered = catalogue
+            .render(&request)
+            .map_err(|problems| session.diagnostics.extend(problems))
+            .ok()?;
+        match global.output(OutputFormat::Yaml) {
+            OutputFormat::Yaml if args.explain => {
+                let db = &session.db;
+                let annotate = |node: &Node| {
+                    let (file, position) = db.locate(node.span);
+                    let layer = node
+                        .layer
+                        .and_then(|layer| rendered.layers.get(layer.0 as usize))
+                        .map_or(String::new(), |name| format!(" ({name})"));
+                    Some(format!("{file}:{}{layer}", position.line))
+                };
+                Some(to_yaml_annotated(&rendered.node, &annotate))
+            }
+            OutputFormat::Yaml => Some(to_yaml(&rendered.node)),
+            OutputFormat::Json => to_json(&rendered.node)
+                .map_err(|problem| session.diagnostics.push(problem))
+                .ok(),
+        }
+    })
+}
+
+/// Reads a file that must hold one document.
+fn single_document(session: &mut Session<'_>, file: &str) -> Option<Node> {
+    let mut documents = session.load(file).into_iter();
+    let first = documents.next();
+    if first.is_none() || documents.next().is_some() {
+        let id = session.db.add(file.to_owned(), "");
+        session.diagnostics.push(Diagnostic::error(
+            "platform/invalid-file",
+            format!("`{file}` must hold exactly one document"),
+            Span::file_start(id),
+        ));
+        return None;
+    }
+    first
+}
+
+/// A JSON value written in the chosen format.
+fn write_value(
+    session: &mut Session<'_>,
+    value: &serde_json::Value,
+    format: OutputFormat,
+) -> Option<String> {
+    let node = Node::from_json_value(value);
+    match format {
+        OutputFormat::Yaml => Some(to_yaml(&node)),
+        OutputFormat::Json => to_json(&node)
+            .map_err(|problem| session.diagnostics.push(problem))
+            .ok(),
+    }
+}

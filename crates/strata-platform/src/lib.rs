@@ -1,0 +1,499 @@
+//! The `platform` dialect: a directory of platform blueprints that a
+//! provisioning service composes, per request, into one validated workspace
+//! blueprint (compatible with the k8shell provisioner's blueprint manager).
+//!
+//! The pipeline, and the module that does each step:
+//!
+//! 1. [`load`]: read every blueprint file below the catalogue root,
+//!    expanding `!include`s, confined to the root.
+//! 2. [`resolve`]: resolve each blueprint over its `template` chain with
+//!    the layered merge (memoised, cycles reported with the whole chain).
+//! 3. [`Catalogue::render`]: merge a repository's `.k8shell.yaml` on top
+//!    (only the keys a repository may set), evaluate every `!cel` scalar
+//!    against the request's [`Scope`], decode strictly into a [`Blueprint`]
+//!    and [`validate`] it.
+//!
+//! At load every concrete blueprint is rendered once against the synthetic
+//! [`Scope::test`], so configuration errors surface before any request.
+//! CEL programs are compiled once per load and reused by every render.
+//!
+//! # Settings
+//!
+//! An optional `.strata.yaml` at the root:
+//!
+//! ```yaml
+//! mergeStrategies:            # sequence strategies by path, over the defaults
+//!   ports: union
+//! cel:
+//!   allowEnv: false           # whether `env("NAME")` may read the environment
+//! ```
+//!
+//! The platform's default strategies are `claimSpec.accessModes: replace`,
+//! `apps.*.start: replace` and `initScripts: merge-by-key:name`; the settings
+//! file's entries come after them (and override the same path), and a
+//! library caller's [`LoadOptions::strategies`] come last.
+
+#![forbid(unsafe_code)]
+
+pub mod load;
+pub mod model;
+pub mod resolve;
+pub mod scope;
+pub mod validate;
+
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use strata_cel::{CelOptions, Programs};
+use strata_fs::Files;
+use strata_merge::{Strategies, Strategy};
+use strata_schema::Decoder;
+use strata_syntax::{Diagnostic, LayerId, Limits, Node, SourceDb, Span, Value};
+
+pub use load::{Definition, SETTINGS_FILE};
+pub use model::{Blueprint, REPO_KEYS, RepoFile};
+pub use resolve::Resolved;
+pub use scope::Scope;
+
+/// The sequence strategies every catalogue starts with.
+pub const DEFAULT_STRATEGIES: &[(&str, &str)] = &[
+    ("claimSpec.accessModes", "replace"),
+    ("apps.*.start", "replace"),
+    ("initScripts", "merge-by-key:name"),
+];
+
+static BLUEPRINT: LazyLock<Decoder<Blueprint>> = LazyLock::new(Decoder::new);
+static REPO_FILE: LazyLock<Decoder<RepoFile>> = LazyLock::new(Decoder::new);
+static SETTINGS: LazyLock<Decoder<Settings>> = LazyLock::new(Decoder::new);
+
+/// The JSON Schema of a catalogue blueprint.
+#[must_use]
+pub fn blueprint_schema() -> &'static serde_json::Value {
+    BLUEPRINT.schema()
+}
+
+/// The JSON Schema of a repository's `.k8shell.yaml`.
+#[must_use]
+pub fn repo_schema() -> &'static serde_json::Value {
+    REPO_FILE.schema()
+}
+
+/// The catalogue settings file, `.strata.yaml`.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Settings {
+    /// Sequence strategies by path.
+    #[serde(default)]
+    #[allow(
+        dead_code,
+        reason = "checked by the schema; registered from the document, in its order, with spans"
+    )]
+    merge_strategies: std::collections::BTreeMap<String, String>,
+    /// CEL options.
+    #[serde(default)]
+    cel: CelSettings,
+}
+
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct CelSettings {
+    /// Whether `env("NAME")` may read the process environment.
+    #[serde(default)]
+    allow_env: bool,
+}
+
+/// How to load a catalogue.
+#[derive(Default)]
+pub struct LoadOptions {
+    /// Bounds on every file read.
+    pub limits: Limits,
+    /// Strategies registered after the defaults and the settings file.
+    pub strategies: Vec<(String, Strategy)>,
+}
+
+/// A loaded catalogue: every blueprint resolved, CEL compiled.
+pub struct Catalogue {
+    sources: Arc<SourceDb>,
+    strategies: Strategies,
+    programs: Programs,
+    definitions: IndexMap<String, Definition>,
+    resolved: IndexMap<String, Resolved>,
+}
+
+/// One line of `strata platform list`.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// The blueprint's name.
+    pub name: String,
+    /// Its description.
+    pub description: Option<String>,
+    /// Whether it is a template.
+    pub is_template: bool,
+    /// Its inheritance chain, root first.
+    pub chain: Vec<String>,
+}
+
+/// What a render asks for.
+#[derive(Debug, Clone, Default)]
+pub struct RenderRequest {
+    /// The platform blueprint; may be left out when `repo` names it.
+    pub blueprint: Option<String>,
+    /// A repository's `.k8shell.yaml`, parsed (its spans in the render's database).
+    pub repo: Option<Node>,
+    /// The scope; `None` renders against [`Scope::test`].
+    pub scope: Option<Scope>,
+}
+
+/// A composed, evaluated, validated blueprint.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The evaluated tree, with provenance on every node.
+    pub node: Node,
+    /// The typed blueprint.
+    pub blueprint: Blueprint,
+    /// The layers, by [`LayerId`]: the chain's blueprint names, then `repository`.
+    pub layers: Vec<String>,
+}
+
+impl Catalogue {
+    /// Loads the catalogue below `fs`'s root and checks every concrete
+    /// blueprint against the test scope. Returns the catalogue (as much of
+    /// it as could be resolved) and every problem found.
+    pub fn load(fs: &dyn Files, options: LoadOptions) -> (Catalogue, Vec<Diagnostic>) {
+        let mut db = SourceDb::new();
+        let mut reader = load::Reader::new(fs, &mut db, options.limits);
+        let (settings, mut strategies) = settings(&mut reader);
+        for (pattern, strategy) in options.strategies {
+            if let Err(error) = strategies.register(&pattern, strategy) {
+                reader.diagnostics.push(Diagnostic::error(
+                    "platform/invalid-strategy",
+                    format!("cannot register a strategy for `{pattern}`: {error}"),
+                    Span::default(),
+                ));
+            }
+        }
+        let definitions = load::definitions(&mut reader);
+        let mut diagnostics = std::mem::take(&mut reader.diagnostics);
+        let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
+        let programs = Programs::new(CelOptions {
+            allow_env: settings.cel.allow_env,
+        });
+        for blueprint in resolved.values() {
+            diagnostics.extend(programs.compile_tree(&blueprint.node));
+        }
+        let catalogue = Catalogue {
+            sources: Arc::new(db),
+            strategies,
+            programs,
+            definitions,
+            resolved,
+        };
+        diagnostics.extend(catalogue.check_all());
+        (catalogue, dedupe(diagnostics))
+    }
+
+    /// The sources of the catalogue's files, to resolve its diagnostics and
+    /// to extend with a request's own files ([`SourceDb::extending`]).
+    #[must_use]
+    pub fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Every blueprint, in name order.
+    #[must_use]
+    pub fn list(&self) -> Vec<Summary> {
+        self.definitions
+            .keys()
+            .map(|name| {
+                let resolved = self.resolved.get(name);
+                let node = resolved.map(|r| &r.node);
+                Summary {
+                    name: name.clone(),
+                    description: node
+                        .and_then(|n| n.get("description"))
+                        .and_then(Node::as_str)
+                        .map(str::to_owned),
+                    is_template: node.is_some_and(resolve::is_template),
+                    chain: resolved.map(|r| r.chain.clone()).unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// A blueprint resolved over its chain, before CEL evaluation.
+    #[must_use]
+    pub fn resolved(&self, name: &str) -> Option<&Resolved> {
+        self.resolved.get(name)
+    }
+
+    /// Composes, evaluates and validates one blueprint. `db` must extend
+    /// [`Catalogue::sources`] and hold the repository file's source.
+    pub fn render(&self, request: &RenderRequest) -> Result<Rendered, Vec<Diagnostic>> {
+        let repo = request.repo.as_ref().map(repo_overlay).transpose()?;
+        let name = match (&request.blueprint, &repo) {
+            (Some(name), Some((template, node))) if name != template => {
+                let span = node.get("template").map_or(node.span, |n| n.span);
+                return Err(vec![Diagnostic::error(
+                    "platform/blueprint-mismatch",
+                    format!("the repository names `{template}`, but `{name}` was asked for"),
+                    span,
+                )]);
+            }
+            (Some(name), _) => name.clone(),
+            (None, Some((template, _))) => template.clone(),
+            (None, None) => {
+                return Err(vec![Diagnostic::error(
+                    "platform/no-blueprint",
+                    "no blueprint named: give one, or a repository file whose `template` names one",
+                    Span::default(),
+                )]);
+            }
+        };
+        let resolved = self.composable(&name, repo.as_ref().map(|(_, node)| node))?;
+        let mut layers = resolved.chain.clone();
+        let mut tree = resolved.node.clone();
+        if let Some((_, mut overlay)) = repo {
+            overlay.stamp_layer(LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX)));
+            layers.push("repository".to_owned());
+            let merged = strata_merge::merge(tree, overlay, &self.strategies);
+            if merged.diagnostics.iter().any(Diagnostic::is_error) {
+                return Err(merged.diagnostics);
+            }
+            tree = merged.root;
+        }
+        let scope = request.scope.clone().unwrap_or_else(Scope::test);
+        let cel_scope = scope.cel_scope(&name);
+        let (evaluated, mut problems) = self.programs.evaluate_tree(tree, &cel_scope);
+        // A scalar whose expression failed keeps its text; decoding goes on
+        // so every other problem is found, but says nothing more about it.
+        let failed: std::collections::HashSet<Span> =
+            problems.iter().map(|d| d.primary.span).collect();
+        match BLUEPRINT.decode(&evaluated) {
+            Ok(blueprint) if problems.is_empty() => {
+                let invalid = validate::validate(&blueprint, &evaluated);
+                if invalid.is_empty() {
+                    return Ok(Rendered {
+                        node: evaluated,
+                        blueprint,
+                        layers,
+                    });
+                }
+                problems.extend(invalid);
+            }
+            Ok(blueprint) => problems.extend(validate::validate(&blueprint, &evaluated)),
+            Err(invalid) => problems.extend(
+                invalid
+                    .into_iter()
+                    .filter(|d| !failed.contains(&d.primary.span)),
+            ),
+        }
+        Err(problems
+            .into_iter()
+            .map(|d| d.with_note(format!("while rendering `{name}`")))
+            .collect())
+    }
+
+    /// The resolved blueprint `name`, when it may be composed.
+    fn composable(&self, name: &str, repo: Option<&Node>) -> Result<&Resolved, Vec<Diagnostic>> {
+        let span = repo
+            .and_then(|node| node.get("template"))
+            .map_or(Span::default(), |node| node.span);
+        match self.resolved.get(name) {
+            Some(resolved) if resolved.is_template() => Err(vec![
+                Diagnostic::error(
+                    "platform/template-not-composable",
+                    format!("`{name}` is a template and cannot be composed"),
+                    span,
+                )
+                .with_help("name a concrete blueprint that inherits from it"),
+            ]),
+            Some(resolved) => Ok(resolved),
+            None => {
+                let concrete = self
+                    .resolved
+                    .iter()
+                    .filter(|(_, r)| !r.is_template())
+                    .map(|(n, _)| n.as_str());
+                Err(vec![
+                    Diagnostic::error(
+                        "platform/unknown-blueprint",
+                        format!("no blueprint is named `{name}`"),
+                        span,
+                    )
+                    .with_suggestion(name, concrete),
+                ])
+            }
+        }
+    }
+
+    /// Renders every concrete blueprint against the test scope.
+    fn check_all(&self) -> Vec<Diagnostic> {
+        self.resolved
+            .iter()
+            .filter(|(_, resolved)| !resolved.is_template())
+            .flat_map(|(name, _)| {
+                let request = RenderRequest {
+                    blueprint: Some(name.clone()),
+                    ..RenderRequest::default()
+                };
+                self.render(&request).err().unwrap_or_default()
+            })
+            .collect()
+    }
+}
+
+/// Drops repeats: a problem in a shared parent shows up in every child's
+/// render, and is reported once, the first time.
+fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| seen.insert((d.code, d.primary.span, d.message.clone())))
+        .collect()
+}
+
+/// Reads `.strata.yaml` (when present) into settings and the strategy registry.
+fn settings(reader: &mut load::Reader<'_>) -> (Settings, Strategies) {
+    let mut strategies = Strategies::new();
+    for (pattern, name) in DEFAULT_STRATEGIES {
+        if let Ok(strategy) = name.parse() {
+            let _ = strategies.register(pattern, strategy);
+        }
+    }
+    let path = Path::new(SETTINGS_FILE);
+    if reader.fs.read(path, reader.limits.max_bytes).is_err() {
+        return (Settings::default(), strategies);
+    }
+    let Some(documents) = reader.parse_file(path, None) else {
+        return (Settings::default(), strategies);
+    };
+    let Some(node) = documents.into_iter().next() else {
+        return (Settings::default(), strategies);
+    };
+    let settings = match SETTINGS.decode(&node) {
+        Ok(settings) => settings,
+        Err(problems) => {
+            reader.diagnostics.extend(problems);
+            return (Settings::default(), strategies);
+        }
+    };
+    if let Some(Value::Map(entries)) = node.get("mergeStrategies").map(|n| &n.value) {
+        for (pattern, entry) in entries {
+            let registered = entry
+                .value
+                .as_str()
+                .ok_or_else(|| "a strategy is a string".to_owned())
+                .and_then(|name| name.parse::<Strategy>().map_err(|e| e.to_string()))
+                .and_then(|strategy| {
+                    strategies
+                        .register(pattern, strategy)
+                        .map_err(|e| e.to_string())
+                });
+            if let Err(message) = registered {
+                reader.diagnostics.push(Diagnostic::error(
+                    "platform/invalid-strategy",
+                    message,
+                    entry.value.span,
+                ));
+            }
+        }
+    }
+    (settings, strategies)
+}
+
+/// Checks a repository file and returns the template it names and the
+/// overlay to merge.
+fn repo_overlay(file: &Node) -> Result<(String, Node), Vec<Diagnostic>> {
+    let Some(blueprint) = file.get("blueprint").filter(|node| node.as_map().is_some()) else {
+        return Err(vec![Diagnostic::error(
+            "platform/invalid-repo",
+            "a repository file holds `blueprint: {template: NAME, ...}`",
+            file.span,
+        )]);
+    };
+    let mut problems = Vec::new();
+    if let Some(map) = file.as_map() {
+        for (key, entry) in map.iter().filter(|(key, _)| key.as_str() != "blueprint") {
+            problems.push(Diagnostic::error(
+                "platform/invalid-repo",
+                format!("unknown key `{key}` in a repository file"),
+                entry.key_span,
+            ));
+        }
+    }
+    if let Some(map) = blueprint.as_map() {
+        for (key, entry) in map {
+            if !REPO_KEYS.contains(&key.as_str()) {
+                problems.push(
+                    Diagnostic::error(
+                        "platform/repo-key-not-allowed",
+                        format!("a repository may not set `{key}`"),
+                        entry.key_span,
+                    )
+                    .with_note(format!(
+                        "a repository may set only {}",
+                        REPO_KEYS.join(", ")
+                    ))
+                    .with_path(strata_syntax::FieldPath::root().key("blueprint").key(key)),
+                );
+            }
+        }
+    }
+    check_no_includes(blueprint, &mut problems);
+    let template = match blueprint.get("template") {
+        Some(Node {
+            value: Value::String(name),
+            ..
+        }) => Some(name.clone()),
+        Some(other) => {
+            problems.push(Diagnostic::error(
+                "platform/invalid-template",
+                format!(
+                    "`template` names a blueprint and must be a string, found {}",
+                    other.value.kind_name()
+                ),
+                other.span,
+            ));
+            None
+        }
+        None => {
+            problems.push(Diagnostic::error(
+                "platform/invalid-repo",
+                "the repository blueprint has no `template` naming the platform blueprint",
+                blueprint.span,
+            ));
+            None
+        }
+    };
+    match template {
+        Some(template) if problems.is_empty() => Ok((template, blueprint.clone())),
+        _ => Err(problems),
+    }
+}
+
+/// Repository files come from outside the catalogue: they may not include files.
+fn check_no_includes(node: &Node, problems: &mut Vec<Diagnostic>) {
+    if node
+        .tag
+        .as_ref()
+        .is_some_and(|tag| tag.as_str() == "!include")
+    {
+        problems.push(Diagnostic::error(
+            "platform/include-in-repo",
+            "a repository file may not include files",
+            node.span,
+        ));
+    }
+    match &node.value {
+        Value::Seq(items) => items
+            .iter()
+            .for_each(|item| check_no_includes(item, problems)),
+        Value::Map(map) => map
+            .values()
+            .for_each(|entry| check_no_includes(&entry.value, problems)),
+        _ => {}
+    }
+}

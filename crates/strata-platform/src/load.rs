@@ -1,0 +1,338 @@
+//! Reading a catalogue folder into blueprint definitions.
+//!
+//! Every `*.yaml` and `*.yml` file below the root is read (hidden files and
+//! folders skipped, so a `ConfigMap` mount's `..data` entries are ignored),
+//! in sorted order. A file (each document of it) holds one blueprint
+//! mapping, or `blueprint: {...}`, or `blueprints: [...]`, or a top-level
+//! sequence of blueprints.
+//!
+//! `!include PATH` on any node is replaced by the single document of that
+//! file, resolved against the including file and confined to the root
+//! (symlinks included); includes nest, a cycle is an error naming the chain,
+//! and each file is parsed once however often it is included. A file that
+//! another file includes is a fragment, not a catalogue entry of its own.
+//!
+//! Codes: `platform/io`, `platform/include-escapes`, `platform/include-cycle`,
+//! `platform/include-invalid`, `platform/include-documents`,
+//! `platform/invalid-file`, `platform/missing-name`, `platform/duplicate-name`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use strata_fs::{Files, FsError};
+use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
+
+/// The file of catalogue settings at the root.
+pub const SETTINGS_FILE: &str = ".strata.yaml";
+
+/// One blueprint as written, includes expanded.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// Its name.
+    pub name: String,
+    /// The mapping.
+    pub node: Node,
+    /// The file it is in, relative to the catalogue root.
+    pub file: PathBuf,
+}
+
+/// Reads files through [`Files`] into a [`SourceDb`], expanding includes.
+pub(crate) struct Reader<'a> {
+    pub fs: &'a dyn Files,
+    pub db: &'a mut SourceDb,
+    pub limits: Limits,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Parsed include targets, by path: each is read once.
+    included: HashMap<PathBuf, Option<Node>>,
+    /// The catalogue's own files, parsed, by path.
+    listed: HashMap<PathBuf, Vec<Node>>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(fs: &'a dyn Files, db: &'a mut SourceDb, limits: Limits) -> Reader<'a> {
+        Reader {
+            fs,
+            db,
+            limits,
+            diagnostics: Vec::new(),
+            included: HashMap::new(),
+            listed: HashMap::new(),
+        }
+    }
+
+    /// Reads and parses a file; problems are recorded. `at` is where the
+    /// file was asked for (an include), for the diagnostic of a failed read.
+    pub fn parse_file(&mut self, path: &Path, at: Option<Span>) -> Option<Vec<Node>> {
+        let text = match self.fs.read(path, self.limits.max_bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                let code = if matches!(error, FsError::Escapes(_)) {
+                    "platform/include-escapes"
+                } else {
+                    "platform/io"
+                };
+                let span =
+                    at.unwrap_or_else(|| Span::file_start(self.db.add(self.fs.display(path), "")));
+                self.diagnostics
+                    .push(Diagnostic::error(code, error.to_string(), span));
+                return None;
+            }
+        };
+        let id = self.db.add(self.fs.display(path), text);
+        let parsed = strata_syntax::parse(self.db, id, Format::Yaml, &self.limits);
+        self.diagnostics.extend(parsed.diagnostics);
+        Some(parsed.documents)
+    }
+
+    /// Replaces every `!include` below `node`, read from `file`.
+    pub fn expand(&mut self, node: &mut Node, file: &Path, stack: &mut Vec<PathBuf>) {
+        if node
+            .tag
+            .as_ref()
+            .is_some_and(|tag| tag.as_str() == "!include")
+        {
+            let span = node.span;
+            let Some(reference) = node.as_str().map(str::to_owned) else {
+                self.diagnostics.push(Diagnostic::error(
+                    "platform/include-invalid",
+                    format!(
+                        "`!include` takes a file path, found {}",
+                        node.value.kind_name()
+                    ),
+                    span,
+                ));
+                return;
+            };
+            if let Some(content) = self.include(file, &reference, span, stack) {
+                *node = content;
+            }
+            return;
+        }
+        match &mut node.value {
+            Value::Seq(items) => items
+                .iter_mut()
+                .for_each(|item| self.expand(item, file, stack)),
+            Value::Map(map) => map
+                .values_mut()
+                .for_each(|entry| self.expand(&mut entry.value, file, stack)),
+            _ => {}
+        }
+    }
+
+    fn include(
+        &mut self,
+        from: &Path,
+        reference: &str,
+        span: Span,
+        stack: &mut Vec<PathBuf>,
+    ) -> Option<Node> {
+        let target = match strata_fs::join(from, reference) {
+            Ok(target) => target,
+            Err(error) => {
+                self.diagnostics.push(
+                    Diagnostic::error("platform/include-escapes", error.to_string(), span)
+                        .with_help("includes are confined to the catalogue folder"),
+                );
+                return None;
+            }
+        };
+        if let Some(position) = stack.iter().position(|path| *path == target) {
+            let chain: Vec<String> = stack[position..]
+                .iter()
+                .chain(std::iter::once(&target))
+                .map(|path| path.display().to_string())
+                .collect();
+            self.diagnostics.push(Diagnostic::error(
+                "platform/include-cycle",
+                format!("include cycle: {}", chain.join(" -> ")),
+                span,
+            ));
+            return None;
+        }
+        if let Some(cached) = self.included.get(&target) {
+            return cached.clone();
+        }
+        let documents = match self.listed.get(&target) {
+            Some(documents) => Some(documents.clone()),
+            None => self.parse_file(&target, Some(span)),
+        };
+        let content = documents.and_then(|documents| {
+            if documents.len() == 1 {
+                documents.into_iter().next()
+            } else {
+                self.diagnostics.push(Diagnostic::error(
+                    "platform/include-documents",
+                    format!(
+                        "an included file must hold one document, `{}` has {}",
+                        target.display(),
+                        documents.len()
+                    ),
+                    span,
+                ));
+                None
+            }
+        });
+        let content = content.map(|mut node| {
+            stack.push(target.clone());
+            self.expand(&mut node, &target, stack);
+            stack.pop();
+            node
+        });
+        self.included.insert(target, content.clone());
+        content
+    }
+}
+
+/// Reads every blueprint of the catalogue, keyed by name in sorted order.
+pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definition> {
+    let files = match reader.fs.list(&["yaml", "yml"]) {
+        Ok(files) => files,
+        Err(error) => {
+            let span = Span::file_start(reader.db.add(reader.fs.display(Path::new("")), ""));
+            reader
+                .diagnostics
+                .push(Diagnostic::error("platform/io", error.to_string(), span));
+            return IndexMap::new();
+        }
+    };
+    // Parse every file once first, so that includes of catalogue files reuse
+    // the parse, then expand includes.
+    for file in &files {
+        if let Some(documents) = reader.parse_file(file, None) {
+            reader.listed.insert(file.clone(), documents);
+        }
+    }
+    let mut expanded = Vec::new();
+    for file in files {
+        let Some(mut documents) = reader.listed.get(&file).cloned() else {
+            continue;
+        };
+        for document in &mut documents {
+            reader.expand(document, &file, &mut vec![file.clone()]);
+        }
+        expanded.push((file, documents));
+    }
+    let mut found: IndexMap<String, Definition> = IndexMap::new();
+    for (file, documents) in expanded {
+        // A file some other file includes is a fragment, not an entry.
+        if reader.included.contains_key(&file) {
+            continue;
+        }
+        for document in documents {
+            for blueprint in split_blueprints(document, &mut reader.diagnostics) {
+                let Some(name) = blueprint_name(&blueprint, &mut reader.diagnostics) else {
+                    continue;
+                };
+                if let Some(first) = found.get(&name) {
+                    let first_span = first.node.get("name").map_or(first.node.span, |n| n.span);
+                    let span = blueprint.get("name").map_or(blueprint.span, |n| n.span);
+                    reader.diagnostics.push(
+                        Diagnostic::error(
+                            "platform/duplicate-name",
+                            format!("two blueprints are named `{name}`"),
+                            span,
+                        )
+                        .with_label(format!("in {}", file.display()))
+                        .with_secondary(
+                            first_span,
+                            format!("first defined in {}", first.file.display()),
+                        ),
+                    );
+                    continue;
+                }
+                let definition = Definition {
+                    name: name.clone(),
+                    node: blueprint,
+                    file: file.clone(),
+                };
+                found.insert(name, definition);
+            }
+        }
+    }
+    found.sort_keys();
+    found
+}
+
+/// The blueprints a document holds, by the file shapes the module docs list.
+fn split_blueprints(document: Node, diagnostics: &mut Vec<Diagnostic>) -> Vec<Node> {
+    match document.value {
+        Value::Seq(items) => items,
+        Value::Map(mut map) if map.len() == 1 && map.contains_key("blueprint") => map
+            .swap_remove("blueprint")
+            .map(|entry| entry.value)
+            .into_iter()
+            .collect(),
+        Value::Map(mut map) if map.len() == 1 && map.contains_key("blueprints") => {
+            match map.swap_remove("blueprints").map(|entry| entry.value) {
+                Some(Node {
+                    value: Value::Seq(items),
+                    ..
+                }) => items,
+                Some(other) => {
+                    diagnostics.push(Diagnostic::error(
+                        "platform/invalid-file",
+                        format!(
+                            "`blueprints` must be a list of blueprints, found {}",
+                            other.value.kind_name()
+                        ),
+                        other.span,
+                    ));
+                    Vec::new()
+                }
+                None => Vec::new(),
+            }
+        }
+        value @ Value::Map(_) => vec![Node { value, ..document }],
+        other => {
+            diagnostics.push(Diagnostic::error(
+                "platform/invalid-file",
+                format!(
+                    "a catalogue file holds blueprint mappings, found {}",
+                    other.kind_name()
+                ),
+                document.span,
+            ));
+            Vec::new()
+        }
+    }
+}
+
+fn blueprint_name(blueprint: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    if blueprint.as_map().is_none() {
+        diagnostics.push(Diagnostic::error(
+            "platform/invalid-file",
+            format!(
+                "a blueprint must be a mapping, found {}",
+                blueprint.value.kind_name()
+            ),
+            blueprint.span,
+        ));
+        return None;
+    }
+    match blueprint.get("name") {
+        Some(Node {
+            value: Value::String(name),
+            ..
+        }) if !name.is_empty() => Some(name.clone()),
+        Some(other) => {
+            diagnostics.push(Diagnostic::error(
+                "platform/missing-name",
+                "a blueprint's `name` must be a non-empty string",
+                other.span,
+            ));
+            None
+        }
+        None => {
+            diagnostics.push(
+                Diagnostic::error(
+                    "platform/missing-name",
+                    "blueprint has no `name`",
+                    blueprint.span,
+                )
+                .with_help("add `name: ...`; other blueprints refer to it by name"),
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! The rules of a final blueprint that span fields, after strict decoding.
+//!
+//! | code | rule |
+//! |---|---|
+//! | `platform/invalid-hostname` | `hostname` and `subdomain` are plain DNS names |
+//! | `platform/invalid-env-name` | environment variable names are letters, digits, `_`, `-`, `.`, not starting with a digit |
+//! | `platform/invalid-cidr` | `network.allowEgressToCIDRs` entries are CIDRs (`10.0.0.0/8`, `fd00::/8`) |
+//! | `k8s/invalid-quantity` | `resources.cpu`, `resources.memory`, `sizeLimit` are Kubernetes quantities |
+//! | `platform/missing-field` | an enabled storage has an absolute `path`; an enabled `shared` storage has `existingClaim`; enabled podman has `image` |
+//! | `platform/invalid-path` | storage paths and `extFiles` keys are absolute |
+//! | `platform/size-limit-not-allowed` | `sizeLimit` only on `emptyDir` and `memory` storages |
+//! | `platform/unknown-storage` | `podman.parentStorages` name storages of the blueprint |
+//! | `platform/security-context` | `runAsUser`/`runAsGroup` are 0, `runAsNonRoot` and `readOnlyRootFilesystem` are not true, `allowPrivilegeEscalation` is not false, and `CHOWN`, `SETUID`, `SETGID` are not dropped (`drop: [ALL]` drops them unless `add` restores them) |
+//!
+//! Each `claimSpec` is decoded strictly as a Kubernetes
+//! `PersistentVolumeClaimSpec` (`strata-k8s`). Every problem is reported
+//! with its field path and the span of the node in the file and layer that
+//! supplied it.
+
+use std::collections::BTreeMap;
+
+use strata_syntax::{Diagnostic, FieldPath, Node};
+
+use crate::model::{Blueprint, Resources, Storage, StorageType};
+
+/// Capabilities `k8shelld` needs in the workspace container.
+const REQUIRED_CAPABILITIES: &[&str] = &["CHOWN", "SETUID", "SETGID"];
+
+/// Checks `blueprint`, decoded from `node`, and returns every problem.
+#[must_use]
+pub fn validate(blueprint: &Blueprint, node: &Node) -> Vec<Diagnostic> {
+    let mut checker = Checker {
+        node,
+        problems: Vec::new(),
+    };
+    checker.blueprint(blueprint);
+    checker
+        .problems
+        .sort_by_key(|d| (d.primary.span.source, d.primary.span.start));
+    checker.problems
+}
+
+struct Checker<'a> {
+    node: &'a Node,
+    problems: Vec<Diagnostic>,
+}
+
+fn path(text: &[&str]) -> FieldPath {
+    let mut path = FieldPath::root();
+    for key in text {
+        path.push(strata_syntax::Segment::Key((*key).to_owned()));
+    }
+    path
+}
+
+impl Checker<'_> {
+    fn report(&mut self, code: &'static str, message: String, at: FieldPath) {
+        let span = self
+            .node
+            .at(at.segments())
+            .map_or(self.node.span, |node| node.span);
+        self.problems
+            .push(Diagnostic::error(code, message, span).with_path(at));
+    }
+
+    fn blueprint(&mut self, blueprint: &Blueprint) {
+        for (key, value) in [
+            ("hostname", &blueprint.hostname),
+            ("subdomain", &blueprint.subdomain),
+        ] {
+            if let Some(name) = value.as_deref().filter(|name| !is_hostname(name)) {
+                self.report(
+                    "platform/invalid-hostname",
+                    format!("`{name}` is not a valid host name"),
+                    path(&[key]),
+                );
+            }
+        }
+        for name in blueprint.env.keys().filter(|name| !is_env_name(name)) {
+            self.report(
+                "platform/invalid-env-name",
+                format!("`{name}` is not a valid environment variable name"),
+                path(&["env", name]),
+            );
+        }
+        if let Some(network) = &blueprint.network {
+            for (index, cidr) in network.allow_egress_to_cidrs.iter().enumerate() {
+                if !is_cidr(cidr) {
+                    self.report(
+                        "platform/invalid-cidr",
+                        format!("`{cidr}` is not a cidr such as `10.0.0.0/8`"),
+                        path(&["network", "allowEgressToCIDRs"]).index(index),
+                    );
+                }
+            }
+        }
+        if let Some(resources) = &blueprint.resources {
+            self.resources(resources, &path(&["resources"]));
+        }
+        for file in blueprint.ext_files.keys() {
+            if !file.starts_with('/') {
+                self.report(
+                    "platform/invalid-path",
+                    format!("`extFiles` paths must be absolute, found `{file}`"),
+                    path(&["extFiles", file]),
+                );
+            }
+        }
+        self.storages(&blueprint.storages, &path(&["storages"]));
+        if let Some(podman) = &blueprint.podman {
+            if podman.enabled && podman.image.as_deref().is_none_or(str::is_empty) {
+                self.report(
+                    "platform/missing-field",
+                    "enabled podman needs an `image`".to_owned(),
+                    path(&["podman"]),
+                );
+            }
+            if let Some(resources) = &podman.resources {
+                self.resources(resources, &path(&["podman", "resources"]));
+            }
+            self.storages(&podman.storages, &path(&["podman", "storages"]));
+            for (index, name) in podman.parent_storages.iter().enumerate() {
+                if !blueprint.storages.contains_key(name) {
+                    let at = path(&["podman", "parentStorages"]).index(index);
+                    let span = self
+                        .node
+                        .at(at.segments())
+                        .map_or(self.node.span, |n| n.span);
+                    self.problems.push(
+                        Diagnostic::error(
+                            "platform/unknown-storage",
+                            format!("`{name}` is not a storage of this blueprint"),
+                            span,
+                        )
+                        .with_suggestion(name, blueprint.storages.keys().map(String::as_str))
+                        .with_path(at),
+                    );
+                }
+            }
+        }
+        if let Some(context) = &blueprint.security_context {
+            self.security_context(context);
+        }
+    }
+
+    fn resources(&mut self, resources: &Resources, at: &FieldPath) {
+        for (key, value) in [("cpu", &resources.cpu), ("memory", &resources.memory)] {
+            if let Some(quantity) = value {
+                self.quantity(quantity, at.key(key));
+            }
+        }
+    }
+
+    fn quantity(&mut self, text: &str, at: FieldPath) {
+        if let Err(message) = strata_k8s::parse_quantity(text) {
+            self.report("k8s/invalid-quantity", message, at);
+        }
+    }
+
+    fn storages(&mut self, storages: &BTreeMap<String, Storage>, at: &FieldPath) {
+        for (name, storage) in storages {
+            let here = at.key(name);
+            let kind = storage.storage_type();
+            if storage.is_enabled() {
+                match storage.path.as_deref() {
+                    None | Some("") => self.report(
+                        "platform/missing-field",
+                        format!("enabled storage `{name}` needs a `path`"),
+                        here.clone(),
+                    ),
+                    Some(mount) if !mount.starts_with('/') => self.report(
+                        "platform/invalid-path",
+                        format!("storage paths must be absolute, found `{mount}`"),
+                        here.key("path"),
+                    ),
+                    Some(_) => {}
+                }
+                if kind == StorageType::Shared
+                    && storage.existing_claim.as_deref().is_none_or(str::is_empty)
+                {
+                    self.report(
+                        "platform/missing-field",
+                        format!("enabled shared storage `{name}` needs an `existingClaim`"),
+                        here.clone(),
+                    );
+                }
+            }
+            if let Some(limit) = &storage.size_limit {
+                if matches!(kind, StorageType::EmptyDir | StorageType::Memory) {
+                    self.quantity(limit, here.key("sizeLimit"));
+                } else {
+                    self.report(
+                        "platform/size-limit-not-allowed",
+                        format!("`sizeLimit` is only allowed on `emptyDir` and `memory` storages, not on `{}`", storage_type_name(kind)),
+                        here.key("sizeLimit"),
+                    );
+                }
+            }
+            if storage.claim_spec.is_some() {
+                let spec_path = here.key("claimSpec");
+                if let Some(spec) = self.node.at(spec_path.segments())
+                    && let Err(problems) = strata_k8s::decode_pvc_spec_at(spec, &spec_path)
+                {
+                    self.problems.extend(problems);
+                }
+            }
+        }
+    }
+
+    fn security_context(&mut self, context: &k8s_openapi::api::core::v1::SecurityContext) {
+        let at = |key: &str| path(&["securityContext", key]);
+        for (key, value) in [
+            ("runAsUser", context.run_as_user),
+            ("runAsGroup", context.run_as_group),
+        ] {
+            if let Some(id) = value.filter(|id| *id != 0) {
+                self.report(
+                    "platform/security-context",
+                    format!("`{key}` must be 0 for k8shelld, found {id}"),
+                    at(key),
+                );
+            }
+        }
+        for (key, value) in [
+            ("runAsNonRoot", context.run_as_non_root),
+            ("readOnlyRootFilesystem", context.read_only_root_filesystem),
+        ] {
+            if value == Some(true) {
+                self.report(
+                    "platform/security-context",
+                    format!("`{key}` cannot be true: k8shelld runs as root and writes to the root file system"),
+                    at(key),
+                );
+            }
+        }
+        if context.allow_privilege_escalation == Some(false) {
+            self.report(
+                "platform/security-context",
+                "`allowPrivilegeEscalation` cannot be false: k8shelld switches users".to_owned(),
+                at("allowPrivilegeEscalation"),
+            );
+        }
+        if let Some(capabilities) = &context.capabilities {
+            let dropped = capabilities.drop.as_deref().unwrap_or_default();
+            let added = capabilities.add.as_deref().unwrap_or_default();
+            let drops_all = dropped.iter().any(|c| c.eq_ignore_ascii_case("ALL"));
+            let lost: Vec<&str> = REQUIRED_CAPABILITIES
+                .iter()
+                .copied()
+                .filter(|required| {
+                    let named = |list: &[String]| {
+                        list.iter().any(|c| {
+                            let c = c.strip_prefix("CAP_").unwrap_or(c);
+                            c.eq_ignore_ascii_case(required)
+                        })
+                    };
+                    (drops_all || named(dropped)) && !named(added)
+                })
+                .collect();
+            if !lost.is_empty() {
+                let help = if drops_all {
+                    format!("add them back: `add: [{}]`", lost.join(", "))
+                } else {
+                    "remove them from `drop`".to_owned()
+                };
+                let at_drop = path(&["securityContext", "capabilities", "drop"]);
+                let span = self
+                    .node
+                    .at(at_drop.segments())
+                    .map_or(self.node.span, |n| n.span);
+                self.problems.push(
+                    Diagnostic::error(
+                        "platform/security-context",
+                        format!("k8shelld needs {}, which this drops", lost.join(", ")),
+                        span,
+                    )
+                    .with_help(help)
+                    .with_path(at_drop),
+                );
+            }
+        }
+    }
+}
+
+fn storage_type_name(kind: StorageType) -> &'static str {
+    match kind {
+        StorageType::Local => "local",
+        StorageType::Shared => "shared",
+        StorageType::EmptyDir => "emptyDir",
+        StorageType::Memory => "memory",
+    }
+}
+
+/// A plain DNS name: dot-separated labels of `[a-z0-9-]` (any case), each
+/// 1-63 characters not starting or ending with `-`, 253 at most in all.
+fn is_hostname(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+/// Kubernetes' rule for environment variable names.
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn is_cidr(text: &str) -> bool {
+    let Some((address, prefix)) = text.split_once('/') else {
+        return false;
+    };
+    let Ok(prefix) = prefix.parse::<u8>() else {
+        return false;
+    };
+    match address.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(_)) => prefix <= 32,
+        Ok(std::net::IpAddr::V6(_)) => prefix <= 128,
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_cidrs() {
+        assert!(is_hostname("dev-box.example.com"));
+        assert!(!is_hostname("-bad.example.com"));
+        assert!(!is_hostname("under_score"));
+        assert!(is_env_name("PYTHON_PATH") && is_env_name("a.b-c"));
+        assert!(!is_env_name("1X") && !is_env_name("A=B") && !is_env_name(""));
+        assert!(is_cidr("10.0.0.0/8") && is_cidr("fd00::/8"));
+        assert!(!is_cidr("10.0.0.0/33") && !is_cidr("10.0.0.0") && !is_cidr("x/8"));
+    }
+}
