@@ -7,7 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use strata_fs::RootFs;
 use strata_platform::{Catalogue, LoadOptions, RenderRequest, Scope};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
-use strata_syntax::{Diagnostic, Node, SourceDb, Span};
+use strata_syntax::{Diagnostic, Node, SourceDb, Span, Value};
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -132,6 +132,18 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     let Some(catalogue) = load(&mut session, &args.catalogue.dir) else {
         return session.finish(|_| None);
     };
+    if args.blueprint.is_none() && args.repo.is_none() {
+        eprintln!(
+            "error: name the blueprint with `--blueprint NAME`, or give `--repo FILE` whose `template` names it"
+        );
+        return ExitCode::from(2);
+    }
+    // The name is registered as a source of its own, so diagnostics about it
+    // point at the argument.
+    let blueprint = args.blueprint.as_deref().map(|name| {
+        let id = session.db.add("--blueprint", name);
+        Node::new(Value::String(name.to_owned()), Span::new(id, 0, name.len()))
+    });
     let repo = args
         .repo
         .as_deref()
@@ -143,12 +155,17 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
                 .ok()
         })
     } else {
-        eprintln!("note: no --scope given; rendering against the synthetic test scope");
+        let id = session.db.add("--scope", "");
+        session.diagnostics.push(Diagnostic::note(
+            "platform/test-scope",
+            "no --scope given: rendering against the synthetic test scope",
+            Span::file_start(id),
+        ));
         Some(Scope::test())
     };
     session.finish(|session| {
         let request = RenderRequest {
-            blueprint: args.blueprint.clone(),
+            blueprint,
             repo,
             scope,
         };

@@ -139,8 +139,9 @@ pub struct Summary {
 /// What a render asks for.
 #[derive(Debug, Clone, Default)]
 pub struct RenderRequest {
-    /// The platform blueprint; may be left out when `repo` names it.
-    pub blueprint: Option<String>,
+    /// The platform blueprint's name, as a string node whose span says where
+    /// it was asked for; may be left out when `repo` names it.
+    pub blueprint: Option<Node>,
     /// A repository's `.k8shell.yaml`, parsed (its spans in the render's database).
     pub repo: Option<Node>,
     /// The scope; `None` renders against [`Scope::test`].
@@ -229,30 +230,41 @@ impl Catalogue {
         self.resolved.get(name)
     }
 
-    /// Composes, evaluates and validates one blueprint. `db` must extend
-    /// [`Catalogue::sources`] and hold the repository file's source.
+    /// Composes, evaluates and validates one blueprint. The request's nodes
+    /// (its blueprint name, its repository file) have spans in a database
+    /// that extends [`Catalogue::sources`], so diagnostics point into them.
     pub fn render(&self, request: &RenderRequest) -> Result<Rendered, Vec<Diagnostic>> {
         let repo = request.repo.as_ref().map(repo_overlay).transpose()?;
-        let name = match (&request.blueprint, &repo) {
-            (Some(name), Some((template, node))) if name != template => {
-                let span = node.get("template").map_or(node.span, |n| n.span);
-                return Err(vec![Diagnostic::error(
-                    "platform/blueprint-mismatch",
-                    format!("the repository names `{template}`, but `{name}` was asked for"),
-                    span,
-                )]);
+        let asked = request
+            .blueprint
+            .as_ref()
+            .map(|node| (node.as_str().unwrap_or_default(), node.span));
+        let (name, span) = match (asked, &repo) {
+            (Some((name, span)), Some((template, node))) if name != template => {
+                let template_span = node.get("template").map_or(node.span, |n| n.span);
+                return Err(vec![
+                    Diagnostic::error(
+                        "platform/blueprint-mismatch",
+                        format!("`{name}` was asked for, but the repository names `{template}`"),
+                        span,
+                    )
+                    .with_secondary(template_span, "the repository's template"),
+                ]);
             }
-            (Some(name), _) => name.clone(),
-            (None, Some((template, _))) => template.clone(),
+            (Some((name, span)), _) => (name.to_owned(), span),
+            (None, Some((template, node))) => (
+                template.clone(),
+                node.get("template").map_or(node.span, |n| n.span),
+            ),
             (None, None) => {
                 return Err(vec![Diagnostic::error(
                     "platform/no-blueprint",
-                    "no blueprint named: give one, or a repository file whose `template` names one",
+                    "the request names no blueprint and has no repository file naming one",
                     Span::default(),
                 )]);
             }
         };
-        let resolved = self.composable(&name, repo.as_ref().map(|(_, node)| node))?;
+        let resolved = self.composable(&name, span)?;
         let mut layers = resolved.chain.clone();
         let mut tree = resolved.node.clone();
         if let Some((_, mut overlay)) = repo {
@@ -265,42 +277,39 @@ impl Catalogue {
             tree = merged.root;
         }
         let scope = request.scope.clone().unwrap_or_else(Scope::test);
-        let cel_scope = scope.cel_scope(&name);
-        let (evaluated, mut problems) = self.programs.evaluate_tree(tree, &cel_scope);
-        // A scalar whose expression failed keeps its text; decoding goes on
+        let (evaluated, mut problems) = self.programs.evaluate_tree(tree, &scope.cel_scope(&name));
+        // A scalar whose expression failed keeps its text; checking goes on
         // so every other problem is found, but says nothing more about it.
         let failed: std::collections::HashSet<Span> =
             problems.iter().map(|d| d.primary.span).collect();
-        match BLUEPRINT.decode(&evaluated) {
-            Ok(blueprint) if problems.is_empty() => {
+        let checked = match BLUEPRINT.decode(&evaluated) {
+            Ok(blueprint) => {
                 let invalid = validate::validate(&blueprint, &evaluated);
-                if invalid.is_empty() {
+                if problems.is_empty() && invalid.is_empty() {
                     return Ok(Rendered {
                         node: evaluated,
                         blueprint,
                         layers,
                     });
                 }
-                problems.extend(invalid);
-            }
-            Ok(blueprint) => problems.extend(validate::validate(&blueprint, &evaluated)),
-            Err(invalid) => problems.extend(
                 invalid
-                    .into_iter()
-                    .filter(|d| !failed.contains(&d.primary.span)),
-            ),
-        }
+            }
+            Err(invalid) => invalid,
+        };
+        problems.extend(
+            checked
+                .into_iter()
+                .filter(|d| !failed.contains(&d.primary.span)),
+        );
         Err(problems
             .into_iter()
             .map(|d| d.with_note(format!("while rendering `{name}`")))
             .collect())
     }
 
-    /// The resolved blueprint `name`, when it may be composed.
-    fn composable(&self, name: &str, repo: Option<&Node>) -> Result<&Resolved, Vec<Diagnostic>> {
-        let span = repo
-            .and_then(|node| node.get("template"))
-            .map_or(Span::default(), |node| node.span);
+    /// The resolved blueprint `name`, when it may be composed; `span` is
+    /// where it was asked for.
+    fn composable(&self, name: &str, span: Span) -> Result<&Resolved, Vec<Diagnostic>> {
         match self.resolved.get(name) {
             Some(resolved) if resolved.is_template() => Err(vec![
                 Diagnostic::error(
@@ -329,14 +338,22 @@ impl Catalogue {
         }
     }
 
-    /// Renders every concrete blueprint against the test scope.
+    /// Renders every concrete blueprint against the test scope (but those
+    /// whose files already failed to load: their problems are reported).
     fn check_all(&self) -> Vec<Diagnostic> {
         self.resolved
             .iter()
-            .filter(|(_, resolved)| !resolved.is_template())
+            .filter(|(_, resolved)| {
+                !resolved.is_template()
+                    && resolved
+                        .chain
+                        .iter()
+                        .all(|layer| self.definitions[layer.as_str()].complete)
+            })
             .flat_map(|(name, _)| {
+                let definition = &self.definitions[name.as_str()];
                 let request = RenderRequest {
-                    blueprint: Some(name.clone()),
+                    blueprint: definition.node.get("name").cloned(),
                     ..RenderRequest::default()
                 };
                 self.render(&request).err().unwrap_or_default()
@@ -373,13 +390,10 @@ fn settings(reader: &mut load::Reader<'_>) -> (Settings, Strategies) {
     let Some(node) = documents.into_iter().next() else {
         return (Settings::default(), strategies);
     };
-    let settings = match SETTINGS.decode(&node) {
-        Ok(settings) => settings,
-        Err(problems) => {
-            reader.diagnostics.extend(problems);
-            return (Settings::default(), strategies);
-        }
-    };
+    let settings = SETTINGS.decode(&node).unwrap_or_else(|problems| {
+        reader.diagnostics.extend(problems);
+        Settings::default()
+    });
     if let Some(Value::Map(entries)) = node.get("mergeStrategies").map(|n| &n.value) {
         for (pattern, entry) in entries {
             let registered = entry
@@ -393,11 +407,13 @@ fn settings(reader: &mut load::Reader<'_>) -> (Settings, Strategies) {
                         .map_err(|e| e.to_string())
                 });
             if let Err(message) = registered {
-                reader.diagnostics.push(Diagnostic::error(
-                    "platform/invalid-strategy",
-                    message,
-                    entry.value.span,
-                ));
+                let path = strata_syntax::FieldPath::root()
+                    .key("mergeStrategies")
+                    .key(pattern);
+                reader.diagnostics.push(
+                    Diagnostic::error("platform/invalid-strategy", message, entry.value.span)
+                        .with_path(path),
+                );
             }
         }
     }

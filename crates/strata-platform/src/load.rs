@@ -35,6 +35,9 @@ pub struct Definition {
     pub node: Node,
     /// The file it is in, relative to the catalogue root.
     pub file: PathBuf,
+    /// False when one of the file's includes failed: its problems are
+    /// reported, and the blueprint is not checked further.
+    pub complete: bool,
 }
 
 /// Reads files through [`Files`] into a [`SourceDb`], expanding includes.
@@ -208,13 +211,15 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
         let Some(mut documents) = reader.listed.get(&file).cloned() else {
             continue;
         };
+        let before = reader.diagnostics.len();
         for document in &mut documents {
             reader.expand(document, &file, &mut vec![file.clone()]);
         }
-        expanded.push((file, documents));
+        let complete = reader.diagnostics.len() == before;
+        expanded.push((file, documents, complete));
     }
     let mut found: IndexMap<String, Definition> = IndexMap::new();
-    for (file, documents) in expanded {
+    for (file, documents, complete) in expanded {
         // A file some other file includes is a fragment, not an entry.
         if reader.included.contains_key(&file) {
             continue;
@@ -245,6 +250,7 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
                     name: name.clone(),
                     node: blueprint,
                     file: file.clone(),
+                    complete,
                 };
                 found.insert(name, definition);
             }

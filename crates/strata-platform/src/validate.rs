@@ -145,15 +145,17 @@ impl Checker<'_> {
 
     fn resources(&mut self, resources: &Resources, at: &FieldPath) {
         for (key, value) in [("cpu", &resources.cpu), ("memory", &resources.memory)] {
-            if let Some(quantity) = value {
-                self.quantity(quantity, at.key(key));
+            if value.is_some() {
+                self.quantity(at.key(key));
             }
         }
     }
 
-    fn quantity(&mut self, text: &str, at: FieldPath) {
-        if let Err(message) = strata_k8s::parse_quantity(text) {
-            self.report("k8s/invalid-quantity", message, at);
+    fn quantity(&mut self, at: FieldPath) {
+        if let Some(node) = self.node.at(at.segments())
+            && let Err(problem) = strata_k8s::check_quantity(node, at)
+        {
+            self.problems.push(problem);
         }
     }
 
@@ -185,9 +187,9 @@ impl Checker<'_> {
                     );
                 }
             }
-            if let Some(limit) = &storage.size_limit {
+            if storage.size_limit.is_some() {
                 if matches!(kind, StorageType::EmptyDir | StorageType::Memory) {
-                    self.quantity(limit, here.key("sizeLimit"));
+                    self.quantity(here.key("sizeLimit"));
                 } else {
                     self.report(
                         "platform/size-limit-not-allowed",

@@ -83,6 +83,15 @@ impl Diagnostic {
         }
     }
 
+    /// A note at `span`: worth knowing, not a problem.
+    #[must_use]
+    pub fn note(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
     /// Sets the primary label's message.
     #[must_use]
     pub fn with_label(mut self, message: impl Into<String>) -> Diagnostic {
