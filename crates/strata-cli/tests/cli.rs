@@ -221,3 +221,95 @@ fn help_and_version_succeed() {
     let version = strata(".", &["--version"]);
     assert_eq!(version.status.code(), Some(0));
 }
+
+#[test]
+fn platform_check_accepts_the_bundled_catalogue() {
+    let output = strata(
+        "../../examples/platform",
+        &["platform", "check", "catalogue"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn platform_render_composes_the_bundled_repository() {
+    let output = strata(
+        "../../examples/platform",
+        &[
+            "platform",
+            "render",
+            "catalogue",
+            "--repo",
+            "repo/.k8shell.yaml",
+            "--scope",
+            "scope.yaml",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+    assert_eq!(value["name"], "data-science");
+    assert_eq!(value["hostname"], "forecasting-service-ada.dev.example.com");
+    assert_eq!(value["storages"]["home"]["path"], "/home/ada");
+    assert_eq!(value["env"]["PROJECT"], "analytics/forecasting");
+}
+
+#[test]
+fn platform_schemas_are_json_schemas() {
+    for kind in ["blueprint", "repo"] {
+        let output = strata(".", &["platform", "schema", kind]);
+        assert_eq!(output.status.code(), Some(0));
+        let schema: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+        assert!(
+            schema["$schema"]
+                .as_str()
+                .is_some_and(|s| s.contains("json-schema.org"))
+        );
+        assert_eq!(schema["additionalProperties"], false, "{kind} is closed");
+    }
+    let blueprint = strata(".", &["platform", "schema"]);
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&blueprint)).expect("json");
+    assert!(
+        schema["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"image".into())
+    );
+    let yaml = strata(".", &["platform", "schema", "repo", "-o", "yaml"]);
+    assert!(stdout(&yaml).contains("additionalProperties: false"));
+}
+
+#[test]
+fn platform_render_needs_a_blueprint_or_a_repository() {
+    let output = strata("platform/templates", &["platform", "render", "catalogue"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--blueprint NAME"));
+}
+
+#[test]
+fn human_diagnostics_for_a_platform_claim_spec() {
+    let text = failing(
+        "platform/claim-spec",
+        &["platform", "check", "catalogue", "--color", "never"],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn human_diagnostics_for_a_repository_overlay() {
+    let text = failing(
+        "platform/repo-forbidden-keys",
+        &[
+            "platform",
+            "render",
+            "catalogue",
+            "--repo",
+            "repo.yaml",
+            "--color",
+            "never",
+        ],
+    );
+    insta::assert_snapshot!(text);
+}
