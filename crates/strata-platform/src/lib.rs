@@ -277,7 +277,25 @@ impl Catalogue {
             tree = merged.root;
         }
         let scope = request.scope.clone().unwrap_or_else(Scope::test);
-        let (evaluated, mut problems) = self.programs.evaluate_tree(tree, &scope.cel_scope(&name));
+        let (evaluated, problems) = self.programs.evaluate_tree(tree, &scope.cel_scope(&name));
+        // Name the layer each failed expression came from.
+        let mut problems: Vec<Diagnostic> = problems
+            .into_iter()
+            .map(|problem| {
+                let layer = problem
+                    .path
+                    .as_ref()
+                    .and_then(|path| evaluated.at(path.segments()))
+                    .and_then(|node| node.layer)
+                    .and_then(|layer| layers.get(layer.0 as usize));
+                match layer {
+                    Some(layer) => {
+                        problem.with_note(format!("the expression comes from layer `{layer}`"))
+                    }
+                    None => problem,
+                }
+            })
+            .collect();
         // A scalar whose expression failed keeps its text; checking goes on
         // so every other problem is found, but says nothing more about it.
         let failed: std::collections::HashSet<Span> =

@@ -1,0 +1,143 @@
+//! The platform library API on in-memory and on-disk catalogues.
+
+use std::path::PathBuf;
+
+use strata_fs::{MemoryFs, RootFs};
+use strata_merge::Strategy;
+use strata_platform::{Catalogue, LoadOptions, RenderRequest};
+use strata_syntax::{LayerId, Node, Span, Value};
+
+fn name(text: &str) -> Option<Node> {
+    Some(Node::new(Value::String(text.to_owned()), Span::default()))
+}
+
+fn codes(diagnostics: &[strata_syntax::Diagnostic]) -> Vec<&'static str> {
+    diagnostics.iter().map(|d| d.code).collect()
+}
+
+const CHAIN: &str = "blueprints:
+  - name: root
+    isTemplate: true
+    image: root
+    ports: [1]
+  - name: middle
+    isTemplate: true
+    template: root
+    ports: [2]
+  - name: leaf
+    template: middle
+    ports: [3]
+    hostname: !cel \"blueprint + '.example.com'\"
+";
+
+#[test]
+fn chains_resolve_root_first_with_layers_and_without_is_template() {
+    let fs = MemoryFs::new().with("all.yaml", &CHAIN.replace("ports", "extFiles_unused"));
+    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    // `extFiles_unused` is not a blueprint key: the test scope check says so.
+    assert!(
+        codes(&diagnostics)
+            .iter()
+            .all(|c| *c == "schema/unknown-key"),
+        "{diagnostics:?}"
+    );
+    let leaf = catalogue.resolved("leaf").expect("resolved");
+    assert_eq!(leaf.chain, ["root", "middle", "leaf"]);
+    assert!(
+        leaf.node.get("isTemplate").is_none(),
+        "isTemplate is not inherited"
+    );
+    assert_eq!(leaf.node.get("image").unwrap().layer, Some(LayerId(0)));
+    assert_eq!(leaf.node.get("template").unwrap().as_str(), Some("middle"));
+    let summaries = catalogue.list();
+    let templates: Vec<_> = summaries
+        .iter()
+        .filter(|s| s.is_template)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(templates, ["middle", "root"]);
+}
+
+#[test]
+fn library_strategies_are_rust_functions_registered_last() {
+    let text = CHAIN
+        .replace("ports", "initScripts")
+        .replace("[1]", "[{name: a, script: one}]")
+        .replace("[2]", "[{name: a, script: two}]")
+        .replace("[3]", "[{name: b, script: three}]");
+    let fs = MemoryFs::new().with("all.yaml", &text);
+    // The default for `initScripts` is merge-by-key:name; a caller's function wins.
+    let keep_lower = Strategy::Custom {
+        name: "keep-lower".to_owned(),
+        function: std::sync::Arc::new(|_, lower, _| lower),
+    };
+    let options = LoadOptions {
+        strategies: vec![("initScripts".to_owned(), keep_lower)],
+        ..LoadOptions::default()
+    };
+    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let request = RenderRequest {
+        blueprint: name("leaf"),
+        ..RenderRequest::default()
+    };
+    let rendered = catalogue.render(&request).expect("renders");
+    assert_eq!(rendered.blueprint.init_scripts.len(), 1);
+    assert_eq!(rendered.blueprint.init_scripts[0].script, "one");
+    assert_eq!(
+        rendered.blueprint.hostname.as_deref(),
+        Some("leaf.example.com")
+    );
+    assert_eq!(rendered.layers, ["root", "middle", "leaf"]);
+}
+
+#[test]
+fn cel_errors_name_the_layer_they_come_from() {
+    let fs = MemoryFs::new()
+        .with(
+            "base.yaml",
+            "name: base\nisTemplate: true\nimage: x\nsplash: !cel \"user.nope\"\n",
+        )
+        .with("child.yaml", "name: child\ntemplate: base\n");
+    let (_, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    assert_eq!(codes(&diagnostics), ["cel/eval"]);
+    assert!(
+        diagnostics[0]
+            .notes
+            .contains(&"the expression comes from layer `base`".to_owned())
+    );
+    assert!(
+        diagnostics[0]
+            .notes
+            .contains(&"while rendering `child`".to_owned())
+    );
+}
+
+fn scratch(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("strata-platform-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn includes_cannot_follow_symlinks_out_of_the_catalogue() {
+    let outside = scratch("outside");
+    std::fs::write(outside.join("secret.yaml"), "token: hunter2\n").unwrap();
+    let root = scratch("root");
+    std::os::unix::fs::symlink(outside.join("secret.yaml"), root.join("link.yaml")).unwrap();
+    std::fs::create_dir_all(root.join("blueprints")).unwrap();
+    std::fs::write(
+        root.join("blueprints/a.yaml"),
+        "name: a\nimage: x\nenv: !include ../link.yaml\n",
+    )
+    .unwrap();
+    let fs = RootFs::new(&root).unwrap();
+    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    assert_eq!(codes(&diagnostics), ["platform/include-escapes"]);
+    assert!(diagnostics[0].message.contains("outside the root"));
+    assert_eq!(catalogue.list().len(), 1);
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&outside);
+}
