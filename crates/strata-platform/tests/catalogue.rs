@@ -7,8 +7,8 @@ use strata_merge::Strategy;
 use strata_platform::{Catalogue, LoadOptions, RenderRequest};
 use strata_syntax::{LayerId, Node, Span, Value};
 
-fn name(text: &str) -> Option<Node> {
-    Some(Node::new(Value::String(text.to_owned()), Span::default()))
+fn name(text: &str) -> Node {
+    Node::new(Value::String(text.to_owned()), Span::default())
 }
 
 fn codes(diagnostics: &[strata_syntax::Diagnostic]) -> Vec<&'static str> {
@@ -78,7 +78,7 @@ fn library_strategies_are_rust_functions_registered_last() {
     let (catalogue, diagnostics) = Catalogue::load(&fs, options);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let request = RenderRequest {
-        blueprint: name("leaf"),
+        blueprint: Some(name("leaf")),
         ..RenderRequest::default()
     };
     let rendered = catalogue.render(&request).expect("renders");
