@@ -14,7 +14,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use cel::common::ast::{CallExpr, EntryExpr, Expr};
+use cel::common::ast::{CallExpr, EntryExpr, Expr, IdedEntryExpr};
 use cel::{IdedExpr, ParseErrors};
 use strata_syntax::{Diagnostic, Span, lowercase_first};
 
@@ -251,22 +251,36 @@ fn for_each_child<'a>(expr: &'a Expr, mut visit: impl FnMut(&'a IdedExpr)) {
             visit(&comprehension.result);
         }
         Expr::List(list) => list.elements.iter().for_each(visit),
-        Expr::Map(map) => map.entries.iter().for_each(|entry| match &entry.expr {
-            EntryExpr::MapEntry(entry) => {
-                visit(&entry.key);
-                visit(&entry.value);
-            }
-            EntryExpr::StructField(field) => visit(&field.value),
-        }),
-        Expr::Struct(strukt) => strukt.entries.iter().for_each(|entry| match &entry.expr {
-            EntryExpr::MapEntry(entry) => {
-                visit(&entry.key);
-                visit(&entry.value);
-            }
-            EntryExpr::StructField(field) => visit(&field.value),
-        }),
+        Expr::Map(map) => entries_children(&map.entries, visit),
+        Expr::Struct(strukt) => entries_children(&strukt.entries, visit),
         Expr::Select(select) => visit(&select.operand),
         Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
+/// The expressions of map or struct entries: keys and values.
+fn entries_children<'a>(entries: &'a [IdedEntryExpr], mut visit: impl FnMut(&'a IdedExpr)) {
+    for entry in entries {
+        match &entry.expr {
+            EntryExpr::MapEntry(entry) => {
+                visit(&entry.key);
+                visit(&entry.value);
+            }
+            EntryExpr::StructField(field) => visit(&field.value),
+        }
+    }
+}
+
+/// Guards the expressions of map or struct entries.
+fn guard_entries(entries: &mut [IdedEntryExpr], ids: &mut u64) {
+    for entry in entries {
+        match &mut entry.expr {
+            EntryExpr::MapEntry(entry) => {
+                guard(&mut entry.key, ids);
+                guard(&mut entry.value, ids);
+            }
+            EntryExpr::StructField(field) => guard(&mut field.value, ids),
+        }
     }
 }
 
@@ -293,26 +307,8 @@ fn guard(expr: &mut IdedExpr, ids: &mut u64) {
             wrap(expr, SIZE_GUARD, ids);
         }
         Expr::List(list) => list.elements.iter_mut().for_each(|item| guard(item, ids)),
-        Expr::Map(map) => map
-            .entries
-            .iter_mut()
-            .for_each(|entry| match &mut entry.expr {
-                EntryExpr::MapEntry(entry) => {
-                    guard(&mut entry.key, ids);
-                    guard(&mut entry.value, ids);
-                }
-                EntryExpr::StructField(field) => guard(&mut field.value, ids),
-            }),
-        Expr::Struct(strukt) => strukt
-            .entries
-            .iter_mut()
-            .for_each(|entry| match &mut entry.expr {
-                EntryExpr::MapEntry(entry) => {
-                    guard(&mut entry.key, ids);
-                    guard(&mut entry.value, ids);
-                }
-                EntryExpr::StructField(field) => guard(&mut field.value, ids),
-            }),
+        Expr::Map(map) => guard_entries(&mut map.entries, ids),
+        Expr::Struct(strukt) => guard_entries(&mut strukt.entries, ids),
         Expr::Select(select) => guard(&mut select.operand, ids),
         Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
     }

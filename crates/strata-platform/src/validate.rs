@@ -54,13 +54,18 @@ fn path(text: &[&str]) -> FieldPath {
 }
 
 impl Checker<'_> {
-    fn report(&mut self, code: &'static str, message: String, at: FieldPath) {
+    /// A problem at the node at `at` (or the root, when it is not there).
+    fn diagnostic(&self, code: &'static str, message: String, at: FieldPath) -> Diagnostic {
         let span = self
             .node
             .at(at.segments())
             .map_or(self.node.span, |node| node.span);
-        self.problems
-            .push(Diagnostic::error(code, message, span).with_path(at));
+        Diagnostic::error(code, message, span).with_path(at)
+    }
+
+    fn report(&mut self, code: &'static str, message: String, at: FieldPath) {
+        let problem = self.diagnostic(code, message, at);
+        self.problems.push(problem);
     }
 
     fn blueprint(&mut self, blueprint: &Blueprint) {
@@ -122,18 +127,14 @@ impl Checker<'_> {
             for (index, name) in podman.parent_storages.iter().enumerate() {
                 if !blueprint.storages.contains_key(name) {
                     let at = path(&["podman", "parentStorages"]).index(index);
-                    let span = self
-                        .node
-                        .at(at.segments())
-                        .map_or(self.node.span, |n| n.span);
+                    let problem = self.diagnostic(
+                        "platform/unknown-storage",
+                        format!("`{name}` is not a storage of this blueprint"),
+                        at,
+                    );
                     self.problems.push(
-                        Diagnostic::error(
-                            "platform/unknown-storage",
-                            format!("`{name}` is not a storage of this blueprint"),
-                            span,
-                        )
-                        .with_suggestion(name, blueprint.storages.keys().map(String::as_str))
-                        .with_path(at),
+                        problem
+                            .with_suggestion(name, blueprint.storages.keys().map(String::as_str)),
                     );
                 }
             }
@@ -265,20 +266,12 @@ impl Checker<'_> {
                 } else {
                     "remove them from `drop`".to_owned()
                 };
-                let at_drop = path(&["securityContext", "capabilities", "drop"]);
-                let span = self
-                    .node
-                    .at(at_drop.segments())
-                    .map_or(self.node.span, |n| n.span);
-                self.problems.push(
-                    Diagnostic::error(
-                        "platform/security-context",
-                        format!("k8shelld needs {}, which this drops", lost.join(", ")),
-                        span,
-                    )
-                    .with_help(help)
-                    .with_path(at_drop),
+                let problem = self.diagnostic(
+                    "platform/security-context",
+                    format!("k8shelld needs {}, which this drops", lost.join(", ")),
+                    path(&["securityContext", "capabilities", "drop"]),
                 );
+                self.problems.push(problem.with_help(help));
             }
         }
     }
