@@ -91,9 +91,10 @@
 //!
 //! - **Stack.** The `cel` crate's parser and evaluator recurse; a few dozen
 //!   nested brackets overflow a 2 MiB stack in a debug build. All parsing and
-//!   evaluation runs on a worker thread with a 64 MiB stack (one thread per
-//!   call of [`Programs::compile`] that misses the cache, of
-//!   [`Programs::compile_tree`] and of [`Programs::evaluate_tree`]), and an
+//!   evaluation runs with at least 64 MiB of stack: on a fresh stack segment
+//!   (the `stacker` crate, as rustc does) when the caller's stack has less
+//!   left, for each call of [`Programs::compile`] that misses the cache, of
+//!   [`Programs::compile_tree`] and of [`Programs::evaluate_tree`]; and an
 //!   expression is refused (`cel/limit`) when it is longer than
 //!   [`MAX_EXPRESSION_BYTES`], nests more than [`MAX_NESTING`] levels while
 //!   parsing, or its syntax tree is deeper than [`MAX_DEPTH`] (a chain like
@@ -157,7 +158,7 @@ mod tree;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use strata_syntax::{Diagnostic, Node, Span};
 
@@ -185,7 +186,7 @@ pub const MAX_ELEMENTS: usize = 10_000;
 /// The most bytes a computed string or bytes value may hold.
 pub const MAX_STRING_BYTES: usize = 1024 * 1024;
 
-/// The stack of the worker thread that parses and evaluates.
+/// The stack parsing and evaluation are guaranteed.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// What expressions may do.
@@ -297,28 +298,10 @@ impl Programs {
     }
 }
 
-/// Runs `work` on a fresh thread with a [`STACK_BYTES`] stack, or here when
-/// no thread can be started. A panic in `work` is passed on.
-fn on_cel_stack<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    let slot = Mutex::new(Some(work));
-    let run = || {
-        let work = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
-        work.map(|work| work())
-    };
-    let done = std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("strata-cel".to_owned())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, run);
-        match worker {
-            Ok(worker) => worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => None,
-        }
-    });
-    match done.or_else(run) {
-        Some(result) => result,
-        None => unreachable!("the work is taken once, by the worker or here"),
-    }
+/// Runs `work` with at least `STACK_BYTES` of stack left: in place when
+/// the current stack has that much (a call nested in another), else on a
+/// fresh stack segment twice that size (`stacker`): a memory mapping, much
+/// cheaper than the thread this once was. A panic in `work` is passed on.
+fn on_cel_stack<R>(work: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_BYTES, 2 * STACK_BYTES, work)
 }

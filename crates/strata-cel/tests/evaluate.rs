@@ -546,6 +546,13 @@ fn long_chains_are_refused_not_a_crash() {
         .expect("a thread")
         .join()
         .expect("no overflow");
+    let nested = format!("x: !cel \"{}1{}\"\n", "(".repeat(60), ")".repeat(60));
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || check(&nested, "", "x: 1\n", &[]))
+        .expect("a thread")
+        .join()
+        .expect("no overflow");
 }
 
 #[test]

@@ -1,0 +1,206 @@
+//! Load and render time for a realistic platform catalogue.
+//!
+//! The input is a generated catalogue of 1,000 blueprints in 100 files
+//! (`examples/support/catalogue.rs`): a root template, three layers of
+//! templates below it, and 915 concrete workspaces at the bottom, so every
+//! concrete chain is five blueprints long. Every blueprint has environment
+//! maps, storages with `claimSpec`s, `initScripts`, apps and `!cel` scalars
+//! (host names, storage paths from `user.username`, variables from
+//! `workspaceName` and `metadata`); the root and the language templates
+//! `!include` shared fragments. The files are held in a `MemoryFs`, so no
+//! disk is measured.
+//!
+//! Groups:
+//!
+//! - `parse`: register every file's text in a fresh `SourceDb` and parse it
+//!   with `strata_syntax::parse`, the baseline (byte throughput);
+//! - `load`: `Catalogue::load`, which reads and parses every file, expands
+//!   includes, resolves every chain, compiles every `!cel` scalar and
+//!   renders every concrete blueprint once against `Scope::test` (byte
+//!   throughput);
+//! - `render`: `Catalogue::render` of one concrete workspace (15 `!cel`
+//!   scalars over its chain) against a request scope, as renders per second.
+//!
+//! Before timing, the catalogue is checked to be what this says: the file
+//! and blueprint counts, every concrete chain five long, every `!cel`
+//! scalar parsed as one, and a load without a single diagnostic. Results
+//! are dropped outside the timed part in every group.
+//!
+//! `parse` and `load` take tens and hundreds of milliseconds an iteration,
+//! so they sample flat (one iteration a sample) with 50 and the minimum of
+//! 10 samples; `load` still needs about five seconds, and criterion may
+//! say it cannot quite fit them in the measurement time below.
+//!
+//! Run with:
+//!
+//! ```text
+//! cargo bench -p strata-platform --bench catalogue -- --warm-up-time 1 --measurement-time 5
+//! ```
+
+#[path = "../examples/support/catalogue.rs"]
+mod catalogue;
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use strata_fs::MemoryFs;
+use strata_platform::{Catalogue, LoadOptions, RenderRequest, Scope};
+use strata_syntax::{Format, Limits, Node, Segment, SourceDb, Span, Value, parse};
+
+/// Registers and parses every file; each must parse cleanly.
+fn parse_all(files: &[(String, Arc<str>)]) -> (SourceDb, Vec<Node>) {
+    let limits = Limits::default();
+    let mut db = SourceDb::new();
+    let mut documents = Vec::new();
+    for (path, text) in files {
+        let id = db.add(path.as_str(), Arc::clone(text));
+        let parsed = parse(&db, id, Format::Yaml, &limits);
+        debug_assert!(!parsed.has_errors(), "{path}: {:?}", parsed.diagnostics);
+        documents.extend(parsed.documents);
+    }
+    (db, documents)
+}
+
+/// The request scope of the render benchmark.
+fn request_scope() -> Scope {
+    let mut db = SourceDb::new();
+    let id = db.add("request.yaml", catalogue::REQUEST_SCOPE);
+    let parsed = parse(&db, id, Format::Yaml, &Limits::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let node = parsed.documents.into_iter().next().expect("one document");
+    Scope::from_node(&node).expect("a valid scope")
+}
+
+/// Asserts the catalogue is what the module docs say, and returns its
+/// number of `!cel` scalars and the loaded catalogue.
+fn check(
+    generated: &catalogue::Generated,
+    files: &[(String, Arc<str>)],
+    fs: &MemoryFs,
+) -> (usize, Catalogue) {
+    assert_eq!(files.len(), 100, "files");
+    assert_eq!(
+        generated.templates + generated.concrete,
+        catalogue::BLUEPRINTS
+    );
+    let (db, documents) = parse_all(files);
+    assert_eq!(db.len(), files.len());
+    let cel: usize = documents.iter().map(catalogue::cel_scalars).sum();
+    assert_eq!(cel, generated.cel_written(), "every `!cel` is one scalar");
+
+    let (loaded, diagnostics) = Catalogue::load(fs, LoadOptions::default());
+    if !diagnostics.is_empty() {
+        for diagnostic in diagnostics.iter().take(10) {
+            eprintln!("{:?}", diagnostic.record(loaded.sources()));
+        }
+        panic!("the catalogue loads with {} diagnostics", diagnostics.len());
+    }
+    let list = loaded.list();
+    assert_eq!(list.len(), catalogue::BLUEPRINTS, "blueprints");
+    let concrete: Vec<_> = list.iter().filter(|s| !s.is_template).collect();
+    assert_eq!(concrete.len(), generated.concrete, "concrete blueprints");
+    assert!(
+        concrete.iter().all(|s| s.chain.len() == catalogue::DEPTH),
+        "every concrete chain is {} long",
+        catalogue::DEPTH
+    );
+    assert!(
+        list.iter()
+            .filter(|s| s.is_template)
+            .all(|s| s.chain.len() < catalogue::DEPTH)
+    );
+    (cel, loaded)
+}
+
+fn benches(c: &mut Criterion) {
+    let generated = catalogue::generate();
+    let files: Vec<(String, Arc<str>)> = generated
+        .files
+        .iter()
+        .map(|(path, text)| (path.clone(), Arc::from(text.as_str())))
+        .collect();
+    let bytes = generated.bytes();
+    let throughput = Throughput::Bytes(u64::try_from(bytes).expect("input fits in u64"));
+    let fs = generated.memory_fs();
+
+    // Check the input once, so the numbers are about what they claim.
+    let (cel, loaded) = check(&generated, &files, &fs);
+    let request = RenderRequest {
+        blueprint: Some(Node::new(
+            Value::String(catalogue::RENDERED.to_owned()),
+            Span::default(),
+        )),
+        repo: None,
+        scope: Some(request_scope()),
+    };
+    let resolved = loaded
+        .resolved(catalogue::RENDERED)
+        .expect("the rendered workspace exists");
+    assert_eq!(resolved.chain.len(), catalogue::DEPTH);
+    let rendered_cel = catalogue::cel_scalars(&resolved.node);
+    assert_eq!(rendered_cel, catalogue::RENDERED_CEL);
+    let rendered = loaded.render(&request).expect("the workspace renders");
+    assert_eq!(catalogue::cel_scalars(&rendered.node), 0, "all evaluated");
+    assert_eq!(
+        rendered.blueprint.hostname.as_deref(),
+        Some(catalogue::RENDERED_HOSTNAME)
+    );
+    assert!(matches!(
+        rendered.node.at(&[
+            Segment::Key("storages".to_owned()),
+            Segment::Key("home".to_owned()),
+            Segment::Key("path".to_owned()),
+        ]).map(|n| &n.value),
+        Some(Value::String(path)) if path == "/home/ada"
+    ));
+    eprintln!(
+        "catalogue: {} files, {bytes} bytes, {} blueprints ({} templates, {} concrete), \
+         {cel} !cel scalars; render of `{}`: {rendered_cel} !cel scalars over {} layers",
+        files.len(),
+        catalogue::BLUEPRINTS,
+        generated.templates,
+        generated.concrete,
+        catalogue::RENDERED,
+        resolved.chain.len(),
+    );
+    drop(rendered);
+
+    let id = format!("{}files-{}B", files.len(), bytes);
+
+    let mut group = c.benchmark_group("parse");
+    group.throughput(throughput.clone());
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(50);
+    group.bench_function(&id, |b| {
+        b.iter_batched(
+            || files.clone(),
+            |files| parse_all(black_box(&files)),
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("load");
+    group.throughput(throughput);
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    group.bench_function(&id, |b| {
+        b.iter_batched(
+            LoadOptions::default,
+            |options| Catalogue::load(black_box(&fs), options),
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("render");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function(catalogue::RENDERED, |b| {
+        b.iter_with_large_drop(|| loaded.render(black_box(&request)));
+    });
+    group.finish();
+}
+
+criterion_group!(catalogue_benches, benches);
+criterion_main!(catalogue_benches);
