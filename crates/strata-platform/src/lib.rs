@@ -169,10 +169,12 @@ impl Catalogue {
         let (settings, mut strategies) = settings(&mut reader);
         for (pattern, strategy) in options.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
+                // The pattern came from code: it is shown as a source of its own.
+                let id = reader.db.add("<load options>", pattern.as_str());
                 reader.diagnostics.push(Diagnostic::error(
                     "platform/invalid-strategy",
                     format!("cannot register a strategy for `{pattern}`: {error}"),
-                    Span::default(),
+                    Span::new(id, 0, pattern.len()),
                 ));
             }
         }
@@ -398,11 +400,7 @@ fn settings(reader: &mut load::Reader<'_>) -> (Settings, Strategies) {
             let _ = strategies.register(pattern, strategy);
         }
     }
-    let path = Path::new(SETTINGS_FILE);
-    if reader.fs.read(path, reader.limits.max_bytes).is_err() {
-        return (Settings::default(), strategies);
-    }
-    let Some(documents) = reader.parse_file(path, None) else {
+    let Some(documents) = reader.parse_optional_file(Path::new(SETTINGS_FILE), None, true) else {
         return (Settings::default(), strategies);
     };
     let Some(node) = documents.into_iter().next() else {

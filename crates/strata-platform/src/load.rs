@@ -67,8 +67,24 @@ impl<'a> Reader<'a> {
     /// Reads and parses a file; problems are recorded. `at` is where the
     /// file was asked for (an include), for the diagnostic of a failed read.
     pub fn parse_file(&mut self, path: &Path, at: Option<Span>) -> Option<Vec<Node>> {
+        self.parse_optional_file(path, at, false)
+    }
+
+    /// As [`Reader::parse_file`], but a file that does not exist is no
+    /// problem when `may_be_missing` (it gives `None` quietly).
+    pub fn parse_optional_file(
+        &mut self,
+        path: &Path,
+        at: Option<Span>,
+        may_be_missing: bool,
+    ) -> Option<Vec<Node>> {
         let text = match self.fs.read(path, self.limits.max_bytes) {
             Ok(text) => text,
+            Err(FsError::Io(_, error))
+                if may_be_missing && error.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return None;
+            }
             Err(error) => {
                 let code = if matches!(error, FsError::Escapes(_)) {
                     "platform/include-escapes"
