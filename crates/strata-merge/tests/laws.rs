@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use strata_merge::{Strategies, Strategy as MergeStrategy, merge};
 use strata_syntax::emit::to_yaml;
-use strata_syntax::{Entry, Format, Limits, Mapping, Node, SourceDb, Span, Tag, Value, parse};
+use strata_syntax::{Format, Limits, Node, SourceDb, Span, Tag, Value, parse};
 
 fn node(value: Value) -> Node {
     Node::new(value, Span::default())
@@ -60,17 +60,7 @@ fn mapping_tree() -> impl Strategy<Value = Node> {
 
 /// A mapping node of `entries`; a repeated key keeps its last value.
 fn mapping(entries: Vec<(String, Node)>) -> Node {
-    let map: Mapping = entries
-        .into_iter()
-        .map(|(key, value)| {
-            let entry = Entry {
-                key_span: Span::default(),
-                value,
-            };
-            (key, entry)
-        })
-        .collect();
-    node(Value::Map(map))
+    Node::mapping(entries)
 }
 
 fn reparse(yaml: &str) -> Node {

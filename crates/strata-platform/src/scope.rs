@@ -12,7 +12,7 @@
 //! leading and trailing `-` trimmed, at most 53 characters (room for
 //! suffixes within the 63 of a label).
 
-use strata_syntax::{Diagnostic, Entry, Mapping, Node, Span, Value};
+use strata_syntax::{Diagnostic, Node, Span, Value};
 
 /// The longest `metadata.name` after normalisation.
 pub const MAX_NAME_LENGTH: usize = 53;
@@ -188,17 +188,7 @@ fn plain(value: Value) -> Node {
 }
 
 fn mapping<const N: usize>(entries: [(&str, Node); N]) -> Node {
-    let map: Mapping = entries
-        .into_iter()
-        .map(|(key, value)| {
-            let entry = Entry {
-                key_span: Span::default(),
-                value,
-            };
-            (key.to_owned(), entry)
-        })
-        .collect();
-    plain(Value::Map(map))
+    Node::mapping(entries)
 }
 
 #[cfg(test)]

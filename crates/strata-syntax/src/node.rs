@@ -193,6 +193,23 @@ impl Node {
         }
     }
 
+    /// A mapping of `entries` with default spans, for trees built in code;
+    /// a repeated key keeps its last value.
+    #[must_use]
+    pub fn mapping<K: Into<String>>(entries: impl IntoIterator<Item = (K, Node)>) -> Node {
+        let map: Mapping = entries
+            .into_iter()
+            .map(|(key, value)| {
+                let entry = Entry {
+                    key_span: Span::default(),
+                    value,
+                };
+                (key.into(), entry)
+            })
+            .collect();
+        Node::new(Value::Map(map), Span::default())
+    }
+
     /// A tree from a JSON value, every node with the default span: for
     /// values that were not read from a file (a schema, a listing).
     #[must_use]
@@ -207,17 +224,12 @@ impl Node {
             ),
             Json::String(s) => Value::String(s.clone()),
             Json::Array(items) => Value::Seq(items.iter().map(Node::from_json_value).collect()),
-            Json::Object(map) => Value::Map(
-                map.iter()
-                    .map(|(key, value)| {
-                        let entry = Entry {
-                            key_span: Span::default(),
-                            value: Node::from_json_value(value),
-                        };
-                        (key.clone(), entry)
-                    })
-                    .collect(),
-            ),
+            Json::Object(map) => {
+                return Node::mapping(
+                    map.iter()
+                        .map(|(key, value)| (key.as_str(), Node::from_json_value(value))),
+                );
+            }
         };
         Node::new(value, Span::default())
     }
