@@ -141,3 +141,38 @@ fn includes_cannot_follow_symlinks_out_of_the_catalogue() {
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+#[test]
+fn a_catalogue_can_be_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Catalogue>();
+    let fs = MemoryFs::new().with(
+        "a.yaml",
+        "name: a\nimage: x\nhostname: !cel \"user.username + '.example.com'\"\n",
+    );
+    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let hostnames: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    let request = RenderRequest {
+                        blueprint: Some(name("a")),
+                        ..RenderRequest::default()
+                    };
+                    catalogue
+                        .render(&request)
+                        .expect("renders")
+                        .blueprint
+                        .hostname
+                        .unwrap_or_default()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("no panic"))
+            .collect()
+    });
+    assert_eq!(hostnames, vec!["strata-test.example.com"; 4]);
+}
