@@ -12,8 +12,10 @@
 //! nothing is lost, and the walk goes on: every problem is reported.
 //!
 //! [`Programs`] compiles each distinct expression text once and keeps the
-//! program (or the compile error) for the life of the `Programs`; it is
-//! `Send + Sync`, so one instance serves every request. A reloaded catalogue
+//! program (or the compile error) for the life of the `Programs`, up to
+//! [`CelOptions::cache_capacity`] texts (past that, new texts are compiled on every use, so
+//! expressions arriving with requests cannot grow memory without bound); it
+//! is `Send + Sync`, so one instance serves every request. A reloaded catalogue
 //! should get a fresh `Programs`, so that texts no longer used are dropped.
 //! [`Programs::compile_tree`] compiles every `!cel` scalar of a tree without
 //! evaluating anything, for load-time checks.
@@ -186,14 +188,30 @@ pub const MAX_ELEMENTS: usize = 10_000;
 /// The most bytes a computed string or bytes value may hold.
 pub const MAX_STRING_BYTES: usize = 1024 * 1024;
 
+/// The most compiled expressions a [`Programs`] keeps by default; past it,
+/// new texts are compiled on every use. A catalogue's own expressions,
+/// compiled at load, come first.
+pub const MAX_CACHED: usize = 65_536;
+
 /// The stack parsing and evaluation are guaranteed.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// What expressions may do.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What expressions may do, and how many programs are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CelOptions {
     /// Whether `env(name)` may read the process environment.
     pub allow_env: bool,
+    /// The most compiled expressions kept ([`MAX_CACHED`] by default).
+    pub cache_capacity: usize,
+}
+
+impl Default for CelOptions {
+    fn default() -> CelOptions {
+        CelOptions {
+            allow_env: false,
+            cache_capacity: MAX_CACHED,
+        }
+    }
 }
 
 /// A compiled expression, or why it did not compile, as cached.
@@ -287,14 +305,19 @@ impl Programs {
 
     /// Caches a fresh result, unless another thread was first: then its
     /// result is kept and returned, so one text always gives one program.
+    /// A full cache keeps what it has and hands the fresh result out
+    /// uncached: expressions that arrive with requests cannot grow it
+    /// without bound.
     fn store(&self, expr: &str, fresh: Result<CompiledExpr, compile::CompileError>) -> Compiled {
         let fresh = fresh.map(Arc::new).map_err(Arc::new);
-        self.cache
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(expr.to_owned())
-            .or_insert(fresh)
-            .clone()
+        let mut cache = self.cache.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(cached) = cache.get(expr) {
+            return cached.clone();
+        }
+        if cache.len() < self.options.cache_capacity {
+            cache.insert(expr.to_owned(), fresh.clone());
+        }
+        fresh
     }
 }
 

@@ -377,7 +377,10 @@ fn env_is_disabled_by_default() {
 fn env_reads_the_environment_when_allowed() {
     let path = std::env::var("PATH").expect("tests run with a PATH");
     let run = check_with(
-        CelOptions { allow_env: true },
+        CelOptions {
+            allow_env: true,
+            ..CelOptions::default()
+        },
         "path: !cel \"env('PATH')\"\n\
          unset: !cel \"env('STRATA_CEL_TEST_NEVER_SET') == null\"\n\
          odd: !cel \"env('A=B') == null\"\n",
@@ -602,4 +605,34 @@ fn computed_values_are_bounded_in_size() {
         "{}",
         messages[1]
     );
+}
+
+#[test]
+fn the_cache_is_bounded_and_keeps_what_it_has() {
+    let programs = Programs::new(CelOptions {
+        cache_capacity: 8,
+        ..CelOptions::default()
+    });
+    let first = programs
+        .compile("1 + 1", Span::default())
+        .expect("compiles");
+    for i in 0..20 {
+        programs
+            .compile(&format!("{i}"), Span::default())
+            .expect("compiles");
+    }
+    let again = programs
+        .compile("1 + 1", Span::default())
+        .expect("compiles");
+    assert!(
+        Arc::ptr_eq(&first, &again),
+        "cached before the cache filled"
+    );
+    let one = programs.compile("19", Span::default()).expect("compiles");
+    let two = programs.compile("19", Span::default()).expect("compiles");
+    assert!(
+        !Arc::ptr_eq(&one, &two),
+        "not cached once the cache is full"
+    );
+    assert_eq!(strata_cel::MAX_CACHED, CelOptions::default().cache_capacity);
 }

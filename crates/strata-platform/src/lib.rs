@@ -183,6 +183,7 @@ impl Catalogue {
         let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
         let programs = Programs::new(CelOptions {
             allow_env: settings.cel.allow_env,
+            ..CelOptions::default()
         });
         for blueprint in resolved.values() {
             diagnostics.extend(programs.compile_tree(&blueprint.node));
