@@ -131,12 +131,16 @@ pub struct RootFs {
 }
 
 impl RootFs {
-    /// Confines access to `root`, which must exist.
+    /// Confines access to `root`, which must be an existing folder.
     pub fn new(root: impl Into<PathBuf>) -> Result<RootFs, FsError> {
         let root = root.into();
         let real_root = root
             .canonicalize()
             .map_err(|error| FsError::Io(root.clone(), error))?;
+        if !real_root.is_dir() {
+            let error = std::io::Error::from(std::io::ErrorKind::NotADirectory);
+            return Err(FsError::Io(root, error));
+        }
         Ok(RootFs { root, real_root })
     }
 

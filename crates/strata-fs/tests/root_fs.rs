@@ -54,3 +54,14 @@ fn symlinks_are_confined_and_configmap_entries_skipped() {
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+#[test]
+fn the_root_must_be_a_folder() {
+    let root = scratch("file-root");
+    let file = root.join("a.yaml");
+    std::fs::write(&file, "a: 1\n").unwrap();
+    let error = RootFs::new(&file).unwrap_err();
+    assert!(error.to_string().contains("not a directory"), "{error}");
+    assert!(matches!(RootFs::new(root.join("missing")), Err(FsError::Io(..))));
+    let _ = std::fs::remove_dir_all(&root);
+}
