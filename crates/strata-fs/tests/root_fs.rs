@@ -62,6 +62,9 @@ fn the_root_must_be_a_folder() {
     std::fs::write(&file, "a: 1\n").unwrap();
     let error = RootFs::new(&file).unwrap_err();
     assert!(error.to_string().contains("not a directory"), "{error}");
-    assert!(matches!(RootFs::new(root.join("missing")), Err(FsError::Io(..))));
+    assert!(matches!(
+        RootFs::new(root.join("missing")),
+        Err(FsError::Io(..))
+    ));
     let _ = std::fs::remove_dir_all(&root);
 }
