@@ -52,6 +52,17 @@ impl GlobalArgs {
     pub fn output(&self, default: OutputFormat) -> OutputFormat {
         self.output.unwrap_or(default)
     }
+
+    /// The usage error of `--explain` with JSON output, which has no comments.
+    #[must_use]
+    pub fn explain_conflict(&self, explain: bool) -> Option<ExitCode> {
+        (explain && self.output(OutputFormat::Yaml) == OutputFormat::Json).then(|| {
+            eprintln!(
+                "error: `--explain` annotates YAML output; it cannot be combined with `-o json`"
+            );
+            ExitCode::from(2)
+        })
+    }
 }
 
 /// `-o` values.

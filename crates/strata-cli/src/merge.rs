@@ -39,9 +39,8 @@ fn parse_strategy(text: &str) -> Result<(String, Strategy), String> {
 }
 
 pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
-    if args.explain && global.output(OutputFormat::Yaml) == OutputFormat::Json {
-        eprintln!("error: `--explain` annotates YAML output; it cannot be combined with `-o json`");
-        return ExitCode::from(2);
+    if let Some(usage) = global.explain_conflict(args.explain) {
+        return usage;
     }
     let mut strategies = Strategies::new();
     for (path, strategy) in &args.strategies {

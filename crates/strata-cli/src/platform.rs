@@ -118,6 +118,9 @@ fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Catalogue> {
         ..LoadOptions::default()
     };
     let (catalogue, diagnostics) = Catalogue::load(&fs, options);
+    // The catalogue's sources become the session's first ones; nothing was
+    // registered before them.
+    debug_assert!(session.db.is_empty());
     session.db = SourceDb::extending(catalogue.sources().clone());
     session.diagnostics.extend(diagnostics);
     Some(catalogue)
@@ -125,9 +128,8 @@ fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Catalogue> {
 
 fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     let mut session = Session::new(global);
-    if args.explain && global.output(OutputFormat::Yaml) == OutputFormat::Json {
-        eprintln!("error: `--explain` annotates YAML output; it cannot be combined with `-o json`");
-        return ExitCode::from(2);
+    if let Some(usage) = global.explain_conflict(args.explain) {
+        return usage;
     }
     let Some(catalogue) = load(&mut session, &args.catalogue.dir) else {
         return session.finish(|_| None);
