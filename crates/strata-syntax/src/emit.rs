@@ -362,11 +362,13 @@ pub fn to_json(node: &Node) -> Result<String, Diagnostic> {
 
 /// Several documents as one pretty-printed JSON array.
 pub fn to_json_array(documents: &[Node]) -> Result<String, Diagnostic> {
-    let items = documents.to_vec();
-    to_json(&Node::new(
-        Value::Seq(items),
-        crate::source::Span::default(),
-    ))
+    let mut writer = JsonWriter {
+        out: String::new(),
+        path: Vec::new(),
+    };
+    writer.items(documents, 0)?;
+    writer.out.push('\n');
+    Ok(writer.out)
 }
 
 struct JsonWriter {
@@ -375,6 +377,27 @@ struct JsonWriter {
 }
 
 impl JsonWriter {
+    /// Writes a sequence as a JSON array.
+    fn items(&mut self, items: &[Node], level: usize) -> Result<(), Diagnostic> {
+        if items.is_empty() {
+            self.out.push_str("[]");
+            return Ok(());
+        }
+        self.out.push('[');
+        for (index, item) in items.iter().enumerate() {
+            if index > 0 {
+                self.out.push(',');
+            }
+            self.indent(level + 1);
+            self.path.push(Segment::Index(index));
+            self.value(item, level + 1)?;
+            self.path.pop();
+        }
+        self.indent(level);
+        self.out.push(']');
+        Ok(())
+    }
+
     fn indent(&mut self, level: usize) {
         self.out.push('\n');
         self.out.extend(std::iter::repeat_n(' ', level * 2));
@@ -415,22 +438,8 @@ impl JsonWriter {
                 .with_path(FieldPath::from(self.path.clone())));
             }
             Value::String(text) => write_json_string(&mut self.out, text),
-            Value::Seq(items) if items.is_empty() => self.out.push_str("[]"),
             Value::Map(map) if map.is_empty() => self.out.push_str("{}"),
-            Value::Seq(items) => {
-                self.out.push('[');
-                for (index, item) in items.iter().enumerate() {
-                    if index > 0 {
-                        self.out.push(',');
-                    }
-                    self.indent(level + 1);
-                    self.path.push(Segment::Index(index));
-                    self.value(item, level + 1)?;
-                    self.path.pop();
-                }
-                self.indent(level);
-                self.out.push(']');
-            }
+            Value::Seq(items) => self.items(items, level)?,
             Value::Map(map) => {
                 self.out.push('{');
                 for (index, (key, entry)) in map.iter().enumerate() {
