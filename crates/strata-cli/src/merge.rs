@@ -32,9 +32,6 @@ fn parse_strategy(text: &str) -> Result<(String, Strategy), String> {
         .rsplit_once('=')
         .ok_or_else(|| format!("expected PATH=STRATEGY, found `{text}`"))?;
     let strategy: Strategy = name.parse().map_err(|error| format!("{error}"))?;
-    Strategies::new()
-        .register(path, strategy.clone())
-        .map_err(|error| error.to_string())?;
     Ok((path.to_owned(), strategy))
 }
 
@@ -44,8 +41,12 @@ pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
     }
     let mut strategies = Strategies::new();
     for (path, strategy) in &args.strategies {
-        // Checked by `parse_strategy`.
-        let _ = strategies.register(path, strategy.clone());
+        if let Err(error) = strategies.register(path, strategy.clone()) {
+            eprintln!(
+                "error: invalid value '{path}={strategy}' for '--strategy <PATH=STRATEGY>': {error}"
+            );
+            return ExitCode::from(2);
+        }
     }
     let mut session = Session::new(global);
     let layers: Vec<Node> = args
