@@ -11,11 +11,13 @@
 //! [`NEW_SERVICES_PER_LAYER`] services of its own. Each layer holds about
 //! 2,000 leaf scalars.
 //!
-//! The values come from a `SplitMix64` sequence seeded per layer, so the
+//! The values come from a `fastrand` sequence seeded per layer, so the
 //! text is the same on every run and machine.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+
+use fastrand::Rng;
 
 use strata_merge::{Strategies, Strategy};
 use strata_syntax::{Node, Value};
@@ -30,34 +32,6 @@ pub const NEW_SERVICES_PER_LAYER: usize = 48;
 pub const OVERRIDES_PER_LAYER: usize = 32;
 /// Plain environment variables of a new service (three more are fixed).
 const ENV_VARS: usize = 9;
-
-/// `SplitMix64`: a tiny, well-mixed arithmetic generator.
-struct Mix(u64);
-
-impl Mix {
-    fn new(seed: u64) -> Mix {
-        Mix(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound`.
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-
-    /// An index in `0..bound`.
-    fn index(&mut self, bound: usize) -> usize {
-        // Both conversions are lossless on every supported target.
-        usize::try_from(self.below(u64::try_from(bound).unwrap_or(u64::MAX))).unwrap_or(0)
-    }
-}
 
 const LOG_LEVELS: &[&str] = &["debug", "info", "warn", "error"];
 const MEMORY: &[&str] = &["128Mi", "256Mi", "512Mi", "1Gi", "2Gi"];
@@ -106,7 +80,7 @@ fn base_port(name: &str) -> u64 {
 /// Layer `layer`; `services` holds the names lower layers defined and gets
 /// this layer's new ones.
 fn layer_text(layer: usize, services: &mut Vec<String>) -> String {
-    let mut mix = Mix::new(u64::try_from(layer).unwrap_or(0) + 1);
+    let mut rng = Rng::with_seed(u64::try_from(layer).unwrap_or(0) + 1);
     let mut out = String::with_capacity(64 * 1024);
     let _ = writeln!(
         out,
@@ -119,7 +93,7 @@ fn layer_text(layer: usize, services: &mut Vec<String>) -> String {
         let _ = writeln!(
             out,
             "  logLevel: {}",
-            LOG_LEVELS[mix.index(LOG_LEVELS.len())]
+            LOG_LEVELS[rng.usize(..LOG_LEVELS.len())]
         );
     }
     let _ = writeln!(
@@ -131,10 +105,10 @@ fn layer_text(layer: usize, services: &mut Vec<String>) -> String {
     if layer > 0 {
         let mut chosen = BTreeSet::new();
         while chosen.len() < OVERRIDES_PER_LAYER.min(services.len()) {
-            chosen.insert(mix.index(services.len()));
+            chosen.insert(rng.usize(..services.len()));
         }
         for index in chosen {
-            override_service(&mut out, &mut mix, layer, &services[index]);
+            override_service(&mut out, &mut rng, layer, &services[index]);
         }
     }
     let count = if layer == 0 {
@@ -144,23 +118,23 @@ fn layer_text(layer: usize, services: &mut Vec<String>) -> String {
     };
     for number in 0..count {
         let name = format!("svc-{layer}-{number:03}");
-        new_service(&mut out, &mut mix, &name);
+        new_service(&mut out, &mut rng, &name);
         services.push(name);
     }
     out
 }
 
 /// A full service definition: 31 leaves.
-fn new_service(out: &mut String, mix: &mut Mix, name: &str) {
+fn new_service(out: &mut String, rng: &mut Rng, name: &str) {
     let _ = writeln!(out, "  {name}:");
     let _ = writeln!(
         out,
         "    image: registry.example.com/platform/{name}:1.{}.{}",
-        mix.below(20),
-        mix.below(100)
+        rng.u64(..20),
+        rng.u64(..100)
     );
-    let _ = writeln!(out, "    replicas: {}", 1 + mix.below(6));
-    let _ = writeln!(out, "    enabled: {}", mix.below(8) != 0);
+    let _ = writeln!(out, "    replicas: {}", 1 + rng.u64(..6));
+    let _ = writeln!(out, "    enabled: {}", rng.u64(..8) != 0);
     let _ = writeln!(
         out,
         "    command:\n      - /usr/local/bin/{name}\n      - --config\n      - /etc/{name}/config.yaml"
@@ -173,16 +147,16 @@ fn new_service(out: &mut String, mix: &mut Mix, name: &str) {
         let _ = writeln!(
             out,
             "      {prefix}_VAR_{var:02}: value-{:08x}",
-            mix.next() >> 32
+            rng.u64(..) >> 32
         );
     }
     let _ = writeln!(
         out,
         "      LOG_LEVEL: {}",
-        LOG_LEVELS[mix.index(LOG_LEVELS.len())]
+        LOG_LEVELS[rng.usize(..LOG_LEVELS.len())]
     );
-    let _ = writeln!(out, "      MAX_CONNECTIONS: {}", 64 << mix.below(4));
-    let _ = writeln!(out, "      DEBUG: {}", mix.below(4) == 0);
+    let _ = writeln!(out, "      MAX_CONNECTIONS: {}", 64 << rng.u64(..4));
+    let _ = writeln!(out, "      DEBUG: {}", rng.u64(..4) == 0);
     let _ = writeln!(
         out,
         "    volumes:\n      - name: data\n        mountPath: /var/lib/{name}\n        readOnly: false\n      - name: config\n        mountPath: /etc/{name}\n        readOnly: true"
@@ -190,49 +164,49 @@ fn new_service(out: &mut String, mix: &mut Mix, name: &str) {
     let _ = writeln!(
         out,
         "    resources:\n      cpu: {}m\n      memory: {}",
-        250 * (1 + mix.below(8)),
-        MEMORY[mix.index(MEMORY.len())]
+        250 * (1 + rng.u64(..8)),
+        MEMORY[rng.usize(..MEMORY.len())]
     );
     let _ = writeln!(
         out,
         "    healthcheck:\n      path: /healthz\n      intervalSeconds: {}\n      when: !cel \"self.enabled && self.replicas > {}\"",
-        5 * (1 + mix.below(6)),
-        mix.below(3)
+        5 * (1 + rng.u64(..6)),
+        rng.u64(..3)
     );
 }
 
 /// Overrides of an existing service: 16 leaves.
-fn override_service(out: &mut String, mix: &mut Mix, layer: usize, name: &str) {
+fn override_service(out: &mut String, rng: &mut Rng, layer: usize, name: &str) {
     let _ = writeln!(out, "  {name}:");
     let _ = writeln!(
         out,
         "    image: registry.example.com/platform/{name}:2.{layer}.{}",
-        mix.below(100)
+        rng.u64(..100)
     );
-    let _ = writeln!(out, "    replicas: {}", 2 + mix.below(10));
+    let _ = writeln!(out, "    replicas: {}", 2 + rng.u64(..10));
     // Upper layers extend the union-merged ports: one new port, one the
     // service already has.
     let _ = writeln!(
         out,
         "    ports:\n      - {}\n      - {}",
-        10_000 + 100 * layer + mix.index(100),
-        base_port(name) + 1000 * mix.below(2)
+        10_000 + 100 * layer + rng.usize(..100),
+        base_port(name) + 1000 * rng.u64(..2)
     );
     out.push_str("    env:\n");
     let prefix = name.to_uppercase().replace('-', "_");
     // Three consecutive (so distinct) variables the service already has.
-    let first = mix.index(ENV_VARS - 2);
+    let first = rng.usize(..ENV_VARS - 2);
     for var in first..first + 3 {
         let _ = writeln!(
             out,
             "      {prefix}_VAR_{var:02}: layer-{layer}-{:06x}",
-            mix.next() >> 40
+            rng.u64(..) >> 40
         );
     }
     let _ = writeln!(
         out,
         "      LOG_LEVEL: {}",
-        LOG_LEVELS[mix.index(LOG_LEVELS.len())]
+        LOG_LEVELS[rng.usize(..LOG_LEVELS.len())]
     );
     let _ = writeln!(
         out,
@@ -241,7 +215,7 @@ fn override_service(out: &mut String, mix: &mut Mix, layer: usize, name: &str) {
     let _ = writeln!(
         out,
         "      LAYER_{layer}_REGION: eu-west-{}",
-        1 + mix.below(3)
+        1 + rng.u64(..3)
     );
     let _ = writeln!(
         out,

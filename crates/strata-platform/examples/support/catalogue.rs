@@ -25,10 +25,12 @@
 //! [`PER_FILE`] to a `blueprints: [...]` file: 100 files in all.
 //!
 //! The values that vary (versions, sizes, extra variables) come from a
-//! `SplitMix64` sequence seeded per blueprint, so the text is the same on
+//! `fastrand` sequence seeded per blueprint, so the text is the same on
 //! every run and machine.
 
 use std::fmt::Write as _;
+
+use fastrand::Rng;
 
 use strata_syntax::{Node, Value};
 
@@ -127,35 +129,6 @@ const TEAMS: [&str; FANOUT] = ["alpha", "beta", "gamma", "delta"];
 const MEMORY: &[&str] = &["2Gi", "4Gi", "6Gi", "8Gi", "12Gi", "16Gi"];
 const STORAGE_CLASSES: &[&str] = &["ssd", "standard", "premium-rwo"];
 const LOG_LEVELS: &[&str] = &["debug", "info", "warn"];
-
-/// `SplitMix64`: a tiny, well-mixed arithmetic generator.
-struct Mix(u64);
-
-impl Mix {
-    fn new(seed: usize) -> Mix {
-        let seed = u64::try_from(seed).unwrap_or(u64::MAX);
-        Mix(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound`.
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-
-    /// One of `items`.
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        let index = self.below(u64::try_from(items.len()).unwrap_or(u64::MAX));
-        items[usize::try_from(index).unwrap_or(0)]
-    }
-}
 
 /// The generated catalogue.
 pub struct Generated {
@@ -447,7 +420,7 @@ fn language(lang: &Language) -> String {
 /// A stack template, below a language; `ops` stacks run podman.
 fn stack_template(lang: &Language, number: usize, stack: &str) -> String {
     let name = format!("{}-{stack}", lang.name);
-    let mut mix = Mix::new(10_000 + number);
+    let mut rng = Rng::with_seed(seed(10_000 + number));
     let mut out = String::new();
     let _ = writeln!(out, "name: {name}");
     let _ = writeln!(
@@ -460,12 +433,16 @@ fn stack_template(lang: &Language, number: usize, stack: &str) -> String {
         out,
         "env:\n  STACK: {stack}\n  SERVICE_URL: !cel \"'https://' + metadata.name + '.{stack}.svc.example.com'\"\n  OTEL_SERVICE_NAME: {name}"
     );
-    let _ = writeln!(out, "resources:\n  memory: {}", mix.pick(MEMORY));
+    let _ = writeln!(
+        out,
+        "resources:\n  memory: {}",
+        MEMORY[rng.usize(..MEMORY.len())]
+    );
     let _ = writeln!(
         out,
         "storages:\n  data:\n    type: local\n    path: /data\n    fsOwnerUid: !cel \"user.uid\"\n    fsOwnerGid: 100\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi",
-        mix.pick(STORAGE_CLASSES),
-        20 + 10 * mix.below(5)
+        STORAGE_CLASSES[rng.usize(..STORAGE_CLASSES.len())],
+        20 + 10 * rng.u64(..5)
     );
     let _ = writeln!(
         out,
@@ -487,7 +464,7 @@ fn stack_template(lang: &Language, number: usize, stack: &str) -> String {
 /// A team template, below a stack.
 fn team_template(parent: &str, number: usize, team: &str) -> String {
     let name = format!("{parent}-{team}");
-    let mut mix = Mix::new(20_000 + number);
+    let mut rng = Rng::with_seed(seed(20_000 + number));
     let mut out = String::new();
     let _ = writeln!(out, "name: {name}");
     let _ = writeln!(out, "description: Team {team}'s defaults for {parent}");
@@ -495,12 +472,12 @@ fn team_template(parent: &str, number: usize, team: &str) -> String {
     let _ = writeln!(
         out,
         "env:\n  TEAM: {team}\n  TEAM_CHANNEL: !cel \"'#{team}-' + metadata.repoName\"\n  COST_CENTER: \"{}\"",
-        4000 + mix.below(1000)
+        4000 + rng.u64(..1000)
     );
     let _ = writeln!(
         out,
         "storages:\n  team:\n    type: shared\n    path: /team\n    readonly: true\n    existingClaim: team-{team}-{parent}\n  home:\n    claimSpec:\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      team.example.com/owner: {team}\n      backup.example.com/schedule: daily",
-        20 + 5 * mix.below(8)
+        20 + 5 * rng.u64(..8)
     );
     let _ = writeln!(
         out,
@@ -517,7 +494,7 @@ fn team_template(parent: &str, number: usize, team: &str) -> String {
 
 /// A concrete workspace, below a team.
 fn workspace(parent: &str, name: &str, index: usize) -> String {
-    let mut mix = Mix::new(index);
+    let mut rng = Rng::with_seed(seed(index));
     let mut out = String::new();
     let _ = writeln!(out, "name: {name}");
     let _ = writeln!(
@@ -525,12 +502,12 @@ fn workspace(parent: &str, name: &str, index: usize) -> String {
         "description: Workspace {index} of {parent}, with its own projects volume"
     );
     let _ = writeln!(out, "template: {parent}");
-    if mix.below(3) == 0 {
+    if rng.u64(..3) == 0 {
         let _ = writeln!(
             out,
             "image: registry.example.com/workspaces/{parent}:1.{}.{}",
-            mix.below(20),
-            mix.below(100)
+            rng.u64(..20),
+            rng.u64(..100)
         );
     }
     let _ = writeln!(
@@ -542,38 +519,42 @@ fn workspace(parent: &str, name: &str, index: usize) -> String {
     out.push_str("  REPO: !cel \"metadata.repoOwner + '/' + metadata.repoName\"\n");
     out.push_str("  WORKSPACE_ID: !cel \"workspaceName + '-' + metadata.name\"\n");
     out.push_str("  LOG_LEVEL: !cel \"user.roles.exists(r, r == 'admin') ? 'debug' : 'info'\"\n");
-    let _ = writeln!(out, "  DEFAULT_LOG_LEVEL: {}", mix.pick(LOG_LEVELS));
-    let _ = writeln!(out, "  MAX_WORKERS: \"{}\"", 2 + mix.below(15));
-    for var in 0..3 + mix.below(5) {
-        let _ = writeln!(out, "  SETTING_{var:02}: value-{:08x}", mix.next() >> 32);
+    let _ = writeln!(
+        out,
+        "  DEFAULT_LOG_LEVEL: {}",
+        LOG_LEVELS[rng.usize(..LOG_LEVELS.len())]
+    );
+    let _ = writeln!(out, "  MAX_WORKERS: \"{}\"", 2 + rng.u64(..15));
+    for var in 0..3 + rng.u64(..5) {
+        let _ = writeln!(out, "  SETTING_{var:02}: value-{:08x}", rng.u64(..) >> 32);
     }
     let _ = writeln!(
         out,
         "resources:\n  cpu: {}m\n  memory: {}",
-        500 * (1 + mix.below(8)),
-        mix.pick(MEMORY)
+        500 * (1 + rng.u64(..8)),
+        MEMORY[rng.usize(..MEMORY.len())]
     );
     let _ = writeln!(
         out,
         "storages:\n  projects:\n    type: local\n    path: !cel \"'/home/' + user.username + '/projects/{name}'\"\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      strata.example.com/workspace: {name}",
-        mix.pick(STORAGE_CLASSES),
-        5 * (1 + mix.below(10))
+        STORAGE_CLASSES[rng.usize(..STORAGE_CLASSES.len())],
+        5 * (1 + rng.u64(..10))
     );
-    if mix.below(4) == 0 {
+    if rng.u64(..4) == 0 {
         out.push_str("  scratch:\n    enabled: false\n");
     } else {
-        let _ = writeln!(out, "  scratch:\n    sizeLimit: {}Gi", 1 + mix.below(8));
+        let _ = writeln!(out, "  scratch:\n    sizeLimit: {}Gi", 1 + rng.u64(..8));
     }
     let _ = writeln!(
         out,
         "initScripts:\n  - name: motd\n    script: echo \"{name} ready\" > /etc/motd\n  - name: clone\n    script: !cel \"'git clone --branch ' + metadata.repoRef + ' ' + metadata.repoAddress + ' /home/' + user.username + '/src'\"\n  - name: warm-cache\n    script: |\n      cd \"$HOME/src\"\n      make deps || true"
     );
-    let port = 3000 + mix.below(1000);
+    let port = 3000 + rng.u64(..1000);
     let _ = writeln!(
         out,
         "apps:\n  preview:\n    name: Preview {name}\n    enabled: {}\n    binary: make\n    start: [make, serve, \"PORT={port}\"]\n    listen: {port}\n    restartPolicy: always\n    autoStart: {}\n    protocol: http",
-        mix.below(5) != 0,
-        mix.below(2) == 0
+        rng.u64(..5) != 0,
+        rng.u64(..2) == 0
     );
     let _ = writeln!(
         out,
@@ -582,4 +563,9 @@ fn workspace(parent: &str, name: &str, index: usize) -> String {
         index % 256
     );
     out
+}
+
+/// A generator seed from a blueprint's number.
+fn seed(number: usize) -> u64 {
+    u64::try_from(number).unwrap_or(u64::MAX)
 }
