@@ -220,7 +220,7 @@ impl Catalogue {
                         .and_then(|n| n.get("description"))
                         .and_then(Node::as_str)
                         .map(str::to_owned),
-                    is_template: node.is_some_and(resolve::is_template),
+                    is_template: resolved.is_some_and(Resolved::is_template),
                     chain: resolved.map(|r| r.chain.clone()).unwrap_or_default(),
                 }
             })
