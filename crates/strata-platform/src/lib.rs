@@ -237,6 +237,19 @@ impl Catalogue {
     /// (its blueprint name, its repository file) have spans in a database
     /// that extends [`Catalogue::sources`], so diagnostics point into them.
     pub fn render(&self, request: &RenderRequest) -> Result<Rendered, Vec<Diagnostic>> {
+        self.render_with_access(request, &|_| true)
+    }
+
+    /// [`Catalogue::render`] for a caller who may use only the blueprints
+    /// `may_use` accepts. Any other name, whether it exists or not, is
+    /// `platform/blueprint-not-allowed`, and did-you-mean suggestions come
+    /// only from the names the caller may use: nothing reveals a blueprint
+    /// the caller may not see.
+    pub fn render_with_access(
+        &self,
+        request: &RenderRequest,
+        may_use: &dyn Fn(&str) -> bool,
+    ) -> Result<Rendered, Vec<Diagnostic>> {
         let repo = request.repo.as_ref().map(repo_overlay).transpose()?;
         let asked = request
             .blueprint
@@ -267,7 +280,7 @@ impl Catalogue {
                 )]);
             }
         };
-        let resolved = self.composable(&name, span)?;
+        let resolved = self.composable(&name, span, may_use)?;
         let mut layers = resolved.chain.clone();
         let mut tree = resolved.node.clone();
         if let Some((_, mut overlay)) = repo {
@@ -330,7 +343,19 @@ impl Catalogue {
 
     /// The resolved blueprint `name`, when it may be composed; `span` is
     /// where it was asked for.
-    fn composable(&self, name: &str, span: Span) -> Result<&Resolved, Vec<Diagnostic>> {
+    fn composable(
+        &self,
+        name: &str,
+        span: Span,
+        may_use: &dyn Fn(&str) -> bool,
+    ) -> Result<&Resolved, Vec<Diagnostic>> {
+        if !may_use(name) {
+            return Err(vec![Diagnostic::error(
+                "platform/blueprint-not-allowed",
+                format!("`{name}` is not among the blueprints you may use"),
+                span,
+            )]);
+        }
         match self.resolved.get(name) {
             Some(resolved) if resolved.is_template() => Err(vec![
                 Diagnostic::error(
@@ -345,7 +370,7 @@ impl Catalogue {
                 let concrete = self
                     .resolved
                     .iter()
-                    .filter(|(_, r)| !r.is_template())
+                    .filter(|(n, r)| !r.is_template() && may_use(n))
                     .map(|(n, _)| n.as_str());
                 Err(vec![
                     Diagnostic::error(

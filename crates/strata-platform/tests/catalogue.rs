@@ -176,3 +176,52 @@ fn a_catalogue_can_be_shared_between_threads() {
     });
     assert_eq!(hostnames, vec!["strata-test.example.com"; 4]);
 }
+
+#[test]
+fn access_hides_blueprints_the_caller_may_not_use() {
+    let fs = MemoryFs::new().with(
+        "all.yaml",
+        "blueprints:
+  - {name: python-data, image: py}
+  - {name: python-web, image: py}
+  - {name: secret-ops, image: ops}
+",
+    );
+    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let may_use = |name: &str| name.starts_with("python-");
+    let render = |asked: &str| {
+        let request = RenderRequest {
+            blueprint: Some(name(asked)),
+            ..RenderRequest::default()
+        };
+        catalogue.render_with_access(&request, &may_use)
+    };
+    assert!(render("python-web").is_ok());
+    // Existing or not, a name the caller may not use gets the same answer.
+    for hidden in ["secret-ops", "secret-opz"] {
+        let problems = render(hidden).unwrap_err();
+        assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
+        assert_eq!(
+            problems[0].message,
+            format!("`{hidden}` is not among the blueprints you may use")
+        );
+    }
+    // Suggestions come only from the usable names.
+    let problems = render("python-dta").unwrap_err();
+    assert_eq!(codes(&problems), ["platform/unknown-blueprint"]);
+    assert_eq!(
+        problems[0].help.as_deref(),
+        Some("did you mean `python-data`?")
+    );
+    let problems = catalogue
+        .render_with_access(
+            &RenderRequest {
+                blueprint: Some(name("python-dta")),
+                ..RenderRequest::default()
+            },
+            &|name| name == "secret-ops",
+        )
+        .unwrap_err();
+    assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
+}

@@ -196,6 +196,15 @@ impl SourceDb {
         self.len() == 0
     }
 
+    /// Every source that resolves here, the base's first, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &SourceFile> {
+        let base: Box<dyn Iterator<Item = &SourceFile>> = match &self.base {
+            Some(base) => Box::new(base.iter()),
+            None => Box::new(std::iter::empty()),
+        };
+        base.chain(&self.files)
+    }
+
     /// Registers a source and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
         let id = SourceId(saturate(self.len()));
@@ -259,6 +268,8 @@ mod tests {
         assert_eq!(child.len(), 2);
         assert_eq!(child.get(shared).name(), "catalogue.yaml");
         assert_eq!(child.get(own).name(), "request.yaml");
+        let names: Vec<&str> = child.iter().map(SourceFile::name).collect();
+        assert_eq!(names, ["catalogue.yaml", "request.yaml"]);
     }
 
     #[test]
