@@ -10,6 +10,7 @@
 mod merge;
 mod platform;
 mod render;
+mod serve;
 mod session;
 
 use std::process::ExitCode;
@@ -92,6 +93,19 @@ pub enum ColorChoice {
     Always,
     /// Never color.
     Never,
+}
+
+impl ColorChoice {
+    /// Whether standard error gets color.
+    #[must_use]
+    pub fn colors_stderr(self) -> bool {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -21,8 +21,10 @@ pub enum PlatformCommand {
     List(CatalogueArgs),
     /// Compose, evaluate and validate one blueprint.
     Render(RenderArgs),
-    /// Print the JSON Schema of a catalogue blueprint or a `.k8shell.yaml`.
+    /// Print the JSON Schema of a blueprint, a `.k8shell.yaml`, a users file or a compose request.
     Schema(SchemaArgs),
+    /// Serve the catalogue over HTTP, reloading it on every change.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// A catalogue folder.
@@ -67,6 +69,10 @@ pub enum SchemaKind {
     Blueprint,
     /// A repository's `.k8shell.yaml`.
     Repo,
+    /// The users file of `serve`.
+    Users,
+    /// The body of `POST /v1/compose`.
+    Compose,
 }
 
 pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
@@ -86,10 +92,13 @@ pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
             })
         }
         PlatformCommand::Render(args) => render(global, args),
+        PlatformCommand::Serve(args) => crate::serve::run(global, args),
         PlatformCommand::Schema(args) => {
             let schema = match args.kind {
                 SchemaKind::Blueprint => strata_platform::blueprint_schema(),
                 SchemaKind::Repo => strata_platform::repo_schema(),
+                SchemaKind::Users => strata_server::users_schema(),
+                SchemaKind::Compose => strata_server::compose_request_schema(),
             };
             let session = Session::new(global);
             let schema = schema.clone();

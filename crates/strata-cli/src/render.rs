@@ -5,7 +5,7 @@
 //! line with a caret under the primary span (and secondary spans labelled),
 //! then `= field: path`, the notes and `= help: ...`.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::ops::Range;
 
 use codespan_reporting::diagnostic::{
@@ -50,14 +50,10 @@ pub fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalArgs) {
 }
 
 fn color_choice(choice: ColorChoice) -> termcolor::ColorChoice {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-    match choice {
-        ColorChoice::Always => termcolor::ColorChoice::Always,
-        ColorChoice::Never => termcolor::ColorChoice::Never,
-        ColorChoice::Auto if no_color || !io::stderr().is_terminal() => {
-            termcolor::ColorChoice::Never
-        }
-        ColorChoice::Auto => termcolor::ColorChoice::Auto,
+    if choice.colors_stderr() {
+        termcolor::ColorChoice::Always
+    } else {
+        termcolor::ColorChoice::Never
     }
 }
 

@@ -258,7 +258,7 @@ fn platform_render_composes_the_bundled_repository() {
 
 #[test]
 fn platform_schemas_are_json_schemas() {
-    for kind in ["blueprint", "repo"] {
+    for kind in ["blueprint", "repo", "users", "compose"] {
         let output = strata(".", &["platform", "schema", kind]);
         assert_eq!(output.status.code(), Some(0));
         let schema: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");

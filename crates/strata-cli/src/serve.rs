@@ -1,0 +1,119 @@
+//! `strata platform serve`: the blueprint service on a socket, with logs
+//! and signal handling; the service itself is `strata-server`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use strata_server::Config;
+use tracing_subscriber::EnvFilter;
+
+use crate::GlobalArgs;
+
+/// `serve` arguments.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The catalogue folder, watched for changes.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The address to listen on (port 0 picks a free one; the log says which).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// The users file (YAML or JSON), watched for changes.
+    #[arg(long, value_name = "FILE")]
+    users: PathBuf,
+    /// How log lines are written to standard error (`RUST_LOG` filters them; default `info,notify=warn`).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// The largest request body accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = strata_server::DEFAULT_BODY_LIMIT)]
+    body_limit: usize,
+    /// How long a request may take (`30s`, `500ms`).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    request_timeout: Duration,
+}
+
+/// `--log-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+pub fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
+    // `notify` reports routine inotify housekeeping at info level.
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,notify=warn"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(global.color.colors_stderr())
+        .with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().flatten_event(true).init(),
+    }
+    let mut config = Config::new(&args.dir, &args.users);
+    config.limits.max_bytes = global.max_input_bytes;
+    config.limits.max_depth = global.max_depth;
+    config.body_limit = args.body_limit;
+    config.request_timeout = args.request_timeout;
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the service's runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|error| format!("cannot listen on {}: {error}", args.listen))?;
+        strata_server::serve(config, listener, shutdown())
+            .await
+            .map_err(|error| format!("the service stopped: {error}"))
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!(target: "strata::serve", "{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+async fn shutdown() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!(target: "strata::serve", %error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(target: "strata::serve", %error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!(target: "strata::serve", "shutting down: finishing requests in flight");
+}

@@ -1,0 +1,162 @@
+//! `strata platform serve` through the binary: the bundled example served on
+//! an ephemeral loopback port, composed over HTTP, stopped by SIGTERM.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+const ADA: &str = "ada-example-token";
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform")
+}
+
+/// `strata platform serve` on the example catalogue, its JSON log lines
+/// arriving on a channel.
+fn serve(extra: &[&str]) -> (Child, mpsc::Receiver<serde_json::Value>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["platform", "serve", "catalogue", "--users", "users.yaml"])
+        .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+        .args(extra)
+        .current_dir(examples())
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("strata starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let event = serde_json::from_str(&line)
+                .unwrap_or_else(|_| serde_json::json!({ "unparsed": line }));
+            if lines.send(event).is_err() {
+                break;
+            }
+        }
+    });
+    (child, received)
+}
+
+/// The next log event for which `pick` gives something, and every event before it.
+fn wait_for<T>(
+    logs: &mpsc::Receiver<serde_json::Value>,
+    seen: &mut Vec<serde_json::Value>,
+    pick: impl Fn(&serde_json::Value) -> Option<T>,
+) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = logs
+            .recv_timeout(left)
+            .expect("the log line arrives in time");
+        let picked = pick(&event);
+        seen.push(event);
+        if let Some(picked) = picked {
+            return picked;
+        }
+    }
+}
+
+#[test]
+fn serves_the_example_and_stops_on_sigterm() {
+    let (mut child, logs) = serve(&[]);
+    let mut seen = Vec::new();
+    let address = wait_for(&logs, &mut seen, |event| {
+        (event["message"] == "listening").then(|| event["address"].as_str().map(str::to_owned))
+    })
+    .expect("the address is logged");
+    let reload = seen
+        .iter()
+        .find(|e| e["message"] == "catalogue reload")
+        .expect("the first load is logged");
+    assert_eq!(reload["outcome"], "loaded");
+    assert_eq!(reload["generation"], 1);
+
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let body = std::fs::read_to_string(examples().join("compose.json")).expect("compose.json");
+    let mut response = agent
+        .post(&format!("http://{address}/v1/compose"))
+        .header("Authorization", &format!("Bearer {ADA}"))
+        .header("Accept", "application/yaml")
+        .send(body.as_bytes())
+        .expect("the service answers");
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response
+            .headers()
+            .get("x-strata-generation")
+            .map(ureq::http::HeaderValue::as_bytes),
+        Some(&b"1"[..])
+    );
+    let text = response.body_mut().read_to_string().expect("text");
+    assert!(text.starts_with("name: data-science\n"), "{text}");
+    assert!(
+        text.contains("hostname: forecasting-service-ada.dev.example.com\n"),
+        "{text}"
+    );
+    let forbidden = agent
+        .post(&format!("http://{address}/v1/compose"))
+        .header("Authorization", &format!("Bearer {ADA}"))
+        .send(r#"{"blueprint": "go-services", "workspaceName": "w", "metadata": {"name": "w"}}"#)
+        .expect("the service answers");
+    assert_eq!(forbidden.status().as_u16(), 403);
+
+    let terminated = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(terminated.success());
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the service did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    wait_for(&logs, &mut seen, |event| {
+        (event["message"] == "stopped").then_some(())
+    });
+    // Requests were logged at debug level; the token never was.
+    assert!(
+        seen.iter()
+            .any(|e| e["message"] == "request" && e["route"] == "/v1/compose")
+    );
+    let everything: String = seen.iter().map(ToString::to_string).collect();
+    assert!(!everything.contains(ADA));
+}
+
+#[test]
+fn a_port_in_use_is_an_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let address = taken.local_addr().expect("its address").to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args([
+            "platform",
+            "serve",
+            "catalogue",
+            "--users",
+            "users.yaml",
+            "--listen",
+            &address,
+        ])
+        .current_dir(examples())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("strata runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("cannot listen on {address}")),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,111 @@
+//! The HTTP service for platform blueprints (`strata platform serve`).
+//!
+//! A provisioning service keeps a catalogue ([`strata_platform::Catalogue`])
+//! loaded, reloads it whenever its files change ([`watch`]), and composes
+//! blueprints for authenticated callers over HTTP ([`http`]).
+//!
+//! - **Generations.** Every reload builds a complete new catalogue before it
+//!   is swapped in; a request sees exactly one generation from start to end,
+//!   and says which (`X-Strata-Generation`). A reload that fails keeps the
+//!   previous generation and is reported in `/v1/status` ([`service`]).
+//! - **Users.** Bearer tokens, stored as SHA-256 digests in a users file that
+//!   is reloaded like the catalogue; each user may use the blueprints its
+//!   globs allow, admins all ([`users`]). Tokens are never logged.
+//! - **Bounds.** Request bodies (1 MiB by default, 413 above), every file
+//!   and body parsed under [`strata_syntax::Limits`], and a timeout on every
+//!   request (408).
+//! - **Operation.** Structured `tracing` events: one per reload with its
+//!   outcome (target `strata::reload`), one per request at debug level
+//!   (`strata::http`). [`serve`] stops accepting on shutdown and lets the
+//!   requests in flight finish.
+
+#![forbid(unsafe_code)]
+
+pub mod http;
+pub mod metrics;
+pub mod service;
+pub mod users;
+pub mod watch;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_syntax::Limits;
+
+pub use http::{DIGEST_HEADER, GENERATION_HEADER, compose_request_schema, router};
+pub use service::{Generation, Outcome, Service};
+pub use users::{User, Users, users_schema};
+
+/// The default request body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// How the service runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The catalogue root.
+    pub catalogue: PathBuf,
+    /// The users file.
+    pub users: PathBuf,
+    /// Bounds on every file read and every body parsed.
+    pub limits: Limits,
+    /// The largest request body accepted, in bytes.
+    pub body_limit: usize,
+    /// How long a request may take.
+    pub request_timeout: Duration,
+    /// How long the watcher waits for a burst of changes to settle.
+    pub debounce: Duration,
+    /// How often the watcher checks that the root and the users file are
+    /// the ones it watches.
+    pub poll: Duration,
+}
+
+impl Config {
+    /// The defaults: 1 MiB bodies, 30 s per request, 200 ms debounce, 1 s poll.
+    #[must_use]
+    pub fn new(catalogue: impl Into<PathBuf>, users: impl Into<PathBuf>) -> Config {
+        Config {
+            catalogue: catalogue.into(),
+            users: users.into(),
+            limits: Limits::default(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            request_timeout: Duration::from_secs(30),
+            debounce: Duration::from_millis(200),
+            poll: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Loads the users and the catalogue, starts watching them, and serves the
+/// API on `listener` until `shutdown` completes; then stops accepting,
+/// finishes the requests in flight and stops watching.
+///
+/// A catalogue or users file that does not load is not fatal: the service
+/// starts unready (`/readyz` is 503) and becomes ready when they are fixed.
+pub async fn serve(
+    config: Config,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let service = Arc::new(Service::new(config));
+    let watching = service.clone();
+    let watcher = tokio::task::spawn_blocking(move || watch::Watcher::start(watching))
+        .await
+        .map_err(std::io::Error::other)??;
+    tracing::info!(
+        target: "strata::serve",
+        address = %listener.local_addr()?,
+        catalogue = %service.config().catalogue.display(),
+        users = %service.config().users.display(),
+        "listening",
+    );
+    let served = axum::serve(listener, router(service))
+        .with_graceful_shutdown(shutdown)
+        .await;
+    tokio::task::spawn_blocking(move || watcher.stop())
+        .await
+        .map_err(std::io::Error::other)?;
+    tracing::info!(target: "strata::serve", "stopped");
+    served
+}

@@ -1,0 +1,329 @@
+//! The service's state: the catalogue generation served, the users, and what
+//! the latest reloads did.
+//!
+//! A reload builds a whole new [`Catalogue`] off to the side (load, resolve,
+//! compile CEL, check every concrete blueprint against the test scope) and
+//! only then swaps it in, atomically: a request holds the `Arc` of the
+//! generation it started with, so it sees the whole old set or the whole
+//! new one, never a mix. A reload with an error keeps the previous
+//! generation and records the failure; the next good one clears it.
+//!
+//! A generation is a number (1 for the first good load, one more for each
+//! load whose content differs) and a digest: SHA-256 over every file the
+//! catalogue read, in order, each as its path below the root and its text.
+//! A reload that reads the same content keeps the generation it had.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Instant, SystemTime};
+
+use arc_swap::ArcSwapOption;
+use sha2::{Digest, Sha256};
+use strata_fs::RootFs;
+use strata_platform::{Catalogue, LoadOptions};
+use strata_syntax::{Diagnostic, DiagnosticRecord, SourceDb, Span};
+
+use crate::Config;
+use crate::metrics::Metrics;
+use crate::users::Users;
+
+/// One successfully loaded catalogue.
+pub struct Generation {
+    /// 1 for the first, one more for each load with new content.
+    pub number: u64,
+    /// `sha256:` and the hex digest of the files read.
+    pub digest: String,
+    /// When it was loaded.
+    pub loaded_at: SystemTime,
+    /// The catalogue.
+    pub catalogue: Catalogue,
+    /// The load's warnings.
+    pub warnings: Vec<DiagnosticRecord>,
+}
+
+/// A reload that failed.
+#[derive(Debug, Clone)]
+pub struct ReloadFailure {
+    /// When.
+    pub at: SystemTime,
+    /// Every problem found, resolved to files and positions.
+    pub diagnostics: Vec<DiagnosticRecord>,
+}
+
+/// What a reload did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A new generation is served.
+    Loaded(u64),
+    /// The content is what is already served.
+    Unchanged(u64),
+    /// Something is wrong; what was served before still is.
+    Failed,
+}
+
+impl Outcome {
+    fn label(self) -> &'static str {
+        match self {
+            Outcome::Loaded(_) => "loaded",
+            Outcome::Unchanged(_) => "unchanged",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
+/// The latest failures, one per target; cleared by the next success.
+#[derive(Debug, Default, Clone)]
+pub struct Failures {
+    /// The catalogue's.
+    pub catalogue: Option<ReloadFailure>,
+    /// The users file's.
+    pub users: Option<ReloadFailure>,
+}
+
+/// Everything a request handler and the watcher share.
+pub struct Service {
+    config: Config,
+    generation: ArcSwapOption<Generation>,
+    users: ArcSwapOption<Users>,
+    failures: Mutex<Failures>,
+    metrics: Metrics,
+}
+
+impl Service {
+    /// A service with nothing loaded yet. The catalogue and users paths are
+    /// made absolute (symlinks are kept: a flipped root symlink is a new root).
+    #[must_use]
+    pub fn new(mut config: Config) -> Service {
+        for path in [&mut config.catalogue, &mut config.users] {
+            if let Ok(absolute) = std::path::absolute(&*path) {
+                *path = absolute;
+            }
+        }
+        Service {
+            config,
+            generation: ArcSwapOption::empty(),
+            users: ArcSwapOption::empty(),
+            failures: Mutex::new(Failures::default()),
+            metrics: Metrics::new(),
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The generation now served, if a catalogue has ever loaded.
+    #[must_use]
+    pub fn generation(&self) -> Option<Arc<Generation>> {
+        self.generation.load_full()
+    }
+
+    /// The users now in force, if the users file has ever loaded.
+    #[must_use]
+    pub fn users(&self) -> Option<Arc<Users>> {
+        self.users.load_full()
+    }
+
+    /// The latest reload failures.
+    #[must_use]
+    pub fn failures(&self) -> Failures {
+        self.failures
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The metrics.
+    #[must_use]
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Whether both a catalogue and the users have loaded.
+    #[must_use]
+    pub fn is_ready(&self) -> bool {
+        self.generation.load().is_some() && self.users.load().is_some()
+    }
+
+    /// Loads the catalogue again and serves it if it is valid and new.
+    pub fn reload_catalogue(&self) -> Outcome {
+        let started = Instant::now();
+        let root = &self.config.catalogue;
+        let outcome = match load_catalogue(root, &self.config) {
+            Ok((catalogue, warnings)) => {
+                self.record(|f| &mut f.catalogue, None);
+                let digest = digest(&catalogue, root);
+                let (outcome, generation) = match self.generation() {
+                    Some(previous) if previous.digest == digest => {
+                        (Outcome::Unchanged(previous.number), previous)
+                    }
+                    previous => {
+                        let generation = Arc::new(Generation {
+                            number: previous.map_or(1, |p| p.number + 1),
+                            digest,
+                            loaded_at: SystemTime::now(),
+                            catalogue,
+                            warnings,
+                        });
+                        self.generation.store(Some(generation.clone()));
+                        let blueprints = concrete_count(&generation.catalogue);
+                        self.metrics.serving(generation.number, blueprints);
+                        (Outcome::Loaded(generation.number), generation)
+                    }
+                };
+                tracing::info!(
+                    target: "strata::reload",
+                    root = %root.display(),
+                    outcome = %outcome.label(),
+                    generation = generation.number,
+                    digest = %generation.digest,
+                    blueprints = concrete_count(&generation.catalogue),
+                    warnings = generation.warnings.len(),
+                    elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "catalogue reload",
+                );
+                outcome
+            }
+            Err(diagnostics) => {
+                tracing::warn!(
+                    target: "strata::reload",
+                    root = %root.display(),
+                    outcome = %"failed",
+                    serving = self.generation().map_or(0, |g| g.number),
+                    errors = diagnostics.len(),
+                    first = %diagnostics.first().map(summary).unwrap_or_default(),
+                    elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "catalogue reload",
+                );
+                self.record(|f| &mut f.catalogue, Some(ReloadFailure::now(diagnostics)));
+                Outcome::Failed
+            }
+        };
+        self.metrics.reload("catalogue", outcome.label());
+        outcome
+    }
+
+    /// Loads the users file again; a bad file keeps the previous users.
+    pub fn reload_users(&self) -> Outcome {
+        let path = &self.config.users;
+        let (db, loaded) = Users::load(path, &self.config.limits);
+        let outcome = match loaded {
+            Ok(users) => {
+                tracing::info!(
+                    target: "strata::reload",
+                    file = %path.display(),
+                    outcome = %"loaded",
+                    users = users.len(),
+                    "users reload",
+                );
+                self.users.store(Some(Arc::new(users)));
+                self.record(|f| &mut f.users, None);
+                // Users have no generations; `Loaded(0)` says only that they loaded.
+                Outcome::Loaded(0)
+            }
+            Err(diagnostics) => {
+                let records: Vec<DiagnosticRecord> =
+                    diagnostics.iter().map(|d| d.record(&db)).collect();
+                tracing::warn!(
+                    target: "strata::reload",
+                    file = %path.display(),
+                    outcome = %"failed",
+                    errors = records.len(),
+                    first = %records.first().map(summary).unwrap_or_default(),
+                    "users reload",
+                );
+                self.record(|f| &mut f.users, Some(ReloadFailure::now(records)));
+                Outcome::Failed
+            }
+        };
+        self.metrics.reload("users", outcome.label());
+        outcome
+    }
+
+    /// Sets (or, after a success, clears) a target's latest failure.
+    fn record(
+        &self,
+        target: impl FnOnce(&mut Failures) -> &mut Option<ReloadFailure>,
+        failure: Option<ReloadFailure>,
+    ) {
+        let mut failures = self.failures.lock().unwrap_or_else(PoisonError::into_inner);
+        *target(&mut failures) = failure;
+    }
+}
+
+impl ReloadFailure {
+    fn now(diagnostics: Vec<DiagnosticRecord>) -> ReloadFailure {
+        ReloadFailure {
+            at: SystemTime::now(),
+            diagnostics,
+        }
+    }
+}
+
+/// Loads and checks the catalogue at `root`: the catalogue and its warnings,
+/// or every problem (as records, since a failed catalogue's sources go away).
+fn load_catalogue(
+    root: &Path,
+    config: &Config,
+) -> Result<(Catalogue, Vec<DiagnosticRecord>), Vec<DiagnosticRecord>> {
+    let fs = RootFs::new(root).map_err(|error| {
+        let mut db = SourceDb::new();
+        let id = db.add(root.display().to_string(), "");
+        vec![Diagnostic::error("platform/io", error.to_string(), Span::file_start(id)).record(&db)]
+    })?;
+    let options = LoadOptions {
+        limits: config.limits,
+        ..LoadOptions::default()
+    };
+    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
+    let records = diagnostics
+        .iter()
+        .map(|d| d.record(catalogue.sources()))
+        .collect();
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        Err(records)
+    } else {
+        Ok((catalogue, records))
+    }
+}
+
+/// The number of blueprints that can be composed.
+#[must_use]
+pub fn concrete_count(catalogue: &Catalogue) -> usize {
+    catalogue.list().iter().filter(|s| !s.is_template).count()
+}
+
+/// `sha256:<hex>` over every source's path below `root` and text, each
+/// length-prefixed so that no two catalogues hash the same bytes.
+fn digest(catalogue: &Catalogue, root: &Path) -> String {
+    let mut hasher = Sha256::new();
+    for file in catalogue.sources().iter() {
+        let name = Path::new(file.name());
+        let name = name.strip_prefix(root).unwrap_or(name).to_string_lossy();
+        for part in [name.as_bytes(), file.text().as_bytes()] {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+    }
+    format!("sha256:{}", hex::encode(hasher.finalize()))
+}
+
+/// `file:line:col code message`, for a log line.
+fn summary(record: &DiagnosticRecord) -> String {
+    format!(
+        "{}:{}:{} {} {}",
+        record.file, record.line, record.column, record.code, record.message
+    )
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("catalogue", &self.config.catalogue)
+            .field("users", &self.config.users)
+            .field("generation", &self.generation().map(|g| g.number))
+            .finish_non_exhaustive()
+    }
+}
