@@ -14,13 +14,24 @@ fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform")
 }
 
+/// A service process, killed if the test ends before stopping it.
+struct Service(Child);
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// `strata platform serve` on the example catalogue, its JSON log lines
 /// arriving on a channel.
-fn serve(extra: &[&str]) -> (Child, mpsc::Receiver<serde_json::Value>) {
+fn serve() -> (Service, mpsc::Receiver<serde_json::Value>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
         .args(["platform", "serve", "catalogue", "--users", "users.yaml"])
         .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
-        .args(extra)
         .current_dir(examples())
         .env("RUST_LOG", "debug")
         .stdout(Stdio::null())
@@ -38,7 +49,7 @@ fn serve(extra: &[&str]) -> (Child, mpsc::Receiver<serde_json::Value>) {
             }
         }
     });
-    (child, received)
+    (Service(child), received)
 }
 
 /// The next log event for which `pick` gives something, and every event before it.
@@ -63,7 +74,7 @@ fn wait_for<T>(
 
 #[test]
 fn serves_the_example_and_stops_on_sigterm() {
-    let (mut child, logs) = serve(&[]);
+    let (mut service, logs) = serve();
     let mut seen = Vec::new();
     let address = wait_for(&logs, &mut seen, |event| {
         (event["message"] == "listening").then(|| event["address"].as_str().map(str::to_owned))
@@ -110,13 +121,13 @@ fn serves_the_example_and_stops_on_sigterm() {
     assert_eq!(forbidden.status().as_u16(), 403);
 
     let terminated = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &service.0.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(terminated.success());
     let deadline = Instant::now() + PATIENCE;
     let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+        if let Some(status) = service.0.try_wait().expect("the child can be waited for") {
             break status;
         }
         assert!(Instant::now() < deadline, "the service did not stop");

@@ -13,7 +13,7 @@
 //!   globs allow, admins all ([`users`]). Tokens are never logged.
 //! - **Bounds.** Request bodies (1 MiB by default, 413 above), every file
 //!   and body parsed under [`strata_syntax::Limits`], and a timeout on every
-//!   request (408).
+//!   request (408), its headers included (the connection is closed).
 //! - **Operation.** Structured `tracing` events: one per reload with its
 //!   outcome (target `strata::reload`), one per request at debug level
 //!   (`strata::http`). [`serve`] stops accepting on shutdown and lets the
@@ -100,12 +100,60 @@ pub async fn serve(
         users = %service.config().users.display(),
         "listening",
     );
-    let served = axum::serve(listener, router(service))
-        .with_graceful_shutdown(shutdown)
-        .await;
+    accept(
+        listener,
+        router(service.clone()),
+        service.config().request_timeout,
+        shutdown,
+    )
+    .await;
     tokio::task::spawn_blocking(move || watcher.stop())
         .await
         .map_err(std::io::Error::other)?;
     tracing::info!(target: "strata::serve", "stopped");
-    served
+    Ok(())
+}
+
+/// Serves connections until `shutdown`, then waits for those open to finish
+/// their requests in flight (idle ones are closed).
+///
+/// `axum::serve` would do, but it sets no timer: a client that opens a
+/// connection and never finishes its headers would hold it forever. Here the
+/// headers must arrive within `timeout`, the same bound the router puts on
+/// the rest of the request.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    timeout: Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(timeout);
+    let connections = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors, say: wait rather than spin.
+                    tracing::warn!(target: "strata::serve", %error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let connection = connections.watch(connection);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(target: "strata::http", %error, "connection ended with an error");
+            }
+        });
+    }
+    drop(listener);
+    connections.shutdown().await;
 }

@@ -355,3 +355,55 @@ fn shutdown_lets_requests_in_flight_finish() {
     // New connections are refused once it has stopped.
     assert!(std::net::TcpStream::connect(address).is_err());
 }
+
+#[test]
+fn a_request_that_takes_too_long_is_cut_off() {
+    let service = Running::start_with(&[("all.yaml", &catalogue("v1"))], |config| {
+        config.request_timeout = std::time::Duration::from_millis(300);
+    });
+    // The body never arrives in full.
+    let mut stream = std::net::TcpStream::connect(service.address).expect("connect");
+    write!(
+        stream,
+        "POST /v1/compose HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"work"
+    )
+    .expect("a part of the request");
+    stream
+        .set_read_timeout(Some(support::PATIENCE))
+        .expect("a read timeout");
+    let mut reply = [0u8; 64];
+    let read = stream
+        .read(&mut reply)
+        .expect("an answer before the body ends");
+    let reply = String::from_utf8_lossy(&reply[..read]);
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    let metrics = service.get("/metrics", None).text;
+    assert!(metrics.contains(
+        r#"strata_http_requests_total{method="POST",route="/v1/compose",status="408"} 1"#
+    ));
+}
+
+#[test]
+fn a_connection_that_never_finishes_its_headers_is_closed() {
+    let service = Running::start_with(&[("all.yaml", &catalogue("v1"))], |config| {
+        config.request_timeout = std::time::Duration::from_millis(300);
+    });
+    let mut stream = std::net::TcpStream::connect(service.address).expect("connect");
+    write!(stream, "GET /healthz HTTP/1.1\r\nHost: x\r\n").expect("half the headers");
+    stream
+        .set_read_timeout(Some(support::PATIENCE))
+        .expect("a read timeout");
+    let mut reply = Vec::new();
+    // The server closes the connection (answering 408 or nothing); a read
+    // that timed out instead would be an error here.
+    stream
+        .read_to_end(&mut reply)
+        .expect("the connection is closed");
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(
+        reply.is_empty() || reply.starts_with("HTTP/1.1 408"),
+        "{reply}"
+    );
+    // The service itself is fine.
+    assert_eq!(service.get("/healthz", None).status, 200);
+}
