@@ -206,10 +206,11 @@ impl Service {
     }
 
     /// Loads the users file again; a bad file keeps the previous users.
-    pub fn reload_users(&self) -> Outcome {
+    /// Returns whether the file loaded.
+    pub fn reload_users(&self) -> bool {
         let path = &self.config.users;
         let (db, loaded) = Users::load(path, &self.config.limits);
-        let outcome = match loaded {
+        let loaded = match loaded {
             Ok(users) => {
                 tracing::info!(
                     target: "strata::reload",
@@ -220,8 +221,7 @@ impl Service {
                 );
                 self.users.store(Some(Arc::new(users)));
                 self.record(|f| &mut f.users, None);
-                // Users have no generations; `Loaded(0)` says only that they loaded.
-                Outcome::Loaded(0)
+                true
             }
             Err(diagnostics) => {
                 let records: Vec<DiagnosticRecord> =
@@ -235,11 +235,12 @@ impl Service {
                     "users reload",
                 );
                 self.record(|f| &mut f.users, Some(ReloadFailure::now(records)));
-                Outcome::Failed
+                false
             }
         };
-        self.metrics.reload("users", outcome.label());
-        outcome
+        self.metrics
+            .reload("users", if loaded { "loaded" } else { "failed" });
+        loaded
     }
 
     /// Sets (or, after a success, clears) a target's latest failure.

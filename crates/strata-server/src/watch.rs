@@ -66,8 +66,7 @@ impl Watcher {
         let thread = std::thread::Builder::new()
             .name("strata-watch".to_owned())
             .spawn(move || {
-                watching.service.reload_users();
-                watching.service.reload_catalogue();
+                watching.reload(true, true);
                 let _ = loaded.send(());
                 watching.run(&received);
             })?;
@@ -162,12 +161,21 @@ impl Watching {
                 self.users_stamp = users_stamp;
                 users = true;
             }
-            if catalogue {
-                self.service.reload_catalogue();
-            }
-            if users {
+            self.reload(catalogue, users);
+        }
+    }
+
+    /// Reloads what changed, the users first (the catalogue may take longer).
+    fn reload(&self, catalogue: bool, users: bool) {
+        if users {
+            guarded("users", || {
                 self.service.reload_users();
-            }
+            });
+        }
+        if catalogue {
+            guarded("catalogue", || {
+                self.service.reload_catalogue();
+            });
         }
     }
 
@@ -226,6 +234,15 @@ impl Watching {
         event.paths.iter().any(|path| {
             path == &self.users || path.strip_prefix(folder).is_ok_and(is_mount_internal)
         })
+    }
+}
+
+/// Runs a reload so that a panic in it (a bug: loading reports problems as
+/// diagnostics) is logged and the thread goes on watching; the generation
+/// served is untouched, since it is swapped only after a load completes.
+fn guarded(what: &str, reload: impl FnOnce()) {
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(reload)).is_err() {
+        tracing::error!(target: "strata::reload", reloading = what, "the reload panicked; serving what was served before");
     }
 }
 
