@@ -242,7 +242,8 @@ impl Reply {
         Reply::json(status, wire, &body)
     }
 
-    fn from(mut self, generation: &Generation) -> Reply {
+    /// Names the generation the answer was drawn from.
+    fn served_from(mut self, generation: &Generation) -> Reply {
         self.generation = Some((generation.number, generation.digest.clone()));
         self
     }
@@ -350,7 +351,7 @@ async fn list_blueprints(
         Wire::accepted(&headers),
         &json!({ "blueprints": blueprints }),
     )
-    .from(&generation)
+    .served_from(&generation)
 }
 
 async fn get_blueprint(
@@ -362,11 +363,11 @@ async fn get_blueprint(
     let wire = Wire::accepted(&headers);
     if !user.may_use(&name) {
         return Reply::error(StatusCode::FORBIDDEN, wire, not_allowed(&name), &[])
-            .from(&generation);
+            .served_from(&generation);
     }
     match generation.catalogue.resolved(&name) {
         Some(resolved) if !resolved.is_template() => {
-            Reply::node(StatusCode::OK, wire, &resolved.node).from(&generation)
+            Reply::node(StatusCode::OK, wire, &resolved.node).served_from(&generation)
         }
         _ => {
             let list = generation.catalogue.list();
@@ -378,7 +379,7 @@ async fn get_blueprint(
                 Some(near) => format!("no blueprint is named `{name}`; did you mean `{near}`?"),
                 None => format!("no blueprint is named `{name}`"),
             };
-            Reply::error(StatusCode::NOT_FOUND, wire, message, &[]).from(&generation)
+            Reply::error(StatusCode::NOT_FOUND, wire, message, &[]).served_from(&generation)
         }
     }
 }
@@ -406,7 +407,7 @@ async fn compose(
             } else {
                 rejection.body_text()
             };
-            return Reply::error(rejection.status(), wire, message, &[]).from(&generation);
+            return Reply::error(rejection.status(), wire, message, &[]).served_from(&generation);
         }
     };
     let format = match Wire::of(&headers, CONTENT_TYPE) {
@@ -428,7 +429,7 @@ async fn compose(
             &[],
         )
     });
-    reply.from(&generation)
+    reply.served_from(&generation)
 }
 
 /// Parses, checks and composes one request against one generation.
@@ -622,7 +623,7 @@ async fn status(
     });
     let reply = Reply::json(StatusCode::OK, Wire::accepted(&headers), &body);
     match &generation {
-        Some(generation) => reply.from(generation),
+        Some(generation) => reply.served_from(generation),
         None => reply,
     }
 }
