@@ -79,6 +79,10 @@ pub trait Files: Send + Sync {
 
     /// How to show a path to a person (the root joined, for real files).
     fn display(&self, path: &Path) -> String;
+
+    /// Whether `path` is a file below the root (false for anything outside
+    /// it, however reached): import resolution tries candidates in order.
+    fn is_file(&self, path: &Path) -> bool;
 }
 
 /// Resolves `reference` against the folder of `from` (both relative to the
@@ -228,6 +232,10 @@ impl Files for RootFs {
     fn display(&self, path: &Path) -> String {
         self.root.join(path).display().to_string()
     }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.confine(path).is_ok_and(|real| real.is_file())
+    }
 }
 
 /// Files held in memory, keyed by their relative path.
@@ -279,6 +287,10 @@ impl Files for MemoryFs {
     fn display(&self, path: &Path) -> String {
         path.display().to_string()
     }
+
+    fn is_file(&self, path: &Path) -> bool {
+        normalise(path).is_ok_and(|path| self.files.contains_key(&path))
+    }
 }
 
 #[cfg(test)]
@@ -321,5 +333,26 @@ mod tests {
             MemoryFs::new().with("x", "12345").read(Path::new("x"), 4),
             Err(FsError::TooLarge { .. })
         ));
+        assert!(fs.is_file(Path::new("a/./c.yml")));
+        assert!(!fs.is_file(Path::new("a")));
+        assert!(!fs.is_file(Path::new("../b.yaml")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn on_disk_a_file_outside_the_root_is_no_file() {
+        let scratch =
+            std::env::temp_dir().join(format!("strata-fs-is-file-{}", std::process::id()));
+        let root = scratch.join("root");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("sub/in.txt"), "x").unwrap();
+        std::fs::write(scratch.join("out.txt"), "x").unwrap();
+        std::os::unix::fs::symlink(scratch.join("out.txt"), root.join("link.txt")).unwrap();
+        let fs = RootFs::new(&root).unwrap();
+        assert!(fs.is_file(Path::new("sub/in.txt")));
+        assert!(!fs.is_file(Path::new("sub")));
+        assert!(!fs.is_file(Path::new("../out.txt")));
+        assert!(!fs.is_file(Path::new("link.txt")));
+        std::fs::remove_dir_all(&scratch).unwrap();
     }
 }
