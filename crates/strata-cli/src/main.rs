@@ -7,6 +7,7 @@
 
 #![forbid(unsafe_code)]
 
+mod components;
 mod merge;
 mod platform;
 mod render;
@@ -114,6 +115,9 @@ enum Command {
     /// Platform blueprints: catalogues, inheritance, repository overlays, CEL.
     #[command(subcommand)]
     Platform(platform::PlatformCommand),
+    /// Components: qbec applications of Jsonnet, JSON and YAML evaluated into Kubernetes objects.
+    #[command(subcommand)]
+    Components(components::ComponentsCommand),
 }
 
 fn main() -> ExitCode {
@@ -121,5 +125,21 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Merge(args) => merge::run(&cli.global, &args),
         Command::Platform(command) => platform::run(&cli.global, &command),
+        Command::Components(command) => components::run(&cli.global, &command),
+    }
+}
+
+/// A JSON value written in the chosen format.
+pub fn write_value(
+    session: &mut session::Session<'_>,
+    value: &serde_json::Value,
+    format: OutputFormat,
+) -> Option<String> {
+    let node = strata_syntax::Node::from_json_value(value);
+    match format {
+        OutputFormat::Yaml => Some(strata_syntax::emit::to_yaml(&node)),
+        OutputFormat::Json => strata_syntax::emit::to_json(&node)
+            .map_err(|problem| session.diagnostics.push(problem))
+            .ok(),
     }
 }

@@ -88,7 +88,7 @@ pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
             session.finish(|session| {
                 let summaries = catalogue?.list();
                 let value = serde_json::to_value(&summaries).ok()?;
-                write_value(session, &value, global.output(OutputFormat::Yaml))
+                crate::write_value(session, &value, global.output(OutputFormat::Yaml))
             })
         }
         PlatformCommand::Render(args) => render(global, args),
@@ -102,8 +102,9 @@ pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
             };
             let session = Session::new(global);
             let schema = schema.clone();
-            session
-                .finish(|session| write_value(session, &schema, global.output(OutputFormat::Json)))
+            session.finish(|session| {
+                crate::write_value(session, &schema, global.output(OutputFormat::Json))
+            })
         }
     }
 }
@@ -219,19 +220,4 @@ fn single_document(session: &mut Session<'_>, file: &str) -> Option<Node> {
         return None;
     }
     first
-}
-
-/// A JSON value written in the chosen format.
-fn write_value(
-    session: &mut Session<'_>,
-    value: &serde_json::Value,
-    format: OutputFormat,
-) -> Option<String> {
-    let node = Node::from_json_value(value);
-    match format {
-        OutputFormat::Yaml => Some(to_yaml(&node)),
-        OutputFormat::Json => to_json(&node)
-            .map_err(|problem| session.diagnostics.push(problem))
-            .ok(),
-    }
 }

@@ -1,0 +1,266 @@
+//! `strata components render|list|check|schema`: qbec applications.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::builder::TypedValueParser;
+use clap::{Args, Subcommand};
+use strata_components::{Application, Input, Inputs, RenderRequest};
+use strata_fs::RootFs;
+use strata_syntax::emit::{to_json_array, to_yaml_stream};
+use strata_syntax::{Diagnostic, SourceDb, Span};
+
+use crate::session::Session;
+use crate::{GlobalArgs, OutputFormat};
+
+/// Components: Jsonnet, JSON and YAML evaluated into Kubernetes objects.
+#[derive(Debug, Subcommand)]
+pub enum ComponentsCommand {
+    /// Evaluate an environment's components into a stream of objects.
+    Render(RenderArgs),
+    /// List the components, their files, and whether an environment includes them.
+    List(ListArgs),
+    /// Evaluate every environment (or the named ones); exit 0 or 1.
+    Check(CheckArgs),
+    /// Print the JSON Schema of `qbec.yaml`.
+    Schema,
+}
+
+/// `render` arguments.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The application folder (with `qbec.yaml`).
+    #[arg(value_name = "APPDIR")]
+    dir: PathBuf,
+    /// The environment.
+    #[arg(long, value_name = "ENV")]
+    env: String,
+    /// The tag: `qbec.io/tag`, and a namespace suffix with `namespaceTagSuffix`.
+    #[arg(long, value_name = "TAG")]
+    app_tag: Option<String>,
+    /// Only this component (repeatable).
+    #[arg(long = "component", value_name = "NAME")]
+    components: Vec<String>,
+    #[command(flatten)]
+    vm: VmArgs,
+    /// How many components are evaluated at once.
+    #[arg(long, value_name = "N", default_value_t = strata_components::DEFAULT_CONCURRENCY,
+          value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
+    eval_concurrency: usize,
+    /// Set `qbec.io/cleanMode` to `on`.
+    #[arg(long)]
+    clean: bool,
+}
+
+/// The variables of the Jsonnet VMs, qbec's way.
+#[derive(Debug, Args)]
+pub struct VmArgs {
+    /// An external variable as a string (`NAME` alone reads the environment variable NAME).
+    #[arg(long = "vm:ext-str", value_name = "NAME=VALUE")]
+    ext_str: Vec<String>,
+    /// An external variable as Jsonnet code.
+    #[arg(long = "vm:ext-code", value_name = "NAME=CODE")]
+    ext_code: Vec<String>,
+    /// A top-level argument as a string.
+    #[arg(long = "vm:tla-str", value_name = "NAME=VALUE")]
+    tla_str: Vec<String>,
+    /// A top-level argument as Jsonnet code.
+    #[arg(long = "vm:tla-code", value_name = "NAME=CODE")]
+    tla_code: Vec<String>,
+}
+
+/// `list` arguments.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The application folder.
+    #[arg(value_name = "APPDIR")]
+    dir: PathBuf,
+    /// Say whether this environment includes each component.
+    #[arg(long, value_name = "ENV")]
+    env: Option<String>,
+}
+
+/// `check` arguments.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The application folder.
+    #[arg(value_name = "APPDIR")]
+    dir: PathBuf,
+    /// An environment to check (repeatable; all when none).
+    #[arg(long = "env", value_name = "ENV")]
+    envs: Vec<String>,
+    #[command(flatten)]
+    vm: VmArgs,
+}
+
+pub fn run(global: &GlobalArgs, command: &ComponentsCommand) -> ExitCode {
+    match command {
+        ComponentsCommand::Render(args) => render(global, args),
+        ComponentsCommand::List(args) => list(global, args),
+        ComponentsCommand::Check(args) => check(global, args),
+        ComponentsCommand::Schema => {
+            let session = Session::new(global);
+            let schema = strata_components::app_schema().clone();
+            session.finish(|session| {
+                crate::write_value(session, &schema, global.output(OutputFormat::Json))
+            })
+        }
+    }
+}
+
+fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
+    let Some((ext_vars, tla_vars)) = args.vm.inputs() else {
+        return ExitCode::from(2);
+    };
+    let mut session = Session::new(global);
+    let Some(application) = load(&mut session, &args.dir) else {
+        return session.finish(|_| None);
+    };
+    let request = RenderRequest {
+        tag: args.app_tag.clone(),
+        components: args.components.clone(),
+        ext_vars,
+        tla_vars,
+        concurrency: args.eval_concurrency,
+        clean_mode: args.clean,
+        ..RenderRequest::new(&args.env)
+    };
+    let rendered = application.render(&request, &mut session.db);
+    session.diagnostics.extend(rendered.diagnostics);
+    session.finish(|session| match global.output(OutputFormat::Yaml) {
+        OutputFormat::Yaml => Some(to_yaml_stream(&rendered.objects)),
+        OutputFormat::Json => to_json_array(&rendered.objects)
+            .map_err(|problem| session.diagnostics.push(problem))
+            .ok(),
+    })
+}
+
+fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    let Some(application) = load(&mut session, &args.dir) else {
+        return session.finish(|_| None);
+    };
+    if let Some(env) = &args.env
+        && !application.app.spec.environments.contains_key(env)
+    {
+        // Rendering an unknown environment reports it, with the known ones.
+        let request = RenderRequest::new(env);
+        let rendered = application.render(&request, &mut session.db);
+        session.diagnostics.extend(rendered.diagnostics);
+        return session.finish(|_| None);
+    }
+    let components: Vec<serde_json::Value> = application
+        .components
+        .values()
+        .map(|component| {
+            let files: Vec<String> = component
+                .files()
+                .iter()
+                .map(|file| file.display().to_string())
+                .collect();
+            let mut entry = serde_json::json!({
+                "name": component.name,
+                "kind": component.kind(),
+                "files": files,
+            });
+            if let Some(env) = &args.env {
+                entry["included"] = application.includes(env, &component.name).into();
+            }
+            entry
+        })
+        .collect();
+    let value = serde_json::Value::Array(components);
+    session.finish(|session| crate::write_value(session, &value, global.output(OutputFormat::Yaml)))
+}
+
+fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
+    let Some((ext_vars, tla_vars)) = args.vm.inputs() else {
+        return ExitCode::from(2);
+    };
+    let mut session = Session::new(global);
+    let Some(application) = load(&mut session, &args.dir) else {
+        return session.finish(|_| None);
+    };
+    let environments: Vec<String> = if args.envs.is_empty() {
+        application.app.spec.environments.keys().cloned().collect()
+    } else {
+        args.envs.clone()
+    };
+    for environment in environments {
+        let request = RenderRequest {
+            ext_vars: ext_vars.clone(),
+            tla_vars: tla_vars.clone(),
+            ..RenderRequest::new(&environment)
+        };
+        let rendered = application.render(&request, &mut session.db);
+        session.diagnostics.extend(
+            rendered
+                .diagnostics
+                .into_iter()
+                .map(|d| d.with_note(format!("in environment `{environment}`"))),
+        );
+    }
+    session.finish(|_| None)
+}
+
+/// Loads the application; its sources become the session's.
+fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Application> {
+    let fs = match RootFs::new(dir) {
+        Ok(fs) => fs,
+        Err(error) => {
+            let id = session.db.add(dir.display().to_string(), "");
+            session.diagnostics.push(Diagnostic::error(
+                "components/io",
+                error.to_string(),
+                Span::file_start(id),
+            ));
+            return None;
+        }
+    };
+    let fs: Arc<dyn strata_fs::Files> = Arc::new(fs);
+    let loaded = Application::load(&fs, session.limits());
+    debug_assert!(session.db.is_empty());
+    session.db = SourceDb::extending(loaded.sources.clone());
+    session.diagnostics.extend(loaded.diagnostics);
+    if session.has_errors() {
+        return None;
+    }
+    loaded.application
+}
+
+impl VmArgs {
+    /// The external variables and top-level arguments, in the order given
+    /// (strings, then code); a malformed one is a usage error, reported.
+    fn inputs(&self) -> Option<(Inputs, Inputs)> {
+        let parse = |values: &[String], flag: &str, code: bool| -> Option<Inputs> {
+            values
+                .iter()
+                .map(|value| {
+                    // qbec reads `NAME` alone from the environment.
+                    let given = value
+                        .split_once('=')
+                        .map(|(name, text)| (name.to_owned(), text.to_owned()))
+                        .or_else(|| std::env::var(value).ok().map(|text| (value.clone(), text)));
+                    let Some((name, text)) = given else {
+                        eprintln!(
+                            "error: `{flag} {value}` has no `=VALUE` and no environment variable `{value}` is set"
+                        );
+                        return None;
+                    };
+                    if name.is_empty() {
+                        eprintln!("error: `{flag} {value}` names no variable");
+                        return None;
+                    }
+                    let input = if code { Input::Code(text) } else { Input::Str(text) };
+                    Some((name, input))
+                })
+                .collect()
+        };
+        let mut ext = parse(&self.ext_str, "--vm:ext-str", false)?;
+        ext.extend(parse(&self.ext_code, "--vm:ext-code", true)?);
+        let mut tla = parse(&self.tla_str, "--vm:tla-str", false)?;
+        tla.extend(parse(&self.tla_code, "--vm:tla-code", true)?);
+        Some((ext, tla))
+    }
+}

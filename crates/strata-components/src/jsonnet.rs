@@ -1,0 +1,359 @@
+//! The Jsonnet virtual machine a component is evaluated in.
+//!
+//! Each component gets a fresh `jrsonnet` state (its `State` is not `Send`,
+//! so each lives and dies on one worker thread) with:
+//!
+//! - the standard library, with `std.native` offering [`crate::natives`];
+//! - the external variables of the render (`std.extVar`);
+//! - imports resolved relative to the importing file, then along
+//!   `libPaths`, through the application's confined [`Files`]: nothing
+//!   outside the application root can be read, symlinks included;
+//! - `std.trace` collected, not printed (the library never prints).
+//!
+//! Errors come back as plain data ([`Failure`]): the message and the trace,
+//! each frame with its file, text and byte range, for the caller to turn
+//! into a diagnostic with positions.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use jrsonnet_evaluator::error::{Error, ErrorKind};
+use jrsonnet_evaluator::function::{CallLocation, TlaArg};
+use jrsonnet_evaluator::gc::GcHashMap;
+use jrsonnet_evaluator::trace::PathResolver;
+use jrsonnet_evaluator::{IStr, ImportResolver, State, Val};
+use jrsonnet_gcmodule::Trace;
+use jrsonnet_parser::{ParserSettings, Source, SourceFile, SourcePath};
+use strata_fs::Files;
+use strata_syntax::Limits;
+
+/// A value given to `std.extVar` or as a top-level argument.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A string.
+    Str(String),
+    /// Jsonnet code, evaluated where it is used.
+    Code(String),
+}
+
+/// Named inputs, in the order given (a later one of a name wins).
+pub type Inputs = Vec<(String, Input)>;
+
+impl Input {
+    /// The command-line flag that gives this input as `kind` (`ext`, `tla`).
+    #[must_use]
+    pub fn flag(&self, kind: &str) -> String {
+        match self {
+            Input::Str(_) => format!("--vm:{kind}-str"),
+            Input::Code(_) => format!("--vm:{kind}-code"),
+        }
+    }
+}
+
+/// What every VM of a render shares (plain data, so workers can share it).
+pub struct Setup {
+    /// The application's files.
+    pub fs: Arc<dyn Files>,
+    /// The library folders, relative to the root.
+    pub lib_paths: Vec<PathBuf>,
+    /// External variables, by name.
+    pub ext_vars: Inputs,
+    /// Bounds on native parsing and on output depth.
+    pub limits: Limits,
+}
+
+/// A VM for one component.
+pub struct Vm {
+    state: State,
+    traces: Rc<RefCell<Vec<String>>>,
+}
+
+impl Vm {
+    /// A fresh VM.
+    pub fn new(setup: &Setup) -> Result<Vm, Failure> {
+        let context = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
+        crate::natives::register(&context, setup.limits);
+        let traces = Rc::new(RefCell::new(Vec::new()));
+        context.settings_mut().trace_printer = Box::new(Collect(traces.clone()));
+        for (name, input) in &setup.ext_vars {
+            match input {
+                Input::Str(text) => context.add_ext_str(name.as_str().into(), text.as_str().into()),
+                Input::Code(code) => context
+                    .add_ext_code(name, code.as_str())
+                    .map_err(|error| Failure::from_error(&error))?,
+            }
+        }
+        let mut builder = State::builder();
+        builder
+            .import_resolver(Resolver {
+                fs: setup.fs.clone(),
+                lib_paths: setup.lib_paths.clone(),
+                limit: setup.limits.max_bytes,
+            })
+            .context_initializer(context);
+        Ok(Vm {
+            state: builder.build(),
+            traces,
+        })
+    }
+
+    /// Evaluates the file at `path` (relative to the root) and, when it is
+    /// a function, calls it with `arguments` (its own defaults fill the rest).
+    pub fn evaluate_file(
+        &self,
+        path: &Path,
+        arguments: &[(String, Input)],
+    ) -> Result<Val, Failure> {
+        let source = SourcePath::new(SourceFile::new(path.to_path_buf()));
+        self.state
+            .import_resolved(source)
+            .and_then(|value| self.call(value, arguments))
+            .map_err(|error| Failure::from_error(&error))
+    }
+
+    /// Calls `value` with top-level arguments when it is a function.
+    pub fn call(
+        &self,
+        value: Val,
+        arguments: &[(String, Input)],
+    ) -> jrsonnet_evaluator::Result<Val> {
+        let mut tla = GcHashMap::<IStr, TlaArg>::new();
+        for (name, input) in arguments {
+            let argument = match input {
+                Input::Str(text) => TlaArg::String(text.as_str().into()),
+                Input::Code(code) => {
+                    let source = Source::new_virtual(
+                        format!("<top-level-arg:{name}>").into(),
+                        code.as_str().into(),
+                    );
+                    let parsed = jrsonnet_parser::parse(
+                        code,
+                        &ParserSettings {
+                            source: source.clone(),
+                        },
+                    )
+                    .map_err(|error| ErrorKind::ImportSyntaxError {
+                        path: source,
+                        error: Box::new(error),
+                    })?;
+                    TlaArg::Code(parsed)
+                }
+            };
+            tla.insert(name.as_str().into(), argument);
+        }
+        jrsonnet_evaluator::apply_tla(self.state.clone(), &tla, value)
+    }
+
+    /// Calls `function` (a value from this VM) with one named argument.
+    pub fn call_with(
+        &self,
+        function: &Val,
+        name: &str,
+        argument: Val,
+    ) -> jrsonnet_evaluator::Result<Val> {
+        let Val::Func(function) = function else {
+            return Err(
+                ErrorKind::RuntimeError("the post-processor is not a function".into()).into(),
+            );
+        };
+        let mut arguments = GcHashMap::<IStr, TlaArg>::new();
+        arguments.insert(name.into(), TlaArg::Val(argument));
+        function.evaluate(
+            self.state.create_default_context(Source::new_virtual(
+                "<post-processor>".into(),
+                IStr::empty(),
+            )),
+            CallLocation::native(),
+            &arguments,
+            false,
+        )
+    }
+
+    /// Evaluates `code`, shown under `name`.
+    pub fn evaluate_snippet(&self, name: &str, code: &str) -> Result<Val, Failure> {
+        self.state
+            .evaluate_snippet(name, code)
+            .map_err(|error| Failure::from_error(&error))
+    }
+
+    /// Imports a file (relative to the root) as a value, cached by the VM.
+    pub fn import(&self, path: &Path) -> Result<Val, Failure> {
+        self.state
+            .import_resolved(SourcePath::new(SourceFile::new(path.to_path_buf())))
+            .map_err(|error| Failure::from_error(&error))
+    }
+
+    /// What `std.trace` printed.
+    #[must_use]
+    pub fn traces(&self) -> Vec<String> {
+        self.traces.borrow().clone()
+    }
+}
+
+/// `std.trace` output, kept.
+struct Collect(Rc<RefCell<Vec<String>>>);
+
+impl jrsonnet_stdlib::TracePrinter for Collect {
+    fn print_trace(&self, loc: CallLocation, value: IStr) {
+        let at = loc.0.map(|span| {
+            let [location] = span.0.map_source_locations(&[span.1]);
+            format!("{}:{}: ", span.0.source_path(), location.line)
+        });
+        self.0
+            .borrow_mut()
+            .push(format!("{}{value}", at.unwrap_or_default()));
+    }
+}
+
+/// Imports through the application's confined files.
+#[derive(Trace)]
+struct Resolver {
+    #[trace(skip)]
+    fs: Arc<dyn Files>,
+    #[trace(skip)]
+    lib_paths: Vec<PathBuf>,
+    limit: usize,
+}
+
+impl ImportResolver for Resolver {
+    fn resolve_from(
+        &self,
+        from: &SourcePath,
+        path: &str,
+    ) -> jrsonnet_evaluator::Result<SourcePath> {
+        let not_found = || ErrorKind::ImportFileNotFound(from.clone(), path.to_owned());
+        if Path::new(path).is_absolute() {
+            return Err(ErrorKind::RuntimeError(
+                format!("`{path}`: imports are relative to the importing file and stay inside the application").into(),
+            )
+            .into());
+        }
+        let here = from
+            .downcast_ref::<SourceFile>()
+            .map(|file| file.path().to_path_buf())
+            .unwrap_or_default();
+        let candidates = std::iter::once(strata_fs::join(&here, path)).chain(
+            self.lib_paths
+                .iter()
+                .map(|lib| strata_fs::normalise(&lib.join(path))),
+        );
+        for candidate in candidates {
+            match candidate {
+                Ok(candidate) if self.fs.is_file(&candidate) => {
+                    return Ok(SourcePath::new(SourceFile::new(candidate)));
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    return Err(ErrorKind::RuntimeError(
+                        format!("cannot import `{path}`: {error}").into(),
+                    )
+                    .into());
+                }
+            }
+        }
+        Err(not_found().into())
+    }
+
+    fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {
+        let path = resolved
+            .downcast_ref::<SourceFile>()
+            .map(SourceFile::path)
+            .ok_or_else(|| ErrorKind::ImportIo(format!("`{resolved}` is not a file")))?;
+        self.fs
+            .read(path, self.limit)
+            .map(String::into_bytes)
+            .map_err(|error| ErrorKind::ImportIo(error.to_string()).into())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// A failed evaluation, as plain data.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// What went wrong.
+    pub message: String,
+    /// Where, innermost first.
+    pub frames: Vec<Frame>,
+}
+
+/// One place of a trace.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The file, relative to the root, or a virtual name (`<extvar:x>`).
+    pub file: String,
+    /// Whether `file` is a real file below the root.
+    pub on_disk: bool,
+    /// The text evaluated, for positions.
+    pub code: Arc<str>,
+    /// The byte range.
+    pub start: usize,
+    /// The end of the byte range.
+    pub end: usize,
+    /// What was being done there.
+    pub description: String,
+}
+
+impl Failure {
+    /// A failure with no position.
+    #[must_use]
+    pub fn message(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// The message and trace of a `jrsonnet` error.
+    #[must_use]
+    pub fn from_error(error: &Error) -> Failure {
+        let mut frames = Vec::new();
+        let message = match error.error() {
+            ErrorKind::ImportSyntaxError {
+                path,
+                error: syntax,
+            } => {
+                let offset = syntax.location.offset;
+                frames.push(frame(path, offset, offset, "syntax error"));
+                format!("syntax error: expected {}", syntax.expected)
+            }
+            other => other.to_string(),
+        };
+        for element in &error.trace().0 {
+            if let Some(span) = &element.location {
+                frames.push(frame(
+                    &span.0,
+                    span.1 as usize,
+                    span.2 as usize,
+                    &element.desc,
+                ));
+            }
+        }
+        Failure { message, frames }
+    }
+}
+
+fn frame(source: &Source, start: usize, end: usize, description: &str) -> Frame {
+    let path = source.source_path();
+    let (file, on_disk) = match path.downcast_ref::<SourceFile>() {
+        Some(file) => (file.path().display().to_string(), true),
+        None => (path.to_string(), false),
+    };
+    Frame {
+        file,
+        on_disk,
+        code: Arc::from(source.code()),
+        start,
+        end,
+        description: description.to_owned(),
+    }
+}

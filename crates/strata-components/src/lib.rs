@@ -1,0 +1,734 @@
+//! The `components` dialect: a qbec application (a `qbec.yaml` and a folder
+//! of Jsonnet, JSON and YAML components) evaluated per environment into a
+//! sorted stream of Kubernetes objects, compatible with qbec.
+//!
+//! The pipeline, and the module that does each step:
+//!
+//! 1. [`load`]: decode `qbec.yaml` ([`app`]) and find the components.
+//! 2. [`Application::render`]: resolve the environment, the variables and
+//!    the components it includes; evaluate each component in its own
+//!    Jsonnet VM ([`jsonnet`]), many at once on worker threads; JSON and
+//!    YAML components stand for their parsed documents.
+//! 3. [`objects`]: walk each output for Kubernetes objects, label and
+//!    annotate them, pass each through the post-processor, sort them.
+//!
+//! # Variables
+//!
+//! | name | value |
+//! |---|---|
+//! | `qbec.io/env` | the environment's name |
+//! | `qbec.io/envProperties` | `baseProperties` with the environment's `properties` merged over them (JSON merge patch), as code |
+//! | `qbec.io/tag` | the `--app-tag`, or empty |
+//! | `qbec.io/defaultNs` | the environment's `defaultNamespace`, with `-<tag>` when `namespaceTagSuffix` is set and a tag is given |
+//! | `qbec.io/cleanMode` | `on` with `--clean`, else `off` |
+//! | `vars.external` | the command line's value, else the declared `default` (as code) |
+//! | `vars.computed` | the code's value, evaluated in order with the variables above |
+//!
+//! Top-level arguments must be declared in `vars.topLevel` and go only to
+//! the components the declaration lists; a component that is a function and
+//! gets none is called with its own defaults.
+//!
+//! # Objects
+//!
+//! Each object gets the labels `qbec.io/application`, `qbec.io/environment`
+//! (and `qbec.io/tag` with a tag), the annotation `qbec.io/component` (and
+//! the label too with `addComponentLabel`). Output is sorted by component,
+//! namespace, kind and name; two objects of one kind, namespace and name are
+//! an error naming both components. Every failing component is reported,
+//! each with its Jsonnet trace.
+//!
+//! | code | when |
+//! |---|---|
+//! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
+//! | `components/unknown-component` | `--component` names no component |
+//! | `components/undeclared-var` | a variable given on the command line is not declared |
+//! | `components/missing-var` | a declared external variable has no value and no default |
+//! | `components/eval` | a component, a variable's code or the post-processor failed; the trace is in the notes |
+//! | `components/post-processor` | the post-processor did not return an object with a name |
+//! | `components/duplicate-object` | two objects share kind, namespace and name |
+//! | `components/trace` (note) | `std.trace` output |
+//!
+//! Loading codes are in [`load`], output-shape codes in [`objects`].
+
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod jsonnet;
+pub mod load;
+pub mod natives;
+pub mod objects;
+pub mod value;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use strata_syntax::{Diagnostic, LineCol, Node, SourceDb, SourceId, Span, Value};
+
+pub use app::AppFile;
+pub use jsonnet::{Input, Inputs};
+pub use load::{Application, Component, Loaded, Source, app_schema};
+
+use jsonnet::{Failure, Setup, Vm};
+
+/// The default number of components evaluated at once.
+pub const DEFAULT_CONCURRENCY: usize = 5;
+
+/// What to render.
+#[derive(Debug, Clone)]
+pub struct RenderRequest {
+    /// The environment.
+    pub environment: String,
+    /// `--app-tag`.
+    pub tag: Option<String>,
+    /// Only these components (all the environment includes when empty).
+    pub components: Vec<String>,
+    /// `--vm:ext-str` / `--vm:ext-code`, in order.
+    pub ext_vars: Inputs,
+    /// `--vm:tla-str` / `--vm:tla-code`, in order.
+    pub tla_vars: Inputs,
+    /// How many components are evaluated at once (at least 1).
+    pub concurrency: usize,
+    /// `qbec.io/cleanMode` is `on`.
+    pub clean_mode: bool,
+}
+
+impl RenderRequest {
+    /// A request for `environment` with the defaults.
+    #[must_use]
+    pub fn new(environment: impl Into<String>) -> RenderRequest {
+        RenderRequest {
+            environment: environment.into(),
+            tag: None,
+            components: Vec::new(),
+            ext_vars: Vec::new(),
+            tla_vars: Vec::new(),
+            concurrency: DEFAULT_CONCURRENCY,
+            clean_mode: false,
+        }
+    }
+}
+
+/// What a render gave.
+pub struct Rendered {
+    /// The objects, sorted; empty when any error was found.
+    pub objects: Vec<Node>,
+    /// Every problem (and `std.trace` notes).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The name the command line's values are shown under.
+const COMMAND_LINE: &str = "<command line>";
+
+/// One component's result from a worker.
+struct Evaluated {
+    objects: Vec<Node>,
+    problems: Vec<Diagnostic>,
+    failure: Option<Failure>,
+    traces: Vec<String>,
+}
+
+impl Application {
+    /// Evaluates every component `request` selects into objects. `db` must
+    /// resolve the application's [`sources`](Application::sources) (it is
+    /// one that [extends](SourceDb::extending) them); the render registers
+    /// there what its diagnostics point into (Jsonnet files of traces, the
+    /// command line's values), so several renders can share one.
+    pub fn render(&self, request: &RenderRequest, db: &mut SourceDb) -> Rendered {
+        let mut render = Render {
+            db: std::mem::take(db),
+            diagnostics: Vec::new(),
+            sources: HashMap::new(),
+        };
+        let objects = self.render_into(request, &mut render).unwrap_or_default();
+        *db = render.db;
+        Rendered {
+            objects,
+            diagnostics: render.diagnostics,
+        }
+    }
+
+    fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<Node>> {
+        let environment = self.environment(request, render)?;
+        let selected = self.selected(request, render)?;
+        let ext_vars = self.ext_vars(request, environment, render)?;
+        let tla = self.tla_vars(request, render)?;
+        let setup = Setup {
+            fs: self.fs.clone(),
+            lib_paths: self.lib_paths.clone(),
+            ext_vars,
+            limits: self.limits,
+        };
+        let spans: Vec<Span> = selected
+            .iter()
+            .map(|component| render.component_span(self, component))
+            .collect();
+        let results = self.evaluate_all(&selected, &spans, &setup, &tla, request);
+        let mut objects = Vec::new();
+        for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
+            for trace in evaluated.traces {
+                render.diagnostics.push(Diagnostic::note(
+                    "components/trace",
+                    format!("component `{}`: {trace}", component.name),
+                    *span,
+                ));
+            }
+            if let Some(failure) = evaluated.failure {
+                let diagnostic = render.failure(self, &component.name, *span, &failure);
+                render.diagnostics.push(diagnostic);
+            }
+            render.diagnostics.extend(evaluated.problems);
+            objects.extend(
+                evaluated
+                    .objects
+                    .into_iter()
+                    .map(|o| (component.name.clone(), o)),
+            );
+        }
+        objects.sort_by_cached_key(|(component, object)| {
+            (component.clone(), objects::identity(object))
+        });
+        render.duplicates(&objects);
+        if render.diagnostics.iter().any(Diagnostic::is_error) {
+            return None;
+        }
+        Some(objects.into_iter().map(|(_, object)| object).collect())
+    }
+
+    /// The environment asked for.
+    fn environment<'a>(
+        &'a self,
+        request: &RenderRequest,
+        render: &mut Render,
+    ) -> Option<&'a app::Environment> {
+        let environments = &self.app.spec.environments;
+        if let Some(environment) = environments.get(&request.environment) {
+            return Some(environment);
+        }
+        let span = render.command_line(&format!("--env {}", request.environment));
+        let known: Vec<&str> = environments.keys().map(String::as_str).collect();
+        render.diagnostics.push(
+            Diagnostic::error(
+                "components/unknown-environment",
+                format!("no environment is named `{}`", request.environment),
+                span,
+            )
+            .with_note(format!("the environments are: {}", list(&known)))
+            .with_suggestion(&request.environment, known.iter().copied()),
+        );
+        None
+    }
+
+    /// The components to evaluate, in name order.
+    fn selected(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<&Component>> {
+        let mut unknown = false;
+        for name in &request.components {
+            if !self.components.contains_key(name) {
+                unknown = true;
+                let span = render.command_line(&format!("--component {name}"));
+                render.diagnostics.push(
+                    Diagnostic::error(
+                        "components/unknown-component",
+                        format!("no component is named `{name}`"),
+                        span,
+                    )
+                    .with_suggestion(name, self.components.keys().map(String::as_str)),
+                );
+            }
+        }
+        (!unknown).then(|| {
+            self.components
+                .values()
+                .filter(|c| self.includes(&request.environment, &c.name))
+                .filter(|c| request.components.is_empty() || request.components.contains(&c.name))
+                .collect()
+        })
+    }
+
+    /// Every external variable: qbec's own, the declared ones, the computed ones.
+    fn ext_vars(
+        &self,
+        request: &RenderRequest,
+        environment: &app::Environment,
+        render: &mut Render,
+    ) -> Option<Inputs> {
+        let spec = &self.app.spec;
+        let tag = request.tag.clone().unwrap_or_default();
+        let namespace = if spec.namespace_tag_suffix && !tag.is_empty() {
+            format!("{}-{tag}", environment.default_namespace)
+        } else {
+            environment.default_namespace.clone()
+        };
+        let mut vars = vec![
+            (
+                "qbec.io/env".to_owned(),
+                Input::Str(request.environment.clone()),
+            ),
+            (
+                "qbec.io/envProperties".to_owned(),
+                Input::Code(spec.properties(environment).to_string()),
+            ),
+            ("qbec.io/tag".to_owned(), Input::Str(tag)),
+            ("qbec.io/defaultNs".to_owned(), Input::Str(namespace)),
+            (
+                "qbec.io/cleanMode".to_owned(),
+                Input::Str(if request.clean_mode { "on" } else { "off" }.to_owned()),
+            ),
+        ];
+        let mut ok = true;
+        for (name, input) in &request.ext_vars {
+            if !spec.vars.external.iter().any(|var| &var.name == name) {
+                ok = false;
+                let span = render.command_line(&format!("{} {name}", input.flag("ext")));
+                let declared = spec.vars.external.iter().map(|var| var.name.as_str());
+                render.diagnostics.push(
+                    Diagnostic::error(
+                        "components/undeclared-var",
+                        format!(
+                            "the external variable `{name}` is not declared in `spec.vars.external`"
+                        ),
+                        span,
+                    )
+                    .with_suggestion(name, declared),
+                );
+            }
+        }
+        for (index, declared) in spec.vars.external.iter().enumerate() {
+            let given = request
+                .ext_vars
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == declared.name);
+            match (given, &declared.default) {
+                (Some((_, input)), _) => vars.push((declared.name.clone(), input.clone())),
+                (None, Some(default)) => {
+                    vars.push((declared.name.clone(), Input::Code(default.to_string())));
+                }
+                (None, None) => {
+                    ok = false;
+                    let span = self.span_at(&["spec", "vars", "external"]);
+                    let span = self
+                        .app_node
+                        .get("spec")
+                        .and_then(|s| s.get("vars"))
+                        .and_then(|v| v.get("external"))
+                        .and_then(Node::as_seq)
+                        .and_then(|items| items.get(index))
+                        .map_or(span, |item| item.span);
+                    render.diagnostics.push(
+                        Diagnostic::error(
+                            "components/missing-var",
+                            format!("the external variable `{}` has no value and no default", declared.name),
+                            span,
+                        )
+                        .with_help(format!(
+                            "give it with `--vm:ext-str {0}=VALUE` or `--vm:ext-code {0}=CODE`, or declare a `default`",
+                            declared.name
+                        )),
+                    );
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        self.computed_vars(&mut vars, render)?;
+        Some(vars)
+    }
+
+    /// Evaluates `vars.computed` in order, each seeing the variables before it.
+    fn computed_vars(&self, vars: &mut Inputs, render: &mut Render) -> Option<()> {
+        for computed in &self.app.spec.vars.computed {
+            let setup = Setup {
+                fs: self.fs.clone(),
+                lib_paths: self.lib_paths.clone(),
+                ext_vars: vars.clone(),
+                limits: self.limits,
+            };
+            let source = format!("<computed:{}>", computed.name);
+            let value = Vm::new(&setup).and_then(|vm| {
+                let value = vm.evaluate_snippet(&source, &computed.code)?;
+                value::to_node(&value, Span::default(), self.limits.max_depth)
+                    .map_err(|error| Failure::from_error(&error))
+            });
+            match value {
+                Ok(node) => vars.push((
+                    computed.name.clone(),
+                    Input::Code(node.to_json_value().to_string()),
+                )),
+                Err(failure) => {
+                    let span = self.span_at(&["spec", "vars", "computed"]);
+                    let name = format!("vars.computed.{}", computed.name);
+                    let diagnostic = render.failure(self, &name, span, &failure);
+                    render.diagnostics.push(diagnostic);
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The top-level arguments of each component, by name.
+    fn tla_vars(
+        &self,
+        request: &RenderRequest,
+        render: &mut Render,
+    ) -> Option<HashMap<String, Inputs>> {
+        let declared = &self.app.spec.vars.top_level;
+        let mut ok = true;
+        let mut by_component: HashMap<String, Inputs> = HashMap::new();
+        for (name, input) in &request.tla_vars {
+            let Some(declaration) = declared.iter().find(|var| &var.name == name) else {
+                ok = false;
+                let span = render.command_line(&format!("{} {name}", input.flag("tla")));
+                render.diagnostics.push(
+                    Diagnostic::error(
+                        "components/undeclared-var",
+                        format!("the top-level argument `{name}` is not declared in `spec.vars.topLevel`"),
+                        span,
+                    )
+                    .with_suggestion(name, declared.iter().map(|var| var.name.as_str())),
+                );
+                continue;
+            };
+            for component in &declaration.components {
+                let arguments = by_component.entry(component.clone()).or_default();
+                arguments.retain(|(existing, _)| existing != name);
+                arguments.push((name.clone(), input.clone()));
+            }
+        }
+        ok.then_some(by_component)
+    }
+
+    /// Evaluates `selected` on up to `request.concurrency` worker threads.
+    fn evaluate_all(
+        &self,
+        selected: &[&Component],
+        spans: &[Span],
+        setup: &Setup,
+        tla: &HashMap<String, Inputs>,
+        request: &RenderRequest,
+    ) -> Vec<Evaluated> {
+        let results: Mutex<Vec<Option<Evaluated>>> =
+            Mutex::new(selected.iter().map(|_| None).collect());
+        let next = AtomicUsize::new(0);
+        let workers = request.concurrency.clamp(1, selected.len().max(1));
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(component) = selected.get(index) else {
+                            break;
+                        };
+                        let arguments = tla.get(&component.name).map_or(&[][..], Vec::as_slice);
+                        let evaluated =
+                            self.evaluate(component, spans[index], setup, arguments, request);
+                        results
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)[index] =
+                            Some(evaluated);
+                    }
+                });
+            }
+        });
+        results
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .into_iter()
+            .map(|result| {
+                result.unwrap_or_else(|| Evaluated {
+                    objects: Vec::new(),
+                    problems: Vec::new(),
+                    failure: Some(Failure::message("the evaluation stopped unexpectedly")),
+                    traces: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
+    /// One component, start to end, on a worker thread.
+    fn evaluate(
+        &self,
+        component: &Component,
+        span: Span,
+        setup: &Setup,
+        arguments: &[(String, Input)],
+        request: &RenderRequest,
+    ) -> Evaluated {
+        let mut evaluated = Evaluated {
+            objects: Vec::new(),
+            problems: Vec::new(),
+            failure: None,
+            traces: Vec::new(),
+        };
+        let mut vm = None;
+        let output = match &component.source {
+            Source::Jsonnet(file) => Vm::new(setup).and_then(|machine| {
+                let value = machine.evaluate_file(file, arguments);
+                let node = value.and_then(|value| {
+                    value::to_node(&value, span, self.limits.max_depth)
+                        .map_err(|error| Failure::from_error(&error))
+                });
+                vm = Some(machine);
+                node
+            }),
+            Source::Documents { files, folder } => Ok(if *folder {
+                Node::new(
+                    Value::Seq(files.iter().map(|(_, value)| value.clone()).collect()),
+                    span,
+                )
+            } else {
+                files
+                    .first()
+                    .map_or_else(|| Node::new(Value::Null, span), |(_, value)| value.clone())
+            }),
+        };
+        let output = match output {
+            Ok(output) => output,
+            Err(failure) => {
+                evaluated.failure = Some(failure);
+                evaluated.traces = vm.map(|vm| vm.traces()).unwrap_or_default();
+                return evaluated;
+            }
+        };
+        let (found, problems) = objects::extract(output, &component.name);
+        evaluated.problems = problems;
+        for mut object in found {
+            if let Err(problem) = self.label(&mut object, &component.name, request) {
+                evaluated.problems.push(problem);
+                continue;
+            }
+            match self.post_process(object, &mut vm, setup, span) {
+                Ok(object) => evaluated.objects.push(object),
+                Err(PostProcess::Failed(failure)) => {
+                    evaluated.failure = Some(failure);
+                    break;
+                }
+                Err(PostProcess::Invalid(problem)) => evaluated.problems.push(problem),
+            }
+        }
+        evaluated.traces = vm.map(|vm| vm.traces()).unwrap_or_default();
+        evaluated
+    }
+
+    /// qbec's labels and annotation.
+    fn label(
+        &self,
+        object: &mut Node,
+        component: &str,
+        request: &RenderRequest,
+    ) -> Result<(), Diagnostic> {
+        objects::set_metadata(
+            object,
+            "labels",
+            "qbec.io/application",
+            &self.app.metadata.name,
+        )?;
+        objects::set_metadata(
+            object,
+            "labels",
+            "qbec.io/environment",
+            &request.environment,
+        )?;
+        if let Some(tag) = &request.tag {
+            objects::set_metadata(object, "labels", "qbec.io/tag", tag)?;
+        }
+        if self.app.spec.add_component_label {
+            objects::set_metadata(object, "labels", "qbec.io/component", component)?;
+        }
+        objects::set_metadata(object, "annotations", "qbec.io/component", component)
+    }
+
+    /// Passes `object` through the post-processor, if there is one.
+    fn post_process(
+        &self,
+        object: Node,
+        vm: &mut Option<Vm>,
+        setup: &Setup,
+        span: Span,
+    ) -> Result<Node, PostProcess> {
+        let Some(path) = &self.post_processor else {
+            return Ok(object);
+        };
+        if vm.is_none() {
+            *vm = Some(Vm::new(setup).map_err(PostProcess::Failed)?);
+        }
+        let Some(machine) = vm.as_ref() else {
+            return Ok(object);
+        };
+        let function = machine.import(path).map_err(PostProcess::Failed)?;
+        let result = machine
+            .call_with(&function, "object", value::from_node(&object))
+            .and_then(|value| value::to_node(&value, span, self.limits.max_depth))
+            .map_err(|error| PostProcess::Failed(Failure::from_error(&error)))?;
+        let is_object = result.get("kind").is_some() && result.get("apiVersion").is_some();
+        if is_object && objects::name(&result).is_some() {
+            Ok(result)
+        } else {
+            Err(PostProcess::Invalid(Diagnostic::error(
+                "components/post-processor",
+                format!(
+                    "the post-processor `{}` returned {} for `{}`; it must return an object with `kind`, `apiVersion` and a name",
+                    path.display(),
+                    result.value.kind_name(),
+                    objects::name(&object).unwrap_or_default()
+                ),
+                span,
+            )))
+        }
+    }
+}
+
+/// Why an object did not come through the post-processor.
+enum PostProcess {
+    Failed(Failure),
+    Invalid(Diagnostic),
+}
+
+/// A render's own state on the calling thread.
+struct Render {
+    db: SourceDb,
+    diagnostics: Vec<Diagnostic>,
+    /// Sources registered for traces, by name.
+    sources: HashMap<String, SourceId>,
+}
+
+impl Render {
+    /// Registers `text` as the command line's and spans its last word.
+    fn command_line(&mut self, text: &str) -> Span {
+        let start = text.rfind(' ').map_or(0, |space| space + 1);
+        let id = self.db.add(COMMAND_LINE, text);
+        Span::new(id, start, text.len())
+    }
+
+    /// A span for a component's output: its file, read and registered.
+    fn component_span(&mut self, application: &Application, component: &Component) -> Span {
+        match &component.source {
+            Source::Documents { files, folder } => {
+                let first = files
+                    .first()
+                    .map(|(_, value)| value.span)
+                    .unwrap_or_default();
+                if *folder {
+                    Span::file_start(first.source)
+                } else {
+                    first
+                }
+            }
+            Source::Jsonnet(file) => {
+                let text = application
+                    .fs
+                    .read(file, application.limits.max_bytes)
+                    .unwrap_or_default();
+                let id = self.source(application, &file.display().to_string(), true, &text);
+                Span::new(id, 0, 0)
+            }
+        }
+    }
+
+    /// The id of a source named in a trace, registering it once.
+    fn source(
+        &mut self,
+        application: &Application,
+        name: &str,
+        on_disk: bool,
+        code: &str,
+    ) -> SourceId {
+        if let Some(id) = self.sources.get(name) {
+            return *id;
+        }
+        let shown = if on_disk {
+            application.fs.display(Path::new(name))
+        } else {
+            name.to_owned()
+        };
+        let id = self.db.add(shown, code);
+        self.sources.insert(name.to_owned(), id);
+        id
+    }
+
+    /// A failed evaluation as a diagnostic: at the innermost place of its
+    /// trace, every frame in the notes.
+    fn failure(
+        &mut self,
+        application: &Application,
+        component: &str,
+        fallback: Span,
+        failure: &Failure,
+    ) -> Diagnostic {
+        let mut spans = Vec::new();
+        for frame in &failure.frames {
+            let id = self.source(application, &frame.file, frame.on_disk, &frame.code);
+            let length = frame.code.len();
+            spans.push((
+                Span::new(id, frame.start.min(length), frame.end.min(length)),
+                frame,
+            ));
+        }
+        let primary = spans.first().map_or(fallback, |(span, _)| *span);
+        let mut diagnostic = Diagnostic::error(
+            "components/eval",
+            format!("component `{component}`: {}", failure.message),
+            primary,
+        );
+        for (span, frame) in spans.iter().take(MAX_FRAMES) {
+            let (file, at) = self.db.locate(*span);
+            let LineCol { line, column } = at;
+            let description = if frame.description.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", frame.description)
+            };
+            diagnostic = diagnostic.with_note(format!("at {file}:{line}:{column}{description}"));
+        }
+        if spans.len() > MAX_FRAMES {
+            diagnostic =
+                diagnostic.with_note(format!("... and {} more frames", spans.len() - MAX_FRAMES));
+        }
+        diagnostic
+    }
+
+    /// Two objects of one kind, namespace and name are an error naming both.
+    fn duplicates(&mut self, objects: &[(String, Node)]) {
+        let mut seen: HashMap<(String, String, String), &str> = HashMap::new();
+        for (component, object) in objects {
+            let generated = object
+                .get("metadata")
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str)
+                .is_none_or(str::is_empty);
+            if generated {
+                continue;
+            }
+            let identity = objects::identity(object);
+            if let Some(first) = seen.insert(identity.clone(), component) {
+                let (namespace, kind, name) = identity;
+                let place = if namespace.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in namespace `{namespace}`")
+                };
+                self.diagnostics.push(Diagnostic::error(
+                    "components/duplicate-object",
+                    format!(
+                        "the {kind} `{name}`{place} comes from both `{first}` and `{component}`"
+                    ),
+                    object.span,
+                ));
+            }
+        }
+    }
+}
+
+/// How many trace frames a diagnostic lists.
+const MAX_FRAMES: usize = 20;
+
+fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

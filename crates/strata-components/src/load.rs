@@ -1,0 +1,599 @@
+//! Reading an application: `qbec.yaml`, its checks, and the components.
+//!
+//! Components are found exactly as qbec finds them, in every folder the
+//! `componentsDir` glob matches (relative to the root, `*` not crossing `/`):
+//!
+//! - every `.jsonnet`, `.json` and `.yaml` file directly in the folder is a
+//!   component named after the file without its extension (`.libsonnet`
+//!   files are libraries, anything else is ignored);
+//! - an immediate subfolder with `index.jsonnet` is a component named after
+//!   the subfolder, evaluated from that file; else, with `index.yaml`, a
+//!   component made of every `.json` and `.yaml` file in the subfolder, in
+//!   name order; else it is not a component.
+//!
+//! Hidden files and folders are skipped. Two components with one name are
+//! an error naming both. JSON and YAML files are parsed here, once, with
+//! positions, so problems in their output point into them.
+//!
+//! | code | when |
+//! |---|---|
+//! | `components/io` | a file cannot be read, or the root has no `qbec.yaml` |
+//! | `components/duplicate-component` | two components share a name |
+//! | `components/unknown-component` | `excludes`, `includes` or a top-level argument's `components` names no component |
+//! | `components/invalid-path` | `componentsDir`, a `libPaths` entry or `postProcessor` leaves the root, or the post-processor is missing |
+//! | `components/duplicate-var` | a variable is declared twice |
+//! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources` |
+//! | `components/include-exclude` | an environment both includes and excludes a component |
+//! | `components/no-components` (warning) | `componentsDir` holds no component |
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock};
+
+use strata_fs::Files;
+use strata_schema::Decoder;
+use strata_syntax::{Diagnostic, FieldPath, Format, Limits, Node, SourceDb, Span};
+
+use crate::app::{APP_FILE, AppFile};
+
+static APP: LazyLock<Decoder<AppFile>> = LazyLock::new(Decoder::new);
+
+/// The JSON Schema of `qbec.yaml`.
+#[must_use]
+pub fn app_schema() -> &'static serde_json::Value {
+    APP.schema()
+}
+
+/// What a component is made of.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A Jsonnet file, evaluated as-is.
+    Jsonnet(PathBuf),
+    /// JSON and YAML files, parsed: a JSON file stands for its value, a
+    /// YAML file for the array of its documents (as `parseYaml` returns);
+    /// an `index.yaml` folder for the array of its files' values.
+    Documents {
+        /// Each file and its value.
+        files: Vec<(PathBuf, Node)>,
+        /// Whether the component is a folder (its value is the array).
+        folder: bool,
+    },
+}
+
+/// One component.
+#[derive(Debug, Clone)]
+pub struct Component {
+    /// Its name.
+    pub name: String,
+    /// What it is made of.
+    pub source: Source,
+}
+
+impl Component {
+    /// The files it is made of, relative to the root.
+    #[must_use]
+    pub fn files(&self) -> Vec<&Path> {
+        match &self.source {
+            Source::Jsonnet(file) => vec![file.as_path()],
+            Source::Documents { files, .. } => files.iter().map(|(f, _)| f.as_path()).collect(),
+        }
+    }
+
+    /// `jsonnet`, `json`, `yaml`, or `folder` (an `index.yaml` folder).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match &self.source {
+            Source::Jsonnet(_) => "jsonnet",
+            Source::Documents { folder: true, .. } => "folder",
+            Source::Documents { files, .. }
+                if files.iter().all(|(f, _)| has_extension(f, "json")) =>
+            {
+                "json"
+            }
+            Source::Documents { .. } => "yaml",
+        }
+    }
+}
+
+/// A loaded application.
+pub struct Application {
+    pub(crate) fs: Arc<dyn Files>,
+    pub(crate) sources: Arc<SourceDb>,
+    pub(crate) limits: Limits,
+    /// `qbec.yaml`, decoded.
+    pub app: AppFile,
+    /// `qbec.yaml`, as written (for spans).
+    pub(crate) app_node: Node,
+    /// The components, by name.
+    pub components: BTreeMap<String, Component>,
+    /// The library folders, relative to the root, normalised.
+    pub(crate) lib_paths: Vec<PathBuf>,
+    /// The post-processor, relative to the root, normalised.
+    pub(crate) post_processor: Option<PathBuf>,
+}
+
+/// What loading gave: the sources read, the application if `qbec.yaml`
+/// decoded, and every problem found.
+pub struct Loaded {
+    /// Every file read; diagnostics resolve here.
+    pub sources: Arc<SourceDb>,
+    /// The application, unless `qbec.yaml` itself was unusable.
+    pub application: Option<Application>,
+    /// Every problem, warnings included.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Extensions that make a file a component, or part of one.
+const COMPONENT_EXTENSIONS: &[&str] = &["jsonnet", "json", "yaml"];
+
+impl Application {
+    /// Reads `qbec.yaml` and the components below `fs`'s root.
+    pub fn load(fs: &Arc<dyn Files>, limits: Limits) -> Loaded {
+        let mut reader = Reader {
+            fs: fs.as_ref(),
+            db: SourceDb::new(),
+            limits,
+            diagnostics: Vec::new(),
+        };
+        let application = reader.application().map(|(app, app_node)| {
+            let mut application = Application {
+                fs: fs.clone(),
+                sources: Arc::new(SourceDb::new()),
+                limits,
+                lib_paths: reader.relative_paths(&app_node, "libPaths"),
+                post_processor: reader.post_processor(&app, &app_node),
+                components: reader.components(&app, &app_node),
+                app,
+                app_node,
+            };
+            reader.check_names(&application);
+            application.sources = Arc::new(std::mem::take(&mut reader.db));
+            application
+        });
+        let sources = match &application {
+            Some(application) => application.sources.clone(),
+            None => Arc::new(reader.db),
+        };
+        Loaded {
+            sources,
+            application,
+            diagnostics: reader.diagnostics,
+        }
+    }
+
+    /// The sources read at load: `qbec.yaml` and the JSON/YAML components.
+    #[must_use]
+    pub fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Whether `environment` includes `component` (before any `--component`
+    /// filter): not excluded globally unless the environment includes it,
+    /// and not excluded by the environment.
+    #[must_use]
+    pub fn includes(&self, environment: &str, component: &str) -> bool {
+        let Some(env) = self.app.spec.environments.get(environment) else {
+            return false;
+        };
+        let named = |list: &[String]| list.iter().any(|name| name == component);
+        (!named(&self.app.spec.excludes) || named(&env.includes)) && !named(&env.excludes)
+    }
+
+    /// The span of the value at `path` in `qbec.yaml` (the file when absent).
+    pub(crate) fn span_at(&self, path: &[&str]) -> Span {
+        let mut node = &self.app_node;
+        for key in path {
+            match node.get(key) {
+                Some(child) => node = child,
+                None => break,
+            }
+        }
+        node.span
+    }
+}
+
+struct Reader<'a> {
+    fs: &'a dyn Files,
+    db: SourceDb,
+    limits: Limits,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    /// Reads and registers a file; a problem is reported and gives `None`.
+    fn read(&mut self, path: &Path, code: &'static str) -> Option<strata_syntax::SourceId> {
+        match self.fs.read(path, self.limits.max_bytes) {
+            Ok(text) => Some(self.db.add(self.fs.display(path), text)),
+            Err(error) => {
+                let id = self.db.add(self.fs.display(path), "");
+                self.diagnostics.push(Diagnostic::error(
+                    code,
+                    error.to_string(),
+                    Span::file_start(id),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Reads and parses a file into its documents.
+    fn parse(&mut self, path: &Path, format: Format) -> Option<Vec<Node>> {
+        let id = self.read(path, "components/io")?;
+        let parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
+        let failed = parsed.has_errors();
+        self.diagnostics.extend(parsed.diagnostics);
+        (!failed).then_some(parsed.documents)
+    }
+
+    /// `qbec.yaml`, decoded, with its tree.
+    fn application(&mut self) -> Option<(AppFile, Node)> {
+        let documents = self.parse(Path::new(APP_FILE), Format::Yaml)?;
+        let Some(node) = documents.into_iter().next() else {
+            let id = self.db.add(self.fs.display(Path::new(APP_FILE)), "");
+            self.diagnostics.push(Diagnostic::error(
+                "components/io",
+                "`qbec.yaml` is empty",
+                Span::file_start(id),
+            ));
+            return None;
+        };
+        match APP.decode(&node) {
+            Ok(app) => {
+                for key in ["paramsFile", "envFiles", "dataSources"] {
+                    if let Some(value) = node.get("spec").and_then(|spec| spec.get(key)) {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                "components/unsupported",
+                                format!("`{key}` is not supported"),
+                                value.span,
+                            )
+                            .with_path(FieldPath::root().key("spec").key(key))
+                            .with_help("declare environments and their properties in `qbec.yaml`"),
+                        );
+                    }
+                }
+                Some((app, node))
+            }
+            Err(problems) => {
+                self.diagnostics.extend(problems);
+                None
+            }
+        }
+    }
+
+    /// The paths in `spec.<key>` (a list), normalised and confined.
+    fn relative_paths(&mut self, node: &Node, key: &str) -> Vec<PathBuf> {
+        let entries = node
+            .get("spec")
+            .and_then(|spec| spec.get(key))
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        entries
+            .iter()
+            .filter_map(|entry| self.confined(entry, &format!("spec.{key}")))
+            .collect()
+    }
+
+    /// A path written in `qbec.yaml`, normalised; leaving the root is an error.
+    fn confined(&mut self, node: &Node, what: &str) -> Option<PathBuf> {
+        let text = node.as_str()?;
+        match strata_fs::normalise(Path::new(text)) {
+            Ok(path) => Some(path),
+            Err(error) => {
+                self.diagnostics.push(Diagnostic::error(
+                    "components/invalid-path",
+                    format!("`{what}` must stay inside the application: {error}"),
+                    node.span,
+                ));
+                None
+            }
+        }
+    }
+
+    fn post_processor(&mut self, app: &AppFile, node: &Node) -> Option<PathBuf> {
+        app.spec.post_processor.as_ref()?;
+        let written = node.get("spec")?.get("postProcessor")?;
+        let path = self.confined(written, "spec.postProcessor")?;
+        if self.fs.is_file(&path) {
+            Some(path)
+        } else {
+            self.diagnostics.push(Diagnostic::error(
+                "components/invalid-path",
+                format!("the post-processor `{}` does not exist", path.display()),
+                written.span,
+            ));
+            None
+        }
+    }
+
+    /// Finds every component, as the module docs say.
+    fn components(&mut self, app: &AppFile, node: &Node) -> BTreeMap<String, Component> {
+        let dir_span = node
+            .get("spec")
+            .and_then(|spec| spec.get("componentsDir"))
+            .map_or(node.span, |n| n.span);
+        let pattern = match glob::Pattern::new(&app.spec.components_dir) {
+            Ok(pattern) => pattern,
+            Err(error) => {
+                self.diagnostics.push(Diagnostic::error(
+                    "components/invalid-path",
+                    format!("`componentsDir` is not a glob: {}", error.msg),
+                    dir_span,
+                ));
+                return BTreeMap::new();
+            }
+        };
+        let files = match self.fs.list(COMPONENT_EXTENSIONS) {
+            Ok(files) => files,
+            Err(error) => {
+                self.diagnostics.push(Diagnostic::error(
+                    "components/io",
+                    error.to_string(),
+                    dir_span,
+                ));
+                return BTreeMap::new();
+            }
+        };
+        let options = glob::MatchOptions {
+            require_literal_separator: true,
+            ..glob::MatchOptions::default()
+        };
+        let in_components_dir = |folder: &Path| {
+            folder
+                .to_str()
+                .is_some_and(|f| pattern.matches_with(f, options))
+        };
+        let mut found: BTreeMap<String, (Component, PathBuf)> = BTreeMap::new();
+        let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+        for file in &files {
+            let Some(folder) = file.parent() else {
+                continue;
+            };
+            if in_components_dir(folder) {
+                if let Some(component) = self.file_component(file) {
+                    self.add(&mut found, component, file.clone());
+                }
+            } else if folder.parent().is_some_and(in_components_dir) {
+                folders
+                    .entry(folder.to_path_buf())
+                    .or_default()
+                    .push(file.clone());
+            }
+        }
+        for (folder, files) in folders {
+            if let Some(component) = self.folder_component(&folder, &files) {
+                self.add(&mut found, component, folder);
+            }
+        }
+        if found.is_empty() {
+            self.diagnostics.push(Diagnostic::warning(
+                "components/no-components",
+                format!("`{}` holds no component", app.spec.components_dir),
+                dir_span,
+            ));
+        }
+        found
+            .into_iter()
+            .map(|(name, (component, _))| (name, component))
+            .collect()
+    }
+
+    /// A file directly in a components folder, as a component.
+    fn file_component(&mut self, file: &Path) -> Option<Component> {
+        let name = file.file_stem()?.to_str()?.to_owned();
+        let source = if has_extension(file, "jsonnet") {
+            Source::Jsonnet(file.to_path_buf())
+        } else {
+            let value = self.document_value(file)?;
+            Source::Documents {
+                files: vec![(file.to_path_buf(), value)],
+                folder: false,
+            }
+        };
+        Some(Component { name, source })
+    }
+
+    /// An immediate subfolder, as a component when it has an index file.
+    fn folder_component(&mut self, folder: &Path, files: &[PathBuf]) -> Option<Component> {
+        let name = folder.file_name()?.to_str()?.to_owned();
+        let named = |file: &str| {
+            files
+                .iter()
+                .find(|f| f.file_name().is_some_and(|n| n == file))
+        };
+        if let Some(index) = named("index.jsonnet") {
+            return Some(Component {
+                name,
+                source: Source::Jsonnet(index.clone()),
+            });
+        }
+        named("index.yaml")?;
+        let mut documents = Vec::new();
+        for file in files.iter().filter(|f| !has_extension(f, "jsonnet")) {
+            if let Some(value) = self.document_value(file) {
+                documents.push((file.clone(), value));
+            }
+        }
+        Some(Component {
+            name,
+            source: Source::Documents {
+                files: documents,
+                folder: true,
+            },
+        })
+    }
+
+    /// A JSON file's value, or a YAML file's array of documents.
+    fn document_value(&mut self, file: &Path) -> Option<Node> {
+        let json = has_extension(file, "json");
+        let format = if json { Format::Json } else { Format::Yaml };
+        let id = self.read(file, "components/io")?;
+        let mut parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
+        let failed = parsed.has_errors();
+        self.diagnostics.append(&mut parsed.diagnostics);
+        if failed {
+            return None;
+        }
+        let span = Span::new(id, 0, self.db.get(id).text().len());
+        Some(if json {
+            parsed
+                .documents
+                .pop()
+                .unwrap_or_else(|| Node::new(strata_syntax::Value::Null, span))
+        } else {
+            Node::new(strata_syntax::Value::Seq(parsed.documents), span)
+        })
+    }
+
+    /// Adds a component; a second of the same name is an error naming both.
+    fn add(
+        &mut self,
+        found: &mut BTreeMap<String, (Component, PathBuf)>,
+        component: Component,
+        origin: PathBuf,
+    ) {
+        if let Some((_, first)) = found.get(&component.name) {
+            let id = self.db.add(self.fs.display(&origin), "");
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "components/duplicate-component",
+                    format!(
+                        "two components are named `{}`: `{}` and `{}`",
+                        component.name,
+                        self.fs.display(first),
+                        self.fs.display(&origin)
+                    ),
+                    Span::file_start(id),
+                )
+                .with_help("rename one of them"),
+            );
+            return;
+        }
+        found.insert(component.name.clone(), (component, origin));
+    }
+
+    /// Names in `qbec.yaml` that must be components or unique variables.
+    fn check_names(&mut self, application: &Application) {
+        let known: Vec<&str> = application.components.keys().map(String::as_str).collect();
+        let spec = application.app_node.get("spec");
+        let mut lists: Vec<(FieldPath, &Node)> = Vec::new();
+        let list = |node: Option<&Node>| -> Vec<Node> {
+            node.and_then(Node::as_seq)
+                .map(<[Node]>::to_vec)
+                .unwrap_or_default()
+        };
+        let spec_excludes = list(spec.and_then(|s| s.get("excludes")));
+        for (index, name) in spec_excludes.iter().enumerate() {
+            lists.push((
+                FieldPath::root().key("spec").key("excludes").index(index),
+                name,
+            ));
+        }
+        let environments = spec.and_then(|s| s.get("environments"));
+        let mut env_lists = Vec::new();
+        if let Some(strata_syntax::Value::Map(envs)) = environments.map(|e| &e.value) {
+            for (env, entry) in envs {
+                let includes = list(entry.value.get("includes"));
+                let excludes = list(entry.value.get("excludes"));
+                for name in &includes {
+                    if excludes.iter().any(|e| e.as_str() == name.as_str()) {
+                        self.diagnostics.push(Diagnostic::error(
+                            "components/include-exclude",
+                            format!(
+                                "environment `{env}` both includes and excludes `{}`",
+                                name.as_str().unwrap_or_default()
+                            ),
+                            name.span,
+                        ));
+                    }
+                }
+                env_lists.push((env.clone(), "includes", includes));
+                env_lists.push((env.clone(), "excludes", excludes));
+            }
+        }
+        for (env, key, names) in &env_lists {
+            for (index, name) in names.iter().enumerate() {
+                let path = FieldPath::root()
+                    .key("spec")
+                    .key("environments")
+                    .key(env)
+                    .key(key)
+                    .index(index);
+                lists.push((path, name));
+            }
+        }
+        let top_level = list(
+            spec.and_then(|s| s.get("vars"))
+                .and_then(|v| v.get("topLevel")),
+        );
+        let mut tla_components = Vec::new();
+        for (var, declared) in top_level.iter().enumerate() {
+            for (index, name) in list(declared.get("components")).into_iter().enumerate() {
+                let path = FieldPath::root()
+                    .key("spec")
+                    .key("vars")
+                    .key("topLevel")
+                    .index(var)
+                    .key("components")
+                    .index(index);
+                tla_components.push((path, name));
+            }
+        }
+        for (path, name) in lists
+            .into_iter()
+            .chain(tla_components.iter().map(|(p, n)| (p.clone(), n)))
+        {
+            let Some(text) = name.as_str() else { continue };
+            if !known.contains(&text) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "components/unknown-component",
+                        format!("no component is named `{text}`"),
+                        name.span,
+                    )
+                    .with_path(path)
+                    .with_suggestion(text, known.iter().copied()),
+                );
+            }
+        }
+        self.check_unique_vars(spec);
+    }
+
+    /// Every variable name is declared once across external, top-level and computed.
+    fn check_unique_vars(&mut self, spec: Option<&Node>) {
+        let vars = spec.and_then(|s| s.get("vars"));
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        for kind in ["external", "topLevel", "computed"] {
+            let declared = vars
+                .and_then(|v| v.get(kind))
+                .and_then(Node::as_seq)
+                .unwrap_or_default();
+            for var in declared {
+                let Some(name) = var.get("name") else {
+                    continue;
+                };
+                let Some(text) = name.as_str() else { continue };
+                // Top-level arguments are a namespace of their own.
+                let key = if kind == "topLevel" {
+                    format!("tla:{text}")
+                } else {
+                    text.to_owned()
+                };
+                if let Some(first) = seen.insert(key, name.span) {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "components/duplicate-var",
+                            format!("the variable `{text}` is declared twice"),
+                            name.span,
+                        )
+                        .with_secondary(first, "first declared here"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn has_extension(path: &Path, extension: &str) -> bool {
+    path.extension().is_some_and(|ext| ext == extension)
+}

@@ -1,0 +1,152 @@
+//! Between Jsonnet values and the spanned tree.
+//!
+//! - [`to_node`] forces a value completely (every field, every element) into
+//!   a [`Node`]: object fields in Jsonnet's manifest order (sorted by name,
+//!   hidden fields left out), whole numbers as integers, other numbers as
+//!   floats. A function anywhere is an error, as in `jsonnet` manifesting.
+//!   Nesting deeper than the limit is an error, not a stack overflow.
+//! - [`from_node`] builds the value a JSON or YAML document stands for (tags
+//!   dropped), for `parseJson`/`parseYaml`, top-level arguments and the
+//!   post-processor's `object`.
+
+use jrsonnet_evaluator::error::ErrorKind;
+use jrsonnet_evaluator::val::{ArrValue, NumValue};
+use jrsonnet_evaluator::{ObjValueBuilder, Result, Val, in_description_frame};
+use strata_syntax::{Entry, Mapping, Node, Span, Value};
+
+/// The largest integer a Jsonnet number holds exactly (2^53).
+const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+/// Forces `val` into a tree whose every node has `span`.
+pub fn to_node(val: &Val, span: Span, max_depth: usize) -> Result<Node> {
+    let value = match val {
+        Val::Null => Value::Null,
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Str(s) => Value::String(s.to_string()),
+        Val::Num(n) => number(n.get()),
+        Val::Arr(items) => {
+            let depth = deeper(max_depth)?;
+            let mut nodes = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                let node = in_description_frame(
+                    || format!("array index [{index}]"),
+                    || to_node(&item?, span, depth),
+                )?;
+                nodes.push(node);
+            }
+            Value::Seq(nodes)
+        }
+        Val::Obj(object) => {
+            let depth = deeper(max_depth)?;
+            let mut mapping = Mapping::with_capacity(object.len());
+            for (field, item) in object.iter() {
+                let node = in_description_frame(
+                    || format!("field <{field}>"),
+                    || to_node(&item?, span, depth),
+                )?;
+                mapping.insert(
+                    field.to_string(),
+                    Entry {
+                        key_span: span,
+                        value: node,
+                    },
+                );
+            }
+            Value::Map(mapping)
+        }
+        Val::Func(_) => {
+            return Err(ErrorKind::RuntimeError("a function cannot be output".into()).into());
+        }
+    };
+    Ok(Node::new(value, span))
+}
+
+/// One level less of the nesting allowed, or the error of having none left.
+fn deeper(max_depth: usize) -> Result<usize> {
+    max_depth
+        .checked_sub(1)
+        .ok_or_else(|| ErrorKind::RuntimeError("the output is nested too deeply".into()).into())
+}
+
+/// A whole number within the exact range is an integer.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() <= EXACT_INTEGER {
+        // In range and whole: the conversion is exact.
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "checked to be whole and in range"
+        )]
+        Value::Int(n as i64)
+    } else {
+        Value::Float(n)
+    }
+}
+
+/// The value a document stands for.
+#[must_use]
+pub fn from_node(node: &Node) -> Val {
+    match &node.value {
+        Value::Null => Val::Null,
+        Value::Bool(b) => Val::Bool(*b),
+        #[allow(clippy::cast_precision_loss, reason = "Jsonnet numbers are doubles")]
+        Value::Int(i) => Val::Num(NumValue::new(*i as f64).unwrap_or_else(zero)),
+        Value::Float(f) => NumValue::new(*f).map_or(Val::Null, Val::Num),
+        Value::String(s) => Val::Str(s.as_str().into()),
+        Value::Seq(items) => Val::Arr(ArrValue::eager(items.iter().map(from_node).collect())),
+        Value::Map(entries) => {
+            let mut object = ObjValueBuilder::with_capacity(entries.len());
+            for (key, entry) in entries {
+                object.field(key.as_str()).value(from_node(&entry.value));
+            }
+            Val::Obj(object.build())
+        }
+    }
+}
+
+fn zero() -> NumValue {
+    NumValue::new(0.0).expect("zero is finite")
+}
+
+#[cfg(test)]
+mod tests {
+    use jrsonnet_evaluator::State;
+    use strata_syntax::emit::to_json;
+    use strata_syntax::{Format, Limits, SourceDb};
+
+    use super::*;
+
+    fn evaluate(code: &str) -> Result<Val> {
+        let state = State::default();
+        state.evaluate_snippet("test.jsonnet", code)
+    }
+
+    #[test]
+    fn values_become_trees_in_manifest_order() {
+        let val = evaluate("{b: [1, 2.5, null, true], a: {h:: 1, c: 'x'}, big: 1e300}").unwrap();
+        let node = to_node(&val, Span::default(), 10).unwrap();
+        assert_eq!(
+            to_json(&node).unwrap(),
+            "{\n  \"a\": {\n    \"c\": \"x\"\n  },\n  \"b\": [\n    1,\n    2.5,\n    null,\n    true\n  ],\n  \"big\": 1e300\n}\n"
+        );
+    }
+
+    #[test]
+    fn functions_and_deep_nesting_are_errors() {
+        let val = evaluate("{f: function(x) x}").unwrap();
+        let error = to_node(&val, Span::default(), 10).unwrap_err();
+        assert!(error.to_string().contains("a function cannot be output"));
+        let val = evaluate("[[[[1]]]]").unwrap();
+        assert!(to_node(&val, Span::default(), 3).is_err());
+        assert!(to_node(&val, Span::default(), 5).is_ok());
+    }
+
+    #[test]
+    fn documents_round_trip() {
+        let mut db = SourceDb::new();
+        let id = db.add("x.yaml", "a: [1, -2, 0.5, 'x', null, {b: true}]\n");
+        let parsed = strata_syntax::parse(&db, id, Format::Yaml, &Limits::default());
+        let node = &parsed.documents[0];
+        let back = to_node(&from_node(node), Span::default(), 10).unwrap();
+        assert_eq!(to_json(&back).unwrap(), to_json(node).unwrap());
+    }
+}
