@@ -313,3 +313,113 @@ fn human_diagnostics_for_a_repository_overlay() {
     );
     insta::assert_snapshot!(text);
 }
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn strata_in_examples(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .current_dir(examples())
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("strata runs")
+}
+
+#[test]
+fn components_render_list_and_check_the_bundled_application() {
+    let output = strata_in_examples(&["components", "render", "components", "--env", "dev"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("---\napiVersion: apps/v1\nkind: Deployment\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| *l == "---").count(), 10);
+    assert!(text.contains("qbec.io/environment: dev\n"));
+
+    let json = strata_in_examples(&[
+        "components",
+        "render",
+        "components",
+        "--env",
+        "prod",
+        "-o",
+        "json",
+    ]);
+    let objects: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("a JSON array");
+    assert_eq!(objects.as_array().map(Vec::len), Some(9));
+
+    let list = strata_in_examples(&[
+        "components",
+        "list",
+        "components",
+        "--env",
+        "prod",
+        "-o",
+        "json",
+    ]);
+    let components: serde_json::Value = serde_json::from_str(&stdout(&list)).expect("json");
+    assert_eq!(components[3]["name"], "debug-tools");
+    assert_eq!(components[3]["included"], false);
+
+    let check = strata_in_examples(&["components", "check", "components"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stdout(&check).is_empty());
+
+    let schema = strata_in_examples(&["components", "schema"]);
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&schema)).expect("json");
+    assert_eq!(schema["additionalProperties"], false);
+}
+
+#[test]
+fn components_usage_errors_exit_2() {
+    for args in [
+        &["components", "render", "components"][..],
+        &[
+            "components",
+            "render",
+            "components",
+            "--env",
+            "dev",
+            "--eval-concurrency",
+            "0",
+        ],
+        &[
+            "components",
+            "render",
+            "components",
+            "--env",
+            "dev",
+            "--vm:ext-str",
+            "=x",
+        ],
+    ] {
+        let output = strata_in_examples(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // `NAME` alone reads the environment variable.
+    let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args([
+            "components",
+            "render",
+            "components",
+            "--env",
+            "dev",
+            "--component",
+            "api",
+        ])
+        .args(["--vm:ext-str", "image_tag"])
+        .env("image_tag", "9.9.9")
+        .current_dir(examples())
+        .output()
+        .expect("strata runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("image: registry.example.com/shop/api:9.9.9\n"));
+}

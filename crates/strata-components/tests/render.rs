@@ -1,0 +1,144 @@
+//! The components library on the bundled example and on scratch apps.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use strata_components::{Application, Input, RenderRequest};
+use strata_fs::{Files, RootFs};
+use strata_syntax::emit::to_yaml_stream;
+use strata_syntax::{Limits, SourceDb};
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/components")
+}
+
+fn load(root: &Path) -> (Application, SourceDb) {
+    let fs: Arc<dyn Files> = Arc::new(RootFs::new(root).expect("the app folder"));
+    let loaded = Application::load(&fs, Limits::default());
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let db = SourceDb::extending(loaded.sources.clone());
+    (loaded.application.expect("the application"), db)
+}
+
+fn render(application: &Application, db: &mut SourceDb, request: &RenderRequest) -> String {
+    let rendered = application.render(request, db);
+    let errors: Vec<_> = rendered
+        .diagnostics
+        .iter()
+        .map(|d| d.record(db).message)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    to_yaml_stream(&rendered.objects)
+}
+
+#[test]
+fn the_example_renders_the_same_whatever_the_concurrency() {
+    let (application, mut db) = load(&example());
+    let names: Vec<&str> = application.components.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "api",
+            "config",
+            "dashboards",
+            "debug-tools",
+            "policies",
+            "worker"
+        ]
+    );
+    let mut outputs = Vec::new();
+    for concurrency in [1, 2, 5, 64] {
+        let request = RenderRequest {
+            concurrency,
+            ..RenderRequest::new("dev")
+        };
+        outputs.push(render(&application, &mut db, &request));
+    }
+    assert!(outputs.windows(2).all(|pair| pair[0] == pair[1]));
+    // dev includes the globally excluded `debug-tools`; prod does not.
+    assert!(outputs[0].contains("name: debug-shell"));
+    let prod = render(&application, &mut db, &RenderRequest::new("prod"));
+    assert!(!prod.contains("debug-shell"));
+    assert_eq!(
+        prod.lines().filter(|line| *line == "---").count(),
+        9,
+        "{prod}"
+    );
+}
+
+#[test]
+fn variables_and_arguments_reach_the_components() {
+    let (application, mut db) = load(&example());
+    let request = RenderRequest {
+        tag: Some("pr-7".to_owned()),
+        components: vec!["api".to_owned()],
+        ext_vars: vec![("image_tag".to_owned(), Input::Str("2.0.0".to_owned()))],
+        tla_vars: vec![("replicas".to_owned(), Input::Code("2 + 5".to_owned()))],
+        ..RenderRequest::new("prod")
+    };
+    let output = render(&application, &mut db, &request);
+    assert!(
+        output.contains("image: registry.example.com/shop/api:2.0.0\n"),
+        "{output}"
+    );
+    assert!(output.contains("replicas: 7\n"), "{output}");
+    assert!(output.contains("namespace: shop-prod-pr-7\n"), "{output}");
+    assert!(output.contains("qbec.io/tag: pr-7\n"), "{output}");
+}
+
+#[cfg(unix)]
+#[test]
+fn imports_cannot_leave_the_application_through_a_symlink() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path().join("app");
+    std::fs::create_dir_all(app.join("components")).unwrap();
+    std::fs::write(scratch.path().join("secret.libsonnet"), "{ password: 'x' }").unwrap();
+    std::os::unix::fs::symlink(
+        scratch.path().join("secret.libsonnet"),
+        app.join("components/secret.libsonnet"),
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("components/leak.jsonnet"),
+        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'leak'}, data: import 'secret.libsonnet'}",
+    )
+    .unwrap();
+    let (application, mut db) = load(&app);
+    let rendered = application.render(&RenderRequest::new("dev"), &mut db);
+    let records: Vec<_> = rendered.diagnostics.iter().map(|d| d.record(&db)).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].code, "components/eval");
+    assert!(
+        records[0].message.contains("secret.libsonnet"),
+        "{records:?}"
+    );
+    assert!(rendered.objects.is_empty());
+}
+
+#[test]
+fn runaway_recursion_is_an_error_not_a_crash() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path();
+    std::fs::create_dir_all(app.join("components")).unwrap();
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("components/loop.jsonnet"),
+        "local f(n) = f(n + 1) + 1; f(0)",
+    )
+    .unwrap();
+    let (application, mut db) = load(app);
+    let rendered = application.render(&RenderRequest::new("dev"), &mut db);
+    assert_eq!(rendered.diagnostics.len(), 1);
+    let record = rendered.diagnostics[0].record(&db);
+    assert_eq!(record.code, "components/eval");
+    assert!(record.message.contains("stack"), "{}", record.message);
+}
