@@ -232,6 +232,64 @@ impl SourceDb {
         (file.name(), file.line_col(span.start))
     }
 
+    /// The span in the file of `range`, byte offsets into `value`, the
+    /// string a scalar written at `scalar` stands for: an error inside an
+    /// expression can then point at its character.
+    ///
+    /// Found when the value's text appears in the file as written: a plain
+    /// or quoted scalar without escapes on one line, or a literal block
+    /// (`|`) whose lines appear, indented, one per line. `None` when the
+    /// scalar is written otherwise (escapes, folding), for the caller to fall
+    /// back on the whole scalar.
+    #[must_use]
+    pub fn span_in_scalar(
+        &self,
+        scalar: Span,
+        value: &str,
+        range: std::ops::Range<usize>,
+    ) -> Option<Span> {
+        let raw = self.snippet(scalar);
+        if range.start > range.end || range.end > value.len() {
+            return None;
+        }
+        let at = |offset: usize| scalar.start as usize + offset;
+        if !value.contains('\n') {
+            let start = raw.rfind(value)?;
+            return Some(Span::new(
+                scalar.source,
+                at(start + range.start),
+                at(start + range.end),
+            ));
+        }
+        // A literal block: a header line, then each line of the value,
+        // indented; the range must lie within one line.
+        let line = value[..range.start].matches('\n').count();
+        let line_start = value[..range.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_text = value[line_start..].split('\n').next().unwrap_or_default();
+        if range.end > line_start + line_text.len() {
+            return None;
+        }
+        let mut offset = 0;
+        let mut raw_lines = raw.split_inclusive('\n');
+        let header = raw_lines.next()?;
+        if !header.trim_start().starts_with('|') {
+            return None;
+        }
+        offset += header.len();
+        for (index, raw_line) in raw_lines.enumerate() {
+            let content = raw_line.trim_end_matches(['\n', '\r']);
+            if index == line {
+                if !content.ends_with(line_text) {
+                    return None;
+                }
+                let start = offset + content.len() - line_text.len() + (range.start - line_start);
+                return Some(Span::new(scalar.source, at(start), at(start + range.len())));
+            }
+            offset += raw_line.len();
+        }
+        None
+    }
+
     /// The text a span covers.
     #[must_use]
     pub fn snippet(&self, span: Span) -> &str {
@@ -270,6 +328,35 @@ mod tests {
         assert_eq!(child.get(own).name(), "request.yaml");
         let names: Vec<&str> = child.iter().map(SourceFile::name).collect();
         assert_eq!(names, ["catalogue.yaml", "request.yaml"]);
+    }
+
+    #[test]
+    fn ranges_inside_scalars_map_to_the_file() {
+        let mut db = SourceDb::new();
+        let text = "a: x + y\nb: 'p ?? q'\nc: |\n  one\n  two ${z}\nd: \"e\\tf\"\n";
+        let id = db.add("s.yaml", text);
+        let scalar = |needle: &str, len: usize| {
+            let start = text.find(needle).unwrap();
+            Span::new(id, start, start + len)
+        };
+        // Plain: `y`.
+        let span = db
+            .span_in_scalar(scalar("x + y", 5), "x + y", 4..5)
+            .unwrap();
+        assert_eq!(db.snippet(span), "y");
+        // Quoted: `q`.
+        let span = db
+            .span_in_scalar(scalar("'p ?? q'", 8), "p ?? q", 5..6)
+            .unwrap();
+        assert_eq!(db.snippet(span), "q");
+        // Literal block: `z` on the second line.
+        let block = scalar("|\n  one", "|\n  one\n  two ${z}\n".len());
+        let value = "one\ntwo ${z}\n";
+        let span = db.span_in_scalar(block, value, 10..11).unwrap();
+        assert_eq!(db.snippet(span), "z");
+        assert_eq!(db.locate(span).1, LineCol { line: 5, column: 9 });
+        // Escapes hide the place.
+        assert!(db.span_in_scalar(scalar("\"e", 6), "e\tf", 2..3).is_none());
     }
 
     #[test]

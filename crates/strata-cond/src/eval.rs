@@ -1,0 +1,366 @@
+//! Evaluating an [`Expr`] against the configuration.
+//!
+//! - A name is a top-level key of the configuration. A missing key anywhere
+//!   in a path is `null` (`cluster.endpoint` on a configuration without
+//!   `cluster`), and so is an index past the end of a list; reading a field
+//!   of a string, number or boolean is an error.
+//! - `??` gives its right side when the left is `null` (the right side is
+//!   not evaluated otherwise). `&&`, `||` and `!` take booleans and treat
+//!   `null` as false; they short-circuit.
+//! - `==`/`!=` compare any two values deeply (`1 == 1.0`); `<`, `<=`, `>`,
+//!   `>=` compare two numbers or two strings; comparing with `null` is an
+//!   error that suggests `??`.
+//! - `+` adds numbers or concatenates strings; `-`, `*` take numbers; `/`
+//!   always divides as floats (as expr does); `%` takes integers. Integer
+//!   overflow and division by zero are errors.
+//! - `x in list` is membership, `key in map` a key test, anything `in null`
+//!   false.
+//! - Functions: `values(map)` (the values in key order), `jsonnet(path)`
+//!   and `file(path)` (through the [`Host`]).
+
+use std::cmp::Ordering;
+use std::ops::Range;
+
+use strata_syntax::{Node, Span, Value};
+
+use crate::CondError;
+use crate::parse::{BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// What expressions may ask of the world.
+pub trait Host {
+    /// `jsonnet(path)`: the value of a Jsonnet file.
+    fn jsonnet(&self, path: &str) -> Result<Node, String>;
+    /// `file(path)`: the text of a file.
+    fn file(&self, path: &str) -> Result<String, String>;
+}
+
+/// The functions there are, for did-you-mean.
+pub const FUNCTIONS: &[&str] = &["values", "jsonnet", "file"];
+
+/// Evaluates `expr` with `scope` (a mapping) as its names.
+pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
+    Evaluator { scope, host }.eval(expr)
+}
+
+struct Evaluator<'a> {
+    scope: &'a Node,
+    host: &'a dyn Host,
+}
+
+fn plain(value: Value) -> Node {
+    Node::new(value, Span::default())
+}
+
+fn kind(node: &Node) -> &'static str {
+    node.value.kind_name()
+}
+
+impl Evaluator<'_> {
+    fn eval(&self, expr: &Expr) -> Result<Node, CondError> {
+        let range = expr.range.clone();
+        Ok(match &expr.kind {
+            ExprKind::Null => plain(Value::Null),
+            ExprKind::Bool(b) => plain(Value::Bool(*b)),
+            ExprKind::Int(i) => plain(Value::Int(*i)),
+            ExprKind::Float(f) => plain(Value::Float(*f)),
+            ExprKind::String(s) => plain(Value::String(s.clone())),
+            ExprKind::List(items) => plain(Value::Seq(
+                items
+                    .iter()
+                    .map(|item| self.eval(item))
+                    .collect::<Result<_, _>>()?,
+            )),
+            ExprKind::Name(name) => self
+                .scope
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| plain(Value::Null)),
+            ExprKind::Member(target, name) => {
+                let target = self.eval(target)?;
+                member(&target, name, range)?
+            }
+            ExprKind::Index(target, index) => {
+                let target = self.eval(target)?;
+                let index = self.eval(index)?;
+                index_into(&target, &index, range)?
+            }
+            ExprKind::Call(name, arguments) => self.call(name, arguments, range)?,
+            ExprKind::Unary(op, operand) => {
+                let value = self.eval(operand)?;
+                unary(*op, &value, range)?
+            }
+            ExprKind::Binary(op, left, right) => self.binary(*op, left, right, range)?,
+        })
+    }
+
+    fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
+        if !FUNCTIONS.contains(&name) {
+            let mut error = CondError::eval(format!("there is no function `{name}`"), range);
+            if let Some(near) = strata_syntax::did_you_mean(name, FUNCTIONS.iter().copied()) {
+                error = error.with_help(format!("did you mean `{near}`?"));
+            }
+            return Err(error);
+        }
+        let [argument] = arguments else {
+            return Err(CondError::eval(
+                format!("`{name}` takes one argument, found {}", arguments.len()),
+                range,
+            ));
+        };
+        let value = self.eval(argument)?;
+        let argument_range = argument.range.clone();
+        if name == "values" {
+            let Value::Map(entries) = &value.value else {
+                return Err(CondError::eval(
+                    format!("`values` takes a mapping, found {}", kind(&value)),
+                    argument_range,
+                ));
+            };
+            let mut sorted: Vec<_> = entries.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            return Ok(plain(Value::Seq(
+                sorted
+                    .into_iter()
+                    .map(|(_, entry)| entry.value.clone())
+                    .collect(),
+            )));
+        }
+        let Value::String(path) = &value.value else {
+            return Err(CondError::eval(
+                format!("`{name}` takes a path string, found {}", kind(&value)),
+                argument_range,
+            ));
+        };
+        let result = if name == "jsonnet" {
+            self.host.jsonnet(path)
+        } else {
+            self.host.file(path).map(|text| plain(Value::String(text)))
+        };
+        result.map_err(|message| CondError::eval(message, range))
+    }
+
+    fn binary(
+        &self,
+        op: BinaryOp,
+        left: &Expr,
+        right: &Expr,
+        range: Range<usize>,
+    ) -> Result<Node, CondError> {
+        match op {
+            BinaryOp::Coalesce => {
+                let value = self.eval(left)?;
+                if matches!(value.value, Value::Null) {
+                    self.eval(right)
+                } else {
+                    Ok(value)
+                }
+            }
+            BinaryOp::And | BinaryOp::Or => {
+                let first = truth(op, &self.eval(left)?, left.range.clone())?;
+                if first == (op == BinaryOp::Or) {
+                    return Ok(plain(Value::Bool(first)));
+                }
+                let second = truth(op, &self.eval(right)?, right.range.clone())?;
+                Ok(plain(Value::Bool(second)))
+            }
+            _ => {
+                let a = self.eval(left)?;
+                let b = self.eval(right)?;
+                arithmetic(op, &a, &b, range)
+            }
+        }
+    }
+}
+
+/// `target[index]`; `null` for a missing key or an index past the end.
+fn index_into(target: &Node, index: &Node, range: Range<usize>) -> Result<Node, CondError> {
+    match (&target.value, &index.value) {
+        (Value::Null, _) => Ok(plain(Value::Null)),
+        (Value::Map(_), Value::String(key)) => member(target, key, range),
+        (Value::Seq(items), Value::Int(i)) => Ok(usize::try_from(*i)
+            .ok()
+            .and_then(|i| items.get(i))
+            .cloned()
+            .unwrap_or_else(|| plain(Value::Null))),
+        _ => Err(CondError::eval(
+            format!("cannot index a {} with a {}", kind(target), kind(index)),
+            range,
+        )),
+    }
+}
+
+/// A field of a mapping; `null` when absent or when the target is `null`.
+fn member(target: &Node, name: &str, range: Range<usize>) -> Result<Node, CondError> {
+    match &target.value {
+        Value::Null => Ok(plain(Value::Null)),
+        Value::Map(entries) => Ok(entries
+            .get(name)
+            .map_or_else(|| plain(Value::Null), |entry| entry.value.clone())),
+        _ => Err(CondError::eval(
+            format!("cannot read the field `{name}` of a {}", kind(target)),
+            range,
+        )),
+    }
+}
+
+/// A boolean operand of `op`; `null` is false.
+fn truth(op: BinaryOp, value: &Node, range: Range<usize>) -> Result<bool, CondError> {
+    match value.value {
+        Value::Bool(b) => Ok(b),
+        Value::Null => Ok(false),
+        _ => Err(CondError::eval(
+            format!("`{}` takes booleans, found {}", op.symbol(), kind(value)),
+            range,
+        )),
+    }
+}
+
+fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondError> {
+    match (op, &value.value) {
+        (UnaryOp::Not, Value::Bool(b)) => Ok(plain(Value::Bool(!b))),
+        (UnaryOp::Not, Value::Null) => Ok(plain(Value::Bool(true))),
+        (UnaryOp::Negate, Value::Int(i)) => i
+            .checked_neg()
+            .map(|i| plain(Value::Int(i)))
+            .ok_or_else(|| CondError::eval("the negation overflows", range)),
+        (UnaryOp::Negate, Value::Float(f)) => Ok(plain(Value::Float(-f))),
+        (UnaryOp::Not, _) => Err(CondError::eval(
+            format!("`!` takes a boolean, found {}", kind(value)),
+            range,
+        )),
+        (UnaryOp::Negate, _) => Err(CondError::eval(
+            format!("`-` takes a number, found {}", kind(value)),
+            range,
+        )),
+    }
+}
+
+/// A number as a float, for mixed arithmetic.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "mixed arithmetic is float arithmetic"
+)]
+fn float(value: &Value) -> Option<f64> {
+    match value {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Node, CondError> {
+    let overflow = || CondError::eval(format!("`{}` overflows", op.symbol()), range.clone());
+    let mismatch = || {
+        let mut error = CondError::eval(
+            format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
+            range.clone(),
+        );
+        if matches!(a.value, Value::Null) || matches!(b.value, Value::Null) {
+            error = error.with_help("a missing value is `null`; give a default with `??`");
+        }
+        error
+    };
+    let boolean = |b: bool| Ok(plain(Value::Bool(b)));
+    match op {
+        BinaryOp::Equal => boolean(equal(a, b)),
+        BinaryOp::NotEqual => boolean(!equal(a, b)),
+        BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => {
+            let ordering = match (&a.value, &b.value) {
+                (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+                (x, y) => float(x).zip(float(y)).and_then(|(x, y)| x.partial_cmp(&y)),
+            }
+            .ok_or_else(mismatch)?;
+            boolean(match op {
+                BinaryOp::Less => ordering == Ordering::Less,
+                BinaryOp::LessEqual => ordering != Ordering::Greater,
+                BinaryOp::Greater => ordering == Ordering::Greater,
+                _ => ordering != Ordering::Less,
+            })
+        }
+        BinaryOp::In => match &b.value {
+            Value::Null => boolean(false),
+            Value::Seq(items) => boolean(items.iter().any(|item| equal(a, item))),
+            Value::Map(entries) => match &a.value {
+                Value::String(key) => boolean(entries.contains_key(key)),
+                _ => Err(mismatch()),
+            },
+            _ => Err(mismatch()),
+        },
+        BinaryOp::Add => match (&a.value, &b.value) {
+            (Value::String(x), Value::String(y)) => Ok(plain(Value::String(format!("{x}{y}")))),
+            (Value::Int(x), Value::Int(y)) => x
+                .checked_add(*y)
+                .map(|v| plain(Value::Int(v)))
+                .ok_or_else(overflow),
+            (x, y) => float(x)
+                .zip(float(y))
+                .map(|(x, y)| plain(Value::Float(x + y)))
+                .ok_or_else(mismatch),
+        },
+        BinaryOp::Subtract => match (&a.value, &b.value) {
+            (Value::Int(x), Value::Int(y)) => x
+                .checked_sub(*y)
+                .map(|v| plain(Value::Int(v)))
+                .ok_or_else(overflow),
+            (x, y) => float(x)
+                .zip(float(y))
+                .map(|(x, y)| plain(Value::Float(x - y)))
+                .ok_or_else(mismatch),
+        },
+        BinaryOp::Multiply => match (&a.value, &b.value) {
+            (Value::Int(x), Value::Int(y)) => x
+                .checked_mul(*y)
+                .map(|v| plain(Value::Int(v)))
+                .ok_or_else(overflow),
+            (x, y) => float(x)
+                .zip(float(y))
+                .map(|(x, y)| plain(Value::Float(x * y)))
+                .ok_or_else(mismatch),
+        },
+        BinaryOp::Divide => {
+            let (x, y) = float(&a.value).zip(float(&b.value)).ok_or_else(mismatch)?;
+            if y == 0.0 {
+                return Err(CondError::eval("division by zero", range));
+            }
+            Ok(plain(Value::Float(x / y)))
+        }
+        BinaryOp::Remainder => match (&a.value, &b.value) {
+            (Value::Int(_), Value::Int(0)) => {
+                Err(CondError::eval("remainder of a division by zero", range))
+            }
+            (Value::Int(x), Value::Int(y)) => x
+                .checked_rem(*y)
+                .map(|v| plain(Value::Int(v)))
+                .ok_or_else(overflow),
+            _ => Err(mismatch()),
+        },
+        BinaryOp::And | BinaryOp::Or | BinaryOp::Coalesce => {
+            unreachable!("handled before the operands are evaluated")
+        }
+    }
+}
+
+/// Deep equality; integers and floats compare by value.
+#[must_use]
+pub fn equal(a: &Node, b: &Node) -> bool {
+    match (&a.value, &b.value) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (x @ (Value::Int(_) | Value::Float(_)), y @ (Value::Int(_) | Value::Float(_))) => {
+            float(x) == float(y)
+        }
+        (Value::Seq(x), Value::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal(x, y))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(key, entry)| {
+                    y.get(key)
+                        .is_some_and(|other| equal(&entry.value, &other.value))
+                })
+        }
+        _ => false,
+    }
+}
