@@ -35,7 +35,8 @@
 //!
 //! Remaining ties go to the earlier registration. Registering a pattern
 //! again replaces its strategy, so a caller's settings override defaults
-//! registered before them. No match means `append`.
+//! registered before them. No match means `append`, or the registry's
+//! fallback ([`Strategies::with_fallback`]).
 
 use std::cmp::Reverse;
 use std::fmt;
@@ -208,12 +209,22 @@ enum Tier {
 #[derive(Default)]
 pub struct Strategies {
     entries: Vec<Registered>,
+    /// The strategy of sequences no pattern matches (`append` when unset).
+    fallback: Option<Strategy>,
 }
 
 impl fmt::Debug for Strategies {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|entry| &entry.strategy))
+        f.debug_struct("Strategies")
+            .field(
+                "entries",
+                &self
+                    .entries
+                    .iter()
+                    .map(|entry| &entry.strategy)
+                    .collect::<Vec<_>>(),
+            )
+            .field("fallback", &self.fallback)
             .finish()
     }
 }
@@ -223,6 +234,16 @@ impl Strategies {
     #[must_use]
     pub fn new() -> Strategies {
         Strategies::default()
+    }
+
+    /// A registry whose unmatched sequences use `strategy` instead of
+    /// `append` (`replace` for a plain deep merge).
+    #[must_use]
+    pub fn with_fallback(strategy: Strategy) -> Strategies {
+        Strategies {
+            fallback: Some(strategy),
+            ..Strategies::default()
+        }
     }
 
     /// Registers `strategy` for sequences at paths matching `pattern`.
@@ -284,7 +305,10 @@ impl Strategies {
                 best = Some((rank, &entry.strategy));
             }
         }
-        best.map_or(&Strategy::Append, |(_, strategy)| strategy)
+        best.map_or(
+            self.fallback.as_ref().unwrap_or(&Strategy::Append),
+            |(_, strategy)| strategy,
+        )
     }
 }
 
@@ -353,6 +377,14 @@ mod tests {
         assert_eq!(lookup(&strategies, "other.accessModes"), "union");
         assert_eq!(lookup(&strategies, "apps.python.start"), "replace-by-key:x");
         assert_eq!(lookup(&strategies, "apps.python.stop"), "append");
+    }
+
+    #[test]
+    fn a_fallback_replaces_append_for_unmatched_sequences() {
+        let mut strategies = Strategies::with_fallback(Strategy::Replace);
+        strategies.register("ports", Strategy::Union).unwrap();
+        assert_eq!(lookup(&strategies, "a.ports"), "union");
+        assert_eq!(lookup(&strategies, "a.zones"), "replace");
     }
 
     #[test]
