@@ -71,6 +71,10 @@ impl Default for Limits {
 pub enum Format {
     /// YAML 1.2, possibly a stream of documents.
     Yaml,
+    /// YAML read as Kubernetes tooling (go-yaml) reads it: plain scalars
+    /// resolved by YAML 1.1 (`yes`/`on` are booleans, `0644` is octal);
+    /// see the `scalar` module docs.
+    Yaml11,
     /// JSON: one document.
     Json,
 }
@@ -124,7 +128,8 @@ pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -
         };
     }
     let (documents, errors) = match format {
-        Format::Yaml => yaml::parse(file, source, limits),
+        Format::Yaml => yaml::parse(file, source, limits, yaml::Schema::Core),
+        Format::Yaml11 => yaml::parse(file, source, limits, yaml::Schema::Yaml11),
         Format::Json => json::parse(file, source, limits),
     };
     Parsed {

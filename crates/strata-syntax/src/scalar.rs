@@ -11,6 +11,17 @@
 //! YAML 1.1 words such as `yes`, `on` and `0777` stay strings, as YAML 1.2
 //! says; the emitter quotes them anyway so that older tools read them back
 //! as strings too.
+//!
+//! [`resolve_plain_1_1`] resolves as YAML 1.1 instead, the way go-yaml (and
+//! so `kubectl`, Helm and qbec) reads Kubernetes manifests:
+//!
+//! | text | value |
+//! |---|---|
+//! | empty, `~`, `null`, `Null`, `NULL` | null |
+//! | `y`, `yes`, `on`, `true` and `n`, `no`, `off`, `false` (lower, capitalised or upper case) | boolean |
+//! | `[-+]?0b[01_]+`, `[-+]?0[0-7_]+` (octal: `0644` is 420), `[-+]?(0\|[1-9][0-9_]*)`, `[-+]?0x[0-9a-fA-F_]+` | integer |
+//! | the core schema's floats, `_` allowed between digits | float |
+//! | anything else (`0o17` too) | string |
 
 use crate::node::Value;
 
@@ -30,6 +41,62 @@ pub(crate) fn resolve_plain(text: &str) -> Resolved {
         return resolved;
     }
     match resolve_float(text) {
+        Some(value) => Resolved::Value(Value::Float(value)),
+        None => Resolved::Value(Value::String(text.to_owned())),
+    }
+}
+
+/// Resolves a plain scalar by YAML 1.1 (module docs).
+pub(crate) fn resolve_plain_1_1(text: &str) -> Resolved {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Value(Value::Null),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            return Resolved::Value(Value::Bool(true));
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            return Resolved::Value(Value::Bool(false));
+        }
+        _ => {}
+    }
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    // Underscores may separate digits, never lead.
+    let digits_of = |body: &str, radix: u32| -> Option<String> {
+        (!body.is_empty()
+            && !body.starts_with('_')
+            && body.chars().all(|c| c == '_' || c.is_digit(radix))
+            && body.chars().any(|c| c != '_'))
+        .then(|| body.replace('_', ""))
+    };
+    let integer = if let Some(binary) = unsigned.strip_prefix("0b") {
+        digits_of(binary, 2).map(|d| (d, 2))
+    } else if let Some(hex) = unsigned.strip_prefix("0x") {
+        digits_of(hex, 16).map(|d| (d, 16))
+    } else if unsigned.len() > 1 && unsigned.starts_with('0') {
+        digits_of(&unsigned[1..], 8).map(|d| (d, 8))
+    } else {
+        digits_of(unsigned, 10).map(|d| (d, 10))
+    };
+    if let Some((digits, radix)) = integer {
+        let signed = if negative {
+            format!("-{digits}")
+        } else {
+            digits
+        };
+        return match i64::from_str_radix(&signed, radix) {
+            Ok(value) => Resolved::Value(Value::Int(value)),
+            Err(_) => Resolved::IntegerOutOfRange,
+        };
+    }
+    let looks_numeric = unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    let without_separators = if looks_numeric && !unsigned.contains("__") {
+        text.replace('_', "")
+    } else {
+        text.to_owned()
+    };
+    match resolve_float(&without_separators) {
         Some(value) => Resolved::Value(Value::Float(value)),
         None => Resolved::Value(Value::String(text.to_owned())),
     }
@@ -126,6 +193,39 @@ mod tests {
         assert!(matches!(value("TRUE"), Value::Bool(true)));
         assert!(matches!(value("yes"), Value::String(_)));
         assert!(matches!(value("tRue"), Value::String(_)));
+    }
+
+    fn value_1_1(text: &str) -> Value {
+        match resolve_plain_1_1(text) {
+            Resolved::Value(value) => value,
+            Resolved::IntegerOutOfRange => panic!("{text} out of range"),
+        }
+    }
+
+    #[test]
+    fn yaml_1_1_reads_as_go_yaml_does() {
+        assert!(matches!(value_1_1("0644"), Value::Int(420)));
+        assert!(matches!(value_1_1("-010"), Value::Int(-8)));
+        assert!(matches!(value_1_1("0"), Value::Int(0)));
+        assert!(matches!(value_1_1("1_000"), Value::Int(1000)));
+        assert!(matches!(value_1_1("1__0"), Value::Int(10)));
+        assert!(matches!(value_1_1("0b101"), Value::Int(5)));
+        assert!(matches!(value_1_1("0x1_F"), Value::Int(31)));
+        assert!(matches!(value_1_1("yes"), Value::Bool(true)));
+        assert!(matches!(value_1_1("Off"), Value::Bool(false)));
+        assert!(matches!(value_1_1("y"), Value::Bool(true)));
+        assert!(matches!(value_1_1("~"), Value::Null));
+        assert!(
+            matches!(value_1_1("1_000.5"), Value::Float(f) if (f - 1000.5).abs() < f64::EPSILON)
+        );
+        assert!(matches!(value_1_1(".inf"), Value::Float(f) if f.is_infinite()));
+        assert!(
+            matches!(value_1_1("09"), Value::Float(_)),
+            "go-yaml reads a bad octal as a float"
+        );
+        for text in ["0o17", "yEs", "_1", "0x", "v1", "1.2.3", "12:30"] {
+            assert!(matches!(value_1_1(text), Value::String(_)), "{text}");
+        }
     }
 
     #[test]

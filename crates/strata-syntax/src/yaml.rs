@@ -28,20 +28,33 @@ use crate::Limits;
 use crate::error::SyntaxError;
 use crate::node::{Entry, Mapping, Node, Tag, Value};
 use crate::path::{FieldPath, Segment};
-use crate::scalar::{Resolved, resolve_float, resolve_int, resolve_null_or_bool, resolve_plain};
+use crate::scalar::{
+    Resolved, resolve_float, resolve_int, resolve_null_or_bool, resolve_plain, resolve_plain_1_1,
+};
 use crate::source::{SourceFile, SourceId, Span};
 
 /// The flow nesting bound built into the scanner.
 const SCANNER_FLOW_LIMIT: usize = 255;
 const CORE_TAG_HANDLE: &str = "tag:yaml.org,2002:";
 
+/// How plain scalars are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Schema {
+    /// The YAML 1.2 core schema.
+    Core,
+    /// YAML 1.1, as go-yaml resolves it.
+    Yaml11,
+}
+
 /// Parses every document of a YAML stream.
 pub(crate) fn parse(
     file: &SourceFile,
     source: SourceId,
     limits: &Limits,
+    schema: Schema,
 ) -> (Vec<Node>, Vec<SyntaxError>) {
     let mut builder = Builder {
+        schema,
         file,
         source,
         ascii: file.text().is_ascii(),
@@ -101,6 +114,7 @@ struct Anchored {
 }
 
 struct Builder<'a> {
+    schema: Schema,
     file: &'a SourceFile,
     source: SourceId,
     ascii: bool,
@@ -114,6 +128,14 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// A plain scalar's value under the schema being read.
+    fn resolve(&self, text: &str) -> Resolved {
+        match self.schema {
+            Schema::Core => resolve_plain(text),
+            Schema::Yaml11 => resolve_plain_1_1(text),
+        }
+    }
+
     fn offset(&self, marker: &Marker) -> usize {
         if self.ascii {
             marker.index()
@@ -322,7 +344,7 @@ impl Builder<'_> {
         span: Span,
     ) -> Node {
         let value = match tag.as_ref().map(Tag::as_str) {
-            None if style == ScalarStyle::Plain => match resolve_plain(&text) {
+            None if style == ScalarStyle::Plain => match self.resolve(&text) {
                 Resolved::Value(value) => value,
                 Resolved::IntegerOutOfRange => {
                     let path = self.path();
