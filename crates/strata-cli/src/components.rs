@@ -194,12 +194,16 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
             ..RenderRequest::new(&environment)
         };
         let rendered = application.render(&request, &mut session.db);
-        session.diagnostics.extend(
-            rendered
-                .diagnostics
-                .into_iter()
-                .map(|d| d.with_note(format!("in environment `{environment}`"))),
-        );
+        // Which environment a problem is in, unless it is about the name itself.
+        session
+            .diagnostics
+            .extend(rendered.diagnostics.into_iter().map(|d| {
+                if d.code == "components/unknown-environment" {
+                    d
+                } else {
+                    d.with_note(format!("in environment `{environment}`"))
+                }
+            }));
     }
     session.finish(|_| None)
 }

@@ -28,9 +28,12 @@
 //!
 //! Decoded strictly (unknown keys are errors with a did-you-mean). Fields of
 //! qbec that this engine cannot honour (`paramsFile`, `envFiles`,
-//! `dataSources`) are reported as `components/unsupported` rather than
-//! silently ignored; `clusterScopedLists` only affects how qbec talks to a
-//! cluster and is accepted.
+//! `dataSources`, `dsExamples`) are reported as `components/unsupported`
+//! rather than silently ignored; `clusterScopedLists` only affects how qbec
+//! talks to a cluster and is accepted. The application's name, every
+//! environment's name and the tag become label values, so they must be
+//! valid ones (63 characters at most, alphanumerics with `-`, `_`, `.`
+//! inside), and there must be at least one environment.
 
 use std::collections::BTreeMap;
 
@@ -116,6 +119,8 @@ pub struct AppSpec {
     pub env_files: Option<Json>,
     /// qbec's data sources: not supported.
     pub data_sources: Option<Json>,
+    /// Examples for qbec's data sources: not supported.
+    pub ds_examples: Option<Json>,
 }
 
 fn default_components_dir() -> String {
@@ -169,11 +174,18 @@ pub struct ExternalVar {
     /// Its name.
     #[schemars(length(min = 1))]
     pub name: String,
-    /// The value when the command line gives none (any JSON value).
+    /// The value when the command line gives none (any JSON value, `null`
+    /// included: only an absent `default` makes the variable required).
+    #[serde(default, deserialize_with = "present")]
     pub default: Option<Json>,
-    /// Whether the value is secret (kept out of `list` output).
+    /// Whether the value is secret (qbec's; values are never listed here).
     #[serde(default)]
     pub secret: bool,
+}
+
+/// A field that is present, even as `null`.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Json>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
 }
 
 /// A declared top-level argument.
@@ -185,7 +197,7 @@ pub struct TopLevelVar {
     /// The components that receive it.
     #[serde(default)]
     pub components: Vec<String>,
-    /// Whether the value is secret.
+    /// Whether the value is secret (qbec's; values are never listed here).
     #[serde(default)]
     pub secret: bool,
 }
@@ -198,18 +210,50 @@ pub struct ComputedVar {
     pub name: String,
     /// The code; it sees the other external variables and earlier computed ones.
     pub code: String,
+    /// Whether the value is secret (qbec's; values are never listed here).
+    #[serde(default)]
+    pub secret: bool,
 }
 
 impl AppSpec {
     /// The properties of `environment`: `baseProperties` with the
-    /// environment's merged over them as a JSON merge patch (RFC 7386:
-    /// objects merge key by key, anything else replaces, `null` removes).
+    /// environment's merged over them as qbec merges them: objects key by
+    /// key, anything else (arrays, `null`) replaces.
     #[must_use]
     pub fn properties(&self, environment: &Environment) -> Json {
         let mut merged = Json::Object(self.base_properties.clone());
-        json_patch::merge(&mut merged, &Json::Object(environment.properties.clone()));
+        deep_merge(&mut merged, &Json::Object(environment.properties.clone()));
         merged
     }
+}
+
+fn deep_merge(base: &mut Json, overlay: &Json) {
+    match (base, overlay) {
+        (Json::Object(base), Json::Object(overlay)) => {
+            for (key, value) in overlay {
+                match base.get_mut(key) {
+                    Some(existing) => deep_merge(existing, value),
+                    None => {
+                        base.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (base, overlay) => *base = overlay.clone(),
+    }
+}
+
+/// Whether `text` is a valid Kubernetes label value (and not empty).
+#[must_use]
+pub fn is_label_value(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 63
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 #[cfg(test)]
@@ -224,10 +268,15 @@ mod tests {
         }))
         .unwrap();
         let merged = spec.properties(&spec.environments["dev"]);
+        // A `null` is a value, as in qbec: the key stays.
         assert_eq!(
             merged,
-            serde_json::json!({"replicas": 1, "image": {"tag": "2", "repo": "r"}})
+            serde_json::json!({"replicas": 1, "image": {"tag": "2", "repo": "r"}, "drop": null})
         );
+        assert!(is_label_value("shop-1.a_b"));
+        for bad in ["", "-a", "a-", "my env", &"x".repeat(64)] {
+            assert!(!is_label_value(bad), "{bad}");
+        }
         assert_eq!(spec.environments["dev"].default_namespace, "default");
         assert_eq!(spec.components_dir, "components");
     }

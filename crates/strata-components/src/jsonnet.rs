@@ -68,7 +68,16 @@ pub struct Setup {
 /// A VM for one component.
 pub struct Vm {
     state: State,
-    traces: Rc<RefCell<Vec<String>>>,
+    traces: Rc<RefCell<Vec<Traced>>>,
+}
+
+/// One `std.trace` message and where it was called.
+#[derive(Debug, Clone)]
+pub struct Traced {
+    /// The message.
+    pub message: String,
+    /// The call's place.
+    pub at: Option<Frame>,
 }
 
 impl Vm {
@@ -188,23 +197,23 @@ impl Vm {
 
     /// What `std.trace` printed.
     #[must_use]
-    pub fn traces(&self) -> Vec<String> {
+    pub fn traces(&self) -> Vec<Traced> {
         self.traces.borrow().clone()
     }
 }
 
 /// `std.trace` output, kept.
-struct Collect(Rc<RefCell<Vec<String>>>);
+struct Collect(Rc<RefCell<Vec<Traced>>>);
 
 impl jrsonnet_stdlib::TracePrinter for Collect {
     fn print_trace(&self, loc: CallLocation, value: IStr) {
-        let at = loc.0.map(|span| {
-            let [location] = span.0.map_source_locations(&[span.1]);
-            format!("{}:{}: ", span.0.source_path(), location.line)
+        let at = loc
+            .0
+            .map(|span| frame(&span.0, span.1 as usize, span.2 as usize, "std.trace"));
+        self.0.borrow_mut().push(Traced {
+            message: value.to_string(),
+            at,
         });
-        self.0
-            .borrow_mut()
-            .push(format!("{}{value}", at.unwrap_or_default()));
     }
 }
 

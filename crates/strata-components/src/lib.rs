@@ -40,6 +40,8 @@
 //! | code | when |
 //! |---|---|
 //! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
+//! | `components/invalid-name` | `--app-tag` is not a valid label value |
+//! | `components/excluded` (note) | `--component` names a component the environment excludes |
 //! | `components/unknown-component` | `--component` names no component |
 //! | `components/undeclared-var` | a variable given on the command line is not declared |
 //! | `components/missing-var` | a declared external variable has no value and no default |
@@ -126,7 +128,7 @@ struct Evaluated {
     objects: Vec<Node>,
     problems: Vec<Diagnostic>,
     failure: Option<Failure>,
-    traces: Vec<String>,
+    traces: Vec<jsonnet::Traced>,
 }
 
 impl Application {
@@ -150,6 +152,19 @@ impl Application {
     }
 
     fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<Node>> {
+        if let Some(tag) = request
+            .tag
+            .as_deref()
+            .filter(|tag| !app::is_label_value(tag))
+        {
+            let span = render.command_line("--app-tag", tag);
+            render.diagnostics.push(Diagnostic::error(
+                "components/invalid-name",
+                format!("the tag `{tag}` is not a valid Kubernetes label value"),
+                span,
+            ));
+            return None;
+        }
         let environment = self.environment(request, render)?;
         let selected = self.selected(request, render)?;
         let ext_vars = self.ext_vars(request, environment, render)?;
@@ -168,14 +183,18 @@ impl Application {
         let mut objects = Vec::new();
         for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
             for trace in evaluated.traces {
+                let at = trace
+                    .at
+                    .map_or(*span, |frame| render.frame_span(self, &frame));
                 render.diagnostics.push(Diagnostic::note(
                     "components/trace",
-                    format!("component `{}`: {trace}", component.name),
-                    *span,
+                    format!("component `{}`: {}", component.name, trace.message),
+                    at,
                 ));
             }
             if let Some(failure) = evaluated.failure {
-                let diagnostic = render.failure(self, &component.name, *span, &failure);
+                let what = format!("component `{}`", component.name);
+                let diagnostic = render.failure(self, &what, *span, &failure);
                 render.diagnostics.push(diagnostic);
             }
             render.diagnostics.extend(evaluated.problems);
@@ -206,7 +225,7 @@ impl Application {
         if let Some(environment) = environments.get(&request.environment) {
             return Some(environment);
         }
-        let span = render.command_line(&format!("--env {}", request.environment));
+        let span = render.command_line("--env", &request.environment);
         let known: Vec<&str> = environments.keys().map(String::as_str).collect();
         render.diagnostics.push(
             Diagnostic::error(
@@ -226,7 +245,7 @@ impl Application {
         for name in &request.components {
             if !self.components.contains_key(name) {
                 unknown = true;
-                let span = render.command_line(&format!("--component {name}"));
+                let span = render.command_line("--component", name);
                 render.diagnostics.push(
                     Diagnostic::error(
                         "components/unknown-component",
@@ -237,13 +256,29 @@ impl Application {
                 );
             }
         }
-        (!unknown).then(|| {
+        if unknown {
+            return None;
+        }
+        for name in &request.components {
+            if !self.includes(&request.environment, name) {
+                let span = render.command_line("--component", name);
+                render.diagnostics.push(Diagnostic::note(
+                    "components/excluded",
+                    format!(
+                        "the environment `{}` excludes the component `{name}`: nothing is rendered for it",
+                        request.environment
+                    ),
+                    span,
+                ));
+            }
+        }
+        Some(
             self.components
                 .values()
                 .filter(|c| self.includes(&request.environment, &c.name))
                 .filter(|c| request.components.is_empty() || request.components.contains(&c.name))
-                .collect()
-        })
+                .collect(),
+        )
     }
 
     /// Every external variable: qbec's own, the declared ones, the computed ones.
@@ -280,7 +315,7 @@ impl Application {
         for (name, input) in &request.ext_vars {
             if !spec.vars.external.iter().any(|var| &var.name == name) {
                 ok = false;
-                let span = render.command_line(&format!("{} {name}", input.flag("ext")));
+                let span = render.command_line(&input.flag("ext"), name);
                 let declared = spec.vars.external.iter().map(|var| var.name.as_str());
                 render.diagnostics.push(
                     Diagnostic::error(
@@ -339,7 +374,14 @@ impl Application {
 
     /// Evaluates `vars.computed` in order, each seeing the variables before it.
     fn computed_vars(&self, vars: &mut Inputs, render: &mut Render) -> Option<()> {
-        for computed in &self.app.spec.vars.computed {
+        let written = self
+            .app_node
+            .get("spec")
+            .and_then(|s| s.get("vars"))
+            .and_then(|v| v.get("computed"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for (index, computed) in self.app.spec.vars.computed.iter().enumerate() {
             let setup = Setup {
                 fs: self.fs.clone(),
                 lib_paths: self.lib_paths.clone(),
@@ -358,9 +400,29 @@ impl Application {
                     Input::Code(node.to_json_value().to_string()),
                 )),
                 Err(failure) => {
-                    let span = self.span_at(&["spec", "vars", "computed"]);
-                    let name = format!("vars.computed.{}", computed.name);
-                    let diagnostic = render.failure(self, &name, span, &failure);
+                    let code = written.get(index).and_then(|var| var.get("code"));
+                    let span = code.map_or_else(
+                        || self.span_at(&["spec", "vars", "computed"]),
+                        |code| code.span,
+                    );
+                    let what = format!("computed variable `{}`", computed.name);
+                    let mut diagnostic = render.failure(self, &what, span, &failure);
+                    // The code is written in `qbec.yaml`: point there when the text can be found.
+                    let inside = failure
+                        .frames
+                        .first()
+                        .filter(|frame| frame.file == source)
+                        .zip(code)
+                        .and_then(|(frame, code)| {
+                            render.db.span_in_scalar(
+                                code.span,
+                                &computed.code,
+                                frame.start..frame.end,
+                            )
+                        });
+                    if let Some(inside) = inside {
+                        diagnostic.primary.span = inside;
+                    }
                     render.diagnostics.push(diagnostic);
                     return None;
                 }
@@ -381,7 +443,7 @@ impl Application {
         for (name, input) in &request.tla_vars {
             let Some(declaration) = declared.iter().find(|var| &var.name == name) else {
                 ok = false;
-                let span = render.command_line(&format!("{} {name}", input.flag("tla")));
+                let span = render.command_line(&input.flag("tla"), name);
                 render.diagnostics.push(
                     Diagnostic::error(
                         "components/undeclared-var",
@@ -495,18 +557,27 @@ impl Application {
         };
         let (found, problems) = objects::extract(output, &component.name);
         evaluated.problems = problems;
-        for mut object in found {
-            if let Err(problem) = self.label(&mut object, &component.name, request) {
-                evaluated.problems.push(problem);
-                continue;
-            }
-            match self.post_process(object, &mut vm, setup, span) {
-                Ok(object) => evaluated.objects.push(object),
+        // As qbec: the post-processor sees each object as the component made
+        // it; qbec's labels and annotation go on what it returns.
+        for object in found {
+            let mut object = match self.post_process(object, &mut vm, setup, span, &component.name)
+            {
+                Ok(object) => object,
                 Err(PostProcess::Failed(failure)) => {
                     evaluated.failure = Some(failure);
                     break;
                 }
-                Err(PostProcess::Invalid(problem)) => evaluated.problems.push(problem),
+                Err(PostProcess::Invalid(problem)) => {
+                    evaluated.problems.push(problem);
+                    continue;
+                }
+            };
+            match self.label(&mut object, &component.name, request) {
+                Ok(()) => {
+                    objects::sort_keys(&mut object);
+                    evaluated.objects.push(object);
+                }
+                Err(problem) => evaluated.problems.push(problem),
             }
         }
         evaluated.traces = vm.map(|vm| vm.traces()).unwrap_or_default();
@@ -548,6 +619,7 @@ impl Application {
         vm: &mut Option<Vm>,
         setup: &Setup,
         span: Span,
+        component: &str,
     ) -> Result<Node, PostProcess> {
         let Some(path) = &self.post_processor else {
             return Ok(object);
@@ -558,19 +630,28 @@ impl Application {
         let Some(machine) = vm.as_ref() else {
             return Ok(object);
         };
-        let function = machine.import(path).map_err(PostProcess::Failed)?;
+        let failed = |failure: Failure| {
+            PostProcess::Failed(Failure {
+                message: format!(
+                    "the post-processor `{}` failed: {}",
+                    path.display(),
+                    failure.message
+                ),
+                ..failure
+            })
+        };
+        let function = machine.import(path).map_err(failed)?;
         let result = machine
             .call_with(&function, "object", value::from_node(&object))
             .and_then(|value| value::to_node(&value, span, self.limits.max_depth))
-            .map_err(|error| PostProcess::Failed(Failure::from_error(&error)))?;
-        let is_object = result.get("kind").is_some() && result.get("apiVersion").is_some();
-        if is_object && objects::name(&result).is_some() {
+            .map_err(|error| failed(Failure::from_error(&error)))?;
+        if result.as_map().is_some_and(objects::is_object) && objects::name(&result).is_some() {
             Ok(result)
         } else {
             Err(PostProcess::Invalid(Diagnostic::error(
                 "components/post-processor",
                 format!(
-                    "the post-processor `{}` returned {} for `{}`; it must return an object with `kind`, `apiVersion` and a name",
+                    "component `{component}`: the post-processor `{}` returned {} for `{}`; it must return an object with `kind`, `apiVersion` and a name",
                     path.display(),
                     result.value.kind_name(),
                     objects::name(&object).unwrap_or_default()
@@ -596,11 +677,11 @@ struct Render {
 }
 
 impl Render {
-    /// Registers `text` as the command line's and spans its last word.
-    fn command_line(&mut self, text: &str) -> Span {
-        let start = text.rfind(' ').map_or(0, |space| space + 1);
-        let id = self.db.add(COMMAND_LINE, text);
-        Span::new(id, start, text.len())
+    /// Registers `flag value` as the command line's and spans the value.
+    fn command_line(&mut self, flag: &str, value: &str) -> Span {
+        let text = format!("{flag} {value}");
+        let id = self.db.add(COMMAND_LINE, text.as_str());
+        Span::new(id, flag.len() + 1, text.len())
     }
 
     /// A span for a component's output: its file, read and registered.
@@ -649,28 +730,31 @@ impl Render {
         id
     }
 
+    /// A trace frame's place, its file registered once.
+    fn frame_span(&mut self, application: &Application, frame: &jsonnet::Frame) -> Span {
+        let id = self.source(application, &frame.file, frame.on_disk, &frame.code);
+        let length = frame.code.len();
+        Span::new(id, frame.start.min(length), frame.end.min(length))
+    }
+
     /// A failed evaluation as a diagnostic: at the innermost place of its
     /// trace, every frame in the notes.
     fn failure(
         &mut self,
         application: &Application,
-        component: &str,
+        what: &str,
         fallback: Span,
         failure: &Failure,
     ) -> Diagnostic {
-        let mut spans = Vec::new();
-        for frame in &failure.frames {
-            let id = self.source(application, &frame.file, frame.on_disk, &frame.code);
-            let length = frame.code.len();
-            spans.push((
-                Span::new(id, frame.start.min(length), frame.end.min(length)),
-                frame,
-            ));
-        }
+        let spans: Vec<(Span, &jsonnet::Frame)> = failure
+            .frames
+            .iter()
+            .map(|frame| (self.frame_span(application, frame), frame))
+            .collect();
         let primary = spans.first().map_or(fallback, |(span, _)| *span);
         let mut diagnostic = Diagnostic::error(
             "components/eval",
-            format!("component `{component}`: {}", failure.message),
+            format!("{what}: {}", failure.message),
             primary,
         );
         for (span, frame) in spans.iter().take(MAX_FRAMES) {
@@ -692,7 +776,7 @@ impl Render {
 
     /// Two objects of one kind, namespace and name are an error naming both.
     fn duplicates(&mut self, objects: &[(String, Node)]) {
-        let mut seen: HashMap<(String, String, String), &str> = HashMap::new();
+        let mut seen: HashMap<(String, String, String), (&str, Span)> = HashMap::new();
         for (component, object) in objects {
             let generated = object
                 .get("metadata")
@@ -703,21 +787,29 @@ impl Render {
                 continue;
             }
             let identity = objects::identity(object);
-            if let Some(first) = seen.insert(identity.clone(), component) {
-                let (namespace, kind, name) = identity;
+            if let Some((first, first_span)) = seen.get(&identity) {
+                let (namespace, kind, name) = &identity;
                 let place = if namespace.is_empty() {
                     String::new()
                 } else {
                     format!(" in namespace `{namespace}`")
                 };
-                self.diagnostics.push(Diagnostic::error(
-                    "components/duplicate-object",
-                    format!(
-                        "the {kind} `{name}`{place} comes from both `{first}` and `{component}`"
-                    ),
-                    object.span,
-                ));
+                let origin = if first == component {
+                    format!("twice from `{component}`")
+                } else {
+                    format!("from both `{first}` and `{component}`")
+                };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "components/duplicate-object",
+                        format!("the {kind} `{name}`{place} comes {origin}"),
+                        object.span,
+                    )
+                    .with_secondary(*first_span, "the first one"),
+                );
+                continue;
             }
+            seen.insert(identity, (component, object.span));
         }
     }
 }

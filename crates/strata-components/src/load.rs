@@ -22,9 +22,10 @@
 //! | `components/unknown-component` | `excludes`, `includes` or a top-level argument's `components` names no component |
 //! | `components/invalid-path` | `componentsDir`, a `libPaths` entry or `postProcessor` leaves the root, or the post-processor is missing |
 //! | `components/duplicate-var` | a variable is declared twice |
-//! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources` |
+//! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources`, `dsExamples` |
+//! | `components/invalid-name` | the application's or an environment's name is not a label value, or there is no environment |
 //! | `components/include-exclude` | an environment both includes and excludes a component |
-//! | `components/no-components` (warning) | `componentsDir` holds no component |
+//! | `components/no-components` | `componentsDir` matches no folder holding a component |
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -227,7 +228,7 @@ impl Reader<'_> {
 
     /// `qbec.yaml`, decoded, with its tree.
     fn application(&mut self) -> Option<(AppFile, Node)> {
-        let documents = self.parse(Path::new(APP_FILE), Format::Yaml)?;
+        let documents = self.parse(Path::new(APP_FILE), Format::Yaml11)?;
         let Some(node) = documents.into_iter().next() else {
             let id = self.db.add(self.fs.display(Path::new(APP_FILE)), "");
             self.diagnostics.push(Diagnostic::error(
@@ -239,7 +240,22 @@ impl Reader<'_> {
         };
         match APP.decode(&node) {
             Ok(app) => {
-                for key in ["paramsFile", "envFiles", "dataSources"] {
+                let unsupported = [
+                    (
+                        "paramsFile",
+                        "give environments `properties` in `qbec.yaml`",
+                    ),
+                    ("envFiles", "declare the environments in `qbec.yaml`"),
+                    (
+                        "dataSources",
+                        "compute the data in Jsonnet, or pass it as a variable",
+                    ),
+                    (
+                        "dsExamples",
+                        "compute the data in Jsonnet, or pass it as a variable",
+                    ),
+                ];
+                for (key, help) in unsupported {
                     if let Some(value) = node.get("spec").and_then(|spec| spec.get(key)) {
                         self.diagnostics.push(
                             Diagnostic::error(
@@ -248,15 +264,54 @@ impl Reader<'_> {
                                 value.span,
                             )
                             .with_path(FieldPath::root().key("spec").key(key))
-                            .with_help("declare environments and their properties in `qbec.yaml`"),
+                            .with_help(help),
                         );
                     }
                 }
+                self.check_labels(&app, &node);
                 Some((app, node))
             }
             Err(problems) => {
                 self.diagnostics.extend(problems);
                 None
+            }
+        }
+    }
+
+    /// The names that become label values, and that environments exist.
+    fn check_labels(&mut self, app: &AppFile, node: &Node) {
+        let spec = node.get("spec");
+        let mut named: Vec<(String, Span)> = Vec::new();
+        if let Some(name) = node.get("metadata").and_then(|m| m.get("name")) {
+            named.push((app.metadata.name.clone(), name.span));
+        }
+        if let Some(strata_syntax::Value::Map(environments)) =
+            spec.and_then(|s| s.get("environments")).map(|e| &e.value)
+        {
+            if environments.is_empty() {
+                let span = spec
+                    .and_then(|s| s.get("environments"))
+                    .map_or(node.span, |e| e.span);
+                self.diagnostics.push(Diagnostic::error(
+                    "components/invalid-name",
+                    "`spec.environments` declares no environment",
+                    span,
+                ));
+            }
+            for (name, entry) in environments {
+                named.push((name.clone(), entry.key_span));
+            }
+        }
+        for (name, span) in named {
+            if !crate::app::is_label_value(&name) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "components/invalid-name",
+                        format!("`{name}` is not a valid Kubernetes label value"),
+                        span,
+                    )
+                    .with_help("use at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit"),
+                );
             }
         }
     }
@@ -312,6 +367,15 @@ impl Reader<'_> {
             .get("spec")
             .and_then(|spec| spec.get("componentsDir"))
             .map_or(node.span, |n| n.span);
+        let confined = strata_fs::normalise(Path::new(&app.spec.components_dir));
+        if let Err(error) = confined {
+            self.diagnostics.push(Diagnostic::error(
+                "components/invalid-path",
+                format!("`spec.componentsDir` must stay inside the application: {error}"),
+                dir_span,
+            ));
+            return BTreeMap::new();
+        }
         let pattern = match glob::Pattern::new(&app.spec.components_dir) {
             Ok(pattern) => pattern,
             Err(error) => {
@@ -366,7 +430,7 @@ impl Reader<'_> {
             }
         }
         if found.is_empty() {
-            self.diagnostics.push(Diagnostic::warning(
+            self.diagnostics.push(Diagnostic::error(
                 "components/no-components",
                 format!("`{}` holds no component", app.spec.components_dir),
                 dir_span,
@@ -426,7 +490,7 @@ impl Reader<'_> {
     /// A JSON file's value, or a YAML file's array of documents.
     fn document_value(&mut self, file: &Path) -> Option<Node> {
         let json = has_extension(file, "json");
-        let format = if json { Format::Json } else { Format::Yaml };
+        let format = if json { Format::Json } else { Format::Yaml11 };
         let id = self.read(file, "components/io")?;
         let mut parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
         let failed = parsed.has_errors();

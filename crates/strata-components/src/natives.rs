@@ -105,7 +105,7 @@ fn parseJson(this: &parseJson, json: IStr) -> Result<Val> {
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
 )]
 fn parseYaml(this: &parseYaml, yaml: IStr) -> Result<Val> {
-    let documents = parse_text("parseYaml", &yaml, Format::Yaml, &this.limits)?;
+    let documents = parse_text("parseYaml", &yaml, Format::Yaml11, &this.limits)?;
     let values = documents
         .iter()
         .filter(|document| !matches!(document.value, Value::Null))
@@ -140,7 +140,9 @@ fn renderYaml(this: &renderYaml, data: Val) -> Result<String> {
                 )?;
                 documents.push(document);
             }
-            Ok(emit::to_yaml_stream(&documents))
+            // qbec separates documents with `---` but does not open the first.
+            let stream = emit::to_yaml_stream(&documents);
+            Ok(stream.strip_prefix("---\n").unwrap_or(&stream).to_owned())
         }
         other => Ok(emit::to_yaml(&to_node(other, Span::default(), max_depth)?)),
     }
@@ -812,12 +814,12 @@ mod tests {
         // An array is a stream, nulls left out.
         assert_eq!(
             eval("std.native('renderYaml')([{foo: 'bar'}, null, {foo: 'baz'}])"),
-            json!("---\nfoo: bar\n---\nfoo: baz\n")
+            json!("foo: bar\n---\nfoo: baz\n")
         );
         // Wrapped, an array is one document.
         assert_eq!(
             eval("std.native('renderYaml')([[1, 2]])"),
-            json!("---\n- 1\n- 2\n")
+            json!("- 1\n- 2\n")
         );
         assert_eq!(eval("std.native('renderYaml')(null)"), json!(""));
         assert_eq!(eval("std.native('renderYaml')([])"), json!(""));

@@ -2,9 +2,11 @@
 //!
 //! An output is, recursively, one of:
 //!
-//! - a Kubernetes object: a mapping with `kind` and `apiVersion`, `kind`
-//!   not `List`;
-//! - a `List`: `kind: List` with an `items` array of outputs;
+//! - a Kubernetes object: a mapping whose `kind` and `apiVersion` are
+//!   non-empty strings;
+//! - a list: such a mapping with an `items` array of outputs (`List`,
+//!   `ConfigMapList`, ...), as qbec reads it; a `kind: List` without an
+//!   `items` array is an error;
 //! - a mapping of outputs (any other mapping);
 //! - an array of outputs;
 //! - `null`, which yields nothing.
@@ -57,7 +59,8 @@ impl Walk<'_> {
                     value: Value::Map(entries),
                     ..node
                 };
-                if node.get("kind").and_then(Node::as_str) == Some("List") {
+                let has_items = node.get("items").is_some_and(|items| items.as_seq().is_some());
+                if has_items || node.get("kind").and_then(Node::as_str) == Some("List") {
                     self.list(node, path);
                 } else {
                     self.object(node, path);
@@ -115,12 +118,26 @@ impl Walk<'_> {
             self.problems.push(Diagnostic::error(
                 "components/invalid-metadata",
                 format!(
-                    "component `{}`: `metadata` of the object at `{path}` is not a mapping",
+                    "component `{}`: the `metadata` of the object at `{path}` is not a mapping",
                     self.component
                 ),
                 metadata.map_or(node.span, |m| m.span),
             ));
             return;
+        }
+        for section in ["labels", "annotations"] {
+            let value = metadata.and_then(|m| m.get(section));
+            if value.is_some_and(|v| v.as_map().is_none() && !matches!(v.value, Value::Null)) {
+                self.problems.push(Diagnostic::error(
+                    "components/invalid-metadata",
+                    format!(
+                        "component `{}`: `metadata.{section}` of the object at `{path}` is not a mapping",
+                        self.component
+                    ),
+                    value.map_or(node.span, |v| v.span),
+                ));
+                return;
+            }
         }
         if name(&node).is_none() {
             let kind = node.get("kind").and_then(Node::as_str).unwrap_or("object");
@@ -154,8 +171,30 @@ impl Walk<'_> {
     }
 }
 
-fn is_object(entries: &strata_syntax::Mapping) -> bool {
-    entries.contains_key("kind") && entries.contains_key("apiVersion")
+/// `kind` and `apiVersion` are non-empty strings.
+#[must_use]
+pub fn is_object(entries: &strata_syntax::Mapping) -> bool {
+    ["kind", "apiVersion"].iter().all(|key| {
+        entries
+            .get(*key)
+            .and_then(|entry| entry.value.as_str())
+            .is_some_and(|text| !text.is_empty())
+    })
+}
+
+/// Sorts every mapping's keys, as qbec writes objects (Go marshals maps
+/// sorted), so output does not depend on how a component ordered them.
+pub fn sort_keys(node: &mut Node) {
+    match &mut node.value {
+        Value::Map(entries) => {
+            entries.sort_keys();
+            for entry in entries.values_mut() {
+                sort_keys(&mut entry.value);
+            }
+        }
+        Value::Seq(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
 }
 
 /// `.key`, or `['key']` when the key is not a plain identifier.

@@ -514,7 +514,7 @@ fn render_request(
     let request = parse_one(db, REQUEST_SOURCE, text, format, limits).map_err(|problems| {
         let message = match format {
             Format::Json => "the body is not valid JSON",
-            Format::Yaml => "the body is not valid YAML",
+            Format::Yaml | Format::Yaml11 => "the body is not valid YAML",
         };
         Rejection::new(StatusCode::BAD_REQUEST, message, problems)
     })?;

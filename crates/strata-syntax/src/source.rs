@@ -261,8 +261,9 @@ impl SourceDb {
                 at(start + range.end),
             ));
         }
-        // A literal block: a header line, then each line of the value,
-        // indented; the range must lie within one line.
+        // A literal block: each line of the value on a line of its own,
+        // indented (the span may or may not include the `|` header line);
+        // the range must lie within one line.
         let line = value[..range.start].matches('\n').count();
         let line_start = value[..range.start].rfind('\n').map_or(0, |i| i + 1);
         let line_text = value[line_start..].split('\n').next().unwrap_or_default();
@@ -270,12 +271,14 @@ impl SourceDb {
             return None;
         }
         let mut offset = 0;
-        let mut raw_lines = raw.split_inclusive('\n');
-        let header = raw_lines.next()?;
-        if !header.trim_start().starts_with('|') {
-            return None;
+        let mut raw_lines = raw.split_inclusive('\n').peekable();
+        if let Some(header) = raw_lines.next_if(|first| first.trim_start().starts_with(['|', '>']))
+        {
+            if !header.trim_start().starts_with('|') {
+                return None;
+            }
+            offset += header.len();
         }
-        offset += header.len();
         for (index, raw_line) in raw_lines.enumerate() {
             let content = raw_line.trim_end_matches(['\n', '\r']);
             if index == line {
@@ -349,7 +352,10 @@ mod tests {
             .span_in_scalar(scalar("'p ?? q'", 8), "p ?? q", 5..6)
             .unwrap();
         assert_eq!(db.snippet(span), "q");
-        // Literal block: `z` on the second line.
+        // Literal block (the header in the span or not): `z` on the second line.
+        let body = scalar("one\n  two", "one\n  two ${z}\n".len());
+        let span = db.span_in_scalar(body, "one\ntwo ${z}\n", 10..11).unwrap();
+        assert_eq!(db.snippet(span), "z");
         let block = scalar("|\n  one", "|\n  one\n  two ${z}\n".len());
         let value = "one\ntwo ${z}\n";
         let span = db.span_in_scalar(block, value, 10..11).unwrap();
