@@ -7,7 +7,7 @@
 //! 1. [`load`]: decode `qbec.yaml` ([`app`]) and find the components.
 //! 2. [`Application::render`]: resolve the environment, the variables and
 //!    the components it includes; evaluate each component in its own
-//!    Jsonnet VM ([`jsonnet`]), many at once on worker threads; JSON and
+//!    Jsonnet VM ([`strata_jsonnet`]), many at once on worker threads; JSON and
 //!    YAML components stand for their parsed documents.
 //! 3. [`objects`]: walk each output for Kubernetes objects, label and
 //!    annotate them, pass each through the post-processor, sort them.
@@ -55,11 +55,8 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
-pub mod jsonnet;
 pub mod load;
-pub mod natives;
 pub mod objects;
-pub mod value;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -69,10 +66,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use strata_syntax::{Diagnostic, LineCol, Node, SourceDb, SourceId, Span, Value};
 
 pub use app::AppFile;
-pub use jsonnet::{Input, Inputs};
 pub use load::{Application, Component, Loaded, Source, app_schema};
+pub use strata_jsonnet::{Input, Inputs};
 
-use jsonnet::{Failure, Setup, Vm};
+use strata_jsonnet::{Failure, Setup, Vm, value};
 
 /// The default number of components evaluated at once.
 pub const DEFAULT_CONCURRENCY: usize = 5;
@@ -128,7 +125,7 @@ struct Evaluated {
     objects: Vec<Node>,
     problems: Vec<Diagnostic>,
     failure: Option<Failure>,
-    traces: Vec<jsonnet::Traced>,
+    traces: Vec<strata_jsonnet::Traced>,
 }
 
 impl Application {
@@ -731,7 +728,7 @@ impl Render {
     }
 
     /// A trace frame's place, its file registered once.
-    fn frame_span(&mut self, application: &Application, frame: &jsonnet::Frame) -> Span {
+    fn frame_span(&mut self, application: &Application, frame: &strata_jsonnet::Frame) -> Span {
         let id = self.source(application, &frame.file, frame.on_disk, &frame.code);
         let length = frame.code.len();
         Span::new(id, frame.start.min(length), frame.end.min(length))
@@ -746,7 +743,7 @@ impl Render {
         fallback: Span,
         failure: &Failure,
     ) -> Diagnostic {
-        let spans: Vec<(Span, &jsonnet::Frame)> = failure
+        let spans: Vec<(Span, &strata_jsonnet::Frame)> = failure
             .frames
             .iter()
             .map(|frame| (self.frame_span(application, frame), frame))
