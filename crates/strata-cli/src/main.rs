@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod components;
+mod features;
 mod merge;
 mod platform;
 mod render;
@@ -118,6 +119,9 @@ enum Command {
     /// Components: qbec applications of Jsonnet, JSON and YAML evaluated into Kubernetes objects.
     #[command(subcommand)]
     Components(components::ComponentsCommand),
+    /// Features: Windsor blueprints extended by conditional feature files.
+    #[command(subcommand)]
+    Features(features::FeaturesCommand),
 }
 
 fn main() -> ExitCode {
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(&cli.global, &args),
         Command::Platform(command) => platform::run(&cli.global, &command),
         Command::Components(command) => components::run(&cli.global, &command),
+        Command::Features(command) => features::run(&cli.global, &command),
     }
 }
 

@@ -1,0 +1,374 @@
+//! Building the blueprint: the base blueprint's components, then each
+//! applicable feature's, merged by Windsor's rules.
+//!
+//! **Terraform components** match on `path` and `source`:
+//! - `merge` (the default): `inputs` are deep-merged (the feature's values
+//!   win; mappings merge, anything else replaces), `dependsOn` entries not
+//!   already there are appended, `destroy`, `parallelism` and `name` are
+//!   updated when the feature gives them;
+//! - `replace`: the feature's component takes the match's place whole;
+//! - no match: the component is appended.
+//!
+//! **Kustomizations** match on `name`:
+//! - `merge`: new `components`, `dependsOn` and `cleanup` entries are
+//!   appended, `patches` are appended, `substitutions` are merged (the
+//!   feature's win), `path`, `source`, `destroy` and the Flux settings
+//!   (`interval`, `retryInterval`, `timeout`, `wait`, `force`, `prune`) are
+//!   updated when given;
+//! - `replace`: replaced whole; no match: appended.
+//!
+//! **`${..}`** is evaluated in every string of `inputs` (at any depth),
+//! `substitutions` and inline `patches[].patch` (a `path:` patch is kept as
+//! given); an input that evaluates to `null` is dropped; substitutions
+//! become strings. `when` and `strategy` never reach the output.
+//!
+//! Every node keeps the layer of the file it came from (0 for the
+//! blueprint, `i + 1` for the `i`th feature applied), which `--explain`
+//! reads.
+
+use strata_cond::{CondError, Host, Template};
+use strata_syntax::{Diagnostic, Entry, LayerId, Mapping, Node, SourceDb, Value};
+
+use crate::model::MergeStrategy;
+
+/// The kustomization settings a merge updates when the feature gives them.
+const KUSTOMIZATION_UPDATES: &[&str] = &[
+    "path",
+    "source",
+    "destroy",
+    "interval",
+    "retryInterval",
+    "timeout",
+    "wait",
+    "force",
+    "prune",
+];
+
+/// The composition so far.
+pub struct Composer<'a> {
+    db: &'a SourceDb,
+    values: &'a Node,
+    /// Problems found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Terraform components, in order.
+    pub terraform: Vec<Node>,
+    /// Kustomizations, in order.
+    pub kustomize: Vec<Node>,
+}
+
+/// Which list an entry belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// `terraform`.
+    Terraform,
+    /// `kustomize`.
+    Kustomize,
+}
+
+impl Section {
+    /// The key in the files.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::Terraform => "terraform",
+            Section::Kustomize => "kustomize",
+        }
+    }
+}
+
+impl<'a> Composer<'a> {
+    /// An empty composition; expressions see `values`.
+    #[must_use]
+    pub fn new(db: &'a SourceDb, values: &'a Node) -> Composer<'a> {
+        Composer {
+            db,
+            values,
+            diagnostics: Vec::new(),
+            terraform: Vec::new(),
+            kustomize: Vec::new(),
+        }
+    }
+
+    /// Evaluates a `when:` (absent or empty is true); `None` after an error.
+    pub fn when(&mut self, node: Option<&Node>, host: &dyn Host) -> Option<bool> {
+        let Some(node) = node else { return Some(true) };
+        let Some(text) = node.as_str() else {
+            return Some(true);
+        };
+        if text.trim().is_empty() {
+            return Some(true);
+        }
+        match strata_cond::condition(text, self.values, host) {
+            Ok(applies) => Some(applies),
+            Err(error) => {
+                self.diagnostics
+                    .push(error.diagnostic(self.db, node.span, text));
+                None
+            }
+        }
+    }
+
+    /// Adds the entries of `section` of a file (the blueprint or a feature)
+    /// whose `when` holds, each prepared and merged by its strategy.
+    pub fn apply(&mut self, file: &Node, section: Section, layer: LayerId, host: &dyn Host) {
+        let Some(entries) = file.get(section.key()).and_then(Node::as_seq) else {
+            return;
+        };
+        for entry in entries {
+            if self.when(entry.get("when"), host) != Some(true) {
+                continue;
+            }
+            let mut entry = entry.clone();
+            let strategy = take_strategy(&mut entry);
+            entry.stamp_layer(layer);
+            if !self.prepare(&mut entry, section, host) {
+                continue;
+            }
+            let list = match section {
+                Section::Terraform => &mut self.terraform,
+                Section::Kustomize => &mut self.kustomize,
+            };
+            let found = list
+                .iter()
+                .position(|existing| same(existing, &entry, section));
+            match (found, strategy) {
+                (None, _) => list.push(entry),
+                (Some(index), MergeStrategy::Replace) => list[index] = entry,
+                (Some(index), MergeStrategy::Merge) => match section {
+                    Section::Terraform => merge_terraform(&mut list[index], entry),
+                    Section::Kustomize => merge_kustomization(&mut list[index], entry),
+                },
+            }
+        }
+    }
+
+    /// Evaluates the `${..}` of an entry; false after an error.
+    fn prepare(&mut self, entry: &mut Node, section: Section, host: &dyn Host) -> bool {
+        let Value::Map(fields) = &mut entry.value else {
+            return true;
+        };
+        let mut ok = true;
+        match section {
+            Section::Terraform => {
+                if let Some(Entry { value: inputs, .. }) = fields.get_mut("inputs") {
+                    ok &= self.interpolate(inputs, host);
+                    if let Value::Map(inputs) = &mut inputs.value {
+                        inputs.retain(|_, input| !matches!(input.value.value, Value::Null));
+                    }
+                }
+            }
+            Section::Kustomize => {
+                if let Some(Entry {
+                    value: substitutions,
+                    ..
+                }) = fields.get_mut("substitutions")
+                    && let Value::Map(substitutions) = &mut substitutions.value
+                {
+                    for substitution in substitutions.values_mut() {
+                        ok &= self.interpolate(&mut substitution.value, host);
+                        let node = &mut substitution.value;
+                        if !matches!(node.value, Value::String(_)) {
+                            node.value = Value::String(strata_cond::template::display(node));
+                        }
+                    }
+                }
+                if let Some(Entry { value: patches, .. }) = fields.get_mut("patches")
+                    && let Value::Seq(patches) = &mut patches.value
+                {
+                    for patch in patches.iter_mut() {
+                        if let Value::Map(patch) = &mut patch.value
+                            && let Some(Entry { value: text, .. }) = patch.get_mut("patch")
+                        {
+                            ok &= self.interpolate(text, host);
+                            if !matches!(text.value, Value::String(_)) {
+                                text.value = Value::String(strata_cond::template::display(text));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ok
+    }
+
+    /// Replaces every string of `node` holding `${..}` by its value.
+    fn interpolate(&mut self, node: &mut Node, host: &dyn Host) -> bool {
+        match &mut node.value {
+            Value::String(text) => {
+                let text = text.clone();
+                let result = Template::parse(&text).and_then(|template| {
+                    template
+                        .map(|template| template.render(self.values, host, node.span))
+                        .transpose()
+                });
+                match result {
+                    Ok(Some(mut value)) => {
+                        value.layer = node.layer;
+                        value.tag = None;
+                        *node = value;
+                        true
+                    }
+                    Ok(None) => true,
+                    Err(error) => {
+                        self.report(&error, node, &text);
+                        false
+                    }
+                }
+            }
+            Value::Seq(items) => {
+                let mut ok = true;
+                for item in items {
+                    ok &= self.interpolate(item, host);
+                }
+                ok
+            }
+            Value::Map(entries) => {
+                let mut ok = true;
+                for entry in entries.values_mut() {
+                    ok &= self.interpolate(&mut entry.value, host);
+                }
+                ok
+            }
+            _ => true,
+        }
+    }
+
+    fn report(&mut self, error: &CondError, node: &Node, text: &str) {
+        self.diagnostics
+            .push(error.diagnostic(self.db, node.span, text));
+    }
+}
+
+/// Removes `when` and `strategy`, giving the strategy (`merge` by default).
+fn take_strategy(entry: &mut Node) -> MergeStrategy {
+    let Value::Map(fields) = &mut entry.value else {
+        return MergeStrategy::Merge;
+    };
+    fields.shift_remove("when");
+    match fields
+        .shift_remove("strategy")
+        .and_then(|e| e.value.as_str().map(str::to_owned))
+    {
+        Some(strategy) if strategy == "replace" => MergeStrategy::Replace,
+        _ => MergeStrategy::Merge,
+    }
+}
+
+/// A string field, or empty.
+fn text<'n>(node: &'n Node, key: &str) -> &'n str {
+    node.get(key).and_then(Node::as_str).unwrap_or_default()
+}
+
+/// Whether two entries are the same component: `path` and `source` for
+/// Terraform, `name` for kustomizations.
+fn same(a: &Node, b: &Node, section: Section) -> bool {
+    match section {
+        Section::Terraform => {
+            text(a, "path") == text(b, "path") && text(a, "source") == text(b, "source")
+        }
+        Section::Kustomize => text(a, "name") == text(b, "name"),
+    }
+}
+
+fn fields(node: &mut Node) -> Option<&mut Mapping> {
+    match &mut node.value {
+        Value::Map(fields) => Some(fields),
+        _ => None,
+    }
+}
+
+/// Windsor's merge of a Terraform component into its match.
+fn merge_terraform(base: &mut Node, overlay: Node) {
+    let Value::Map(mut overlay) = overlay.value else {
+        return;
+    };
+    let Some(base) = fields(base) else { return };
+    if let Some(inputs) = overlay.shift_remove("inputs") {
+        merge_mapping(base, "inputs", inputs);
+    }
+    if let Some(depends_on) = overlay.shift_remove("dependsOn") {
+        append_unique(base, "dependsOn", depends_on);
+    }
+    for key in ["destroy", "parallelism", "name"] {
+        if let Some(value) = overlay.shift_remove(key) {
+            base.insert(key.to_owned(), value);
+        }
+    }
+}
+
+/// Windsor's merge of a kustomization into its match.
+fn merge_kustomization(base: &mut Node, overlay: Node) {
+    let Value::Map(mut overlay) = overlay.value else {
+        return;
+    };
+    let Some(base) = fields(base) else { return };
+    for key in ["components", "dependsOn", "cleanup"] {
+        if let Some(items) = overlay.shift_remove(key) {
+            append_unique(base, key, items);
+        }
+    }
+    if let Some(patches) = overlay.shift_remove("patches") {
+        append_all(base, "patches", patches);
+    }
+    if let Some(substitutions) = overlay.shift_remove("substitutions") {
+        merge_mapping(base, "substitutions", substitutions);
+    }
+    for key in KUSTOMIZATION_UPDATES {
+        if let Some(value) = overlay.shift_remove(*key) {
+            base.insert((*key).to_owned(), value);
+        }
+    }
+}
+
+/// Deep-merges the mapping `overlay` into `base[key]`, the overlay winning.
+fn merge_mapping(base: &mut Mapping, key: &str, overlay: Entry) {
+    match base.shift_remove(key) {
+        Some(existing) => {
+            let strategies =
+                strata_merge::Strategies::with_fallback(strata_merge::Strategy::Replace);
+            let merged = strata_merge::merge(existing.value, overlay.value, &strategies);
+            base.insert(
+                key.to_owned(),
+                Entry {
+                    key_span: existing.key_span,
+                    value: merged.root,
+                },
+            );
+        }
+        None => {
+            base.insert(key.to_owned(), overlay);
+        }
+    }
+}
+
+/// Appends the items of `overlay` that `base[key]` does not hold yet.
+fn append_unique(base: &mut Mapping, key: &str, overlay: Entry) {
+    let Value::Seq(items) = overlay.value.value else {
+        return;
+    };
+    let entry = base.entry(key.to_owned()).or_insert_with(|| Entry {
+        key_span: overlay.key_span,
+        value: Node::new(Value::Seq(Vec::new()), overlay.value.span),
+    });
+    if let Value::Seq(existing) = &mut entry.value.value {
+        for item in items {
+            if !existing.iter().any(|e| strata_cond::equal(e, &item)) {
+                existing.push(item);
+            }
+        }
+    }
+}
+
+/// Appends every item of `overlay` to `base[key]`.
+fn append_all(base: &mut Mapping, key: &str, overlay: Entry) {
+    let Value::Seq(items) = overlay.value.value else {
+        return;
+    };
+    let entry = base.entry(key.to_owned()).or_insert_with(|| Entry {
+        key_span: overlay.key_span,
+        value: Node::new(Value::Seq(Vec::new()), overlay.value.span),
+    });
+    if let Value::Seq(existing) = &mut entry.value.value {
+        existing.extend(items);
+    }
+}

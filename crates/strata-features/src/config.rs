@@ -1,0 +1,324 @@
+//! The values expressions see: the context's block of `windsor.yaml`,
+//! `contexts/<NAME>/values.yaml` deep-merged over it, then each `--set`.
+//!
+//! - The deep merge merges mappings key by key; anything else (lists
+//!   included) from `values.yaml` replaces. A missing `values.yaml` is fine.
+//! - `--set PATH=VALUE`: `PATH` is a dotted field path (`cluster.workers.count`,
+//!   `["a.b"]` for a key with a dot); `VALUE` is read as YAML (`3` is a
+//!   number, `true` a boolean, `[a, b]` a list, anything else a string).
+//!   Mappings along the path are created; a path through a non-mapping is an
+//!   error.
+//!
+//! | code | when |
+//! |---|---|
+//! | `features/io` | `windsor.yaml` cannot be read or is not a mapping |
+//! | `features/unknown-context` | no `contexts.<NAME>` (the known ones are listed) |
+//! | `features/invalid-set` | a malformed `--set`, or a path through a non-mapping |
+
+use std::path::Path;
+
+use strata_fs::Files;
+use strata_merge::{Strategies, Strategy};
+use strata_syntax::{
+    Diagnostic, Entry, FieldPath, Format, Limits, Node, Segment, SourceDb, Span, Value,
+};
+
+/// The file at the project root.
+pub const WINDSOR_FILE: &str = "windsor.yaml";
+
+/// Reads and parses a file of one YAML document; `None` (with the problem
+/// recorded) when it cannot be read or parsed, `Some(None)` when it is absent
+/// and `optional`.
+pub fn read_document(
+    fs: &dyn Files,
+    path: &Path,
+    optional: bool,
+    limits: &Limits,
+    db: &mut SourceDb,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Option<Node>> {
+    if optional && !fs.is_file(path) {
+        return Some(None);
+    }
+    let text = match fs.read(path, limits.max_bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let id = db.add(fs.display(path), "");
+            diagnostics.push(Diagnostic::error(
+                "features/io",
+                error.to_string(),
+                Span::file_start(id),
+            ));
+            return None;
+        }
+    };
+    let id = db.add(fs.display(path), text);
+    let parsed = strata_syntax::parse(db, id, Format::Yaml, limits);
+    let failed = parsed.has_errors();
+    diagnostics.extend(parsed.diagnostics);
+    if failed {
+        return None;
+    }
+    let mut documents = parsed.documents.into_iter();
+    match (documents.next(), documents.next()) {
+        (document, None) => Some(Some(document.unwrap_or_else(|| {
+            Node::new(
+                Value::Map(strata_syntax::Mapping::new()),
+                Span::file_start(id),
+            )
+        }))),
+        (_, Some(second)) => {
+            diagnostics.push(Diagnostic::error(
+                "features/io",
+                format!("`{}` holds more than one document", fs.display(path)),
+                second.span,
+            ));
+            None
+        }
+    }
+}
+
+/// The values of `context`, with every problem recorded.
+pub fn values(
+    fs: &dyn Files,
+    context: &str,
+    sets: &[(String, String)],
+    limits: &Limits,
+    db: &mut SourceDb,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Node> {
+    let windsor = read_document(fs, Path::new(WINDSOR_FILE), false, limits, db, diagnostics)??;
+    let contexts = windsor.get("contexts");
+    let Some(block) = contexts.and_then(|c| c.get(context)) else {
+        let known: Vec<&str> = contexts
+            .and_then(Node::as_map)
+            .map(|map| map.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let text = format!("--context {context}");
+        let id = db.add("<command line>", text.as_str());
+        diagnostics.push(
+            Diagnostic::error(
+                "features/unknown-context",
+                format!("`{WINDSOR_FILE}` has no context `{context}`"),
+                Span::new(id, "--context ".len(), text.len()),
+            )
+            .with_note(if known.is_empty() {
+                format!("`{WINDSOR_FILE}` declares no `contexts`")
+            } else {
+                format!(
+                    "the contexts are: {}",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .with_suggestion(context, known.iter().copied()),
+        );
+        return None;
+    };
+    let mut config = match block.value {
+        Value::Map(_) => block.clone(),
+        Value::Null => Node::new(Value::Map(strata_syntax::Mapping::new()), block.span),
+        _ => {
+            diagnostics.push(Diagnostic::error(
+                "features/io",
+                format!(
+                    "`contexts.{context}` must be a mapping, found {}",
+                    block.value.kind_name()
+                ),
+                block.span,
+            ));
+            return None;
+        }
+    };
+    let values_path = Path::new("contexts").join(context).join("values.yaml");
+    if let Some(values) = read_document(fs, &values_path, true, limits, db, diagnostics)? {
+        let merged = strata_merge::merge(
+            config,
+            values,
+            &Strategies::with_fallback(Strategy::Replace),
+        );
+        diagnostics.extend(merged.diagnostics);
+        config = merged.root;
+    }
+    let mut ok = true;
+    for (path, value) in sets {
+        ok &= set(&mut config, path, value, limits, db, diagnostics);
+    }
+    ok.then_some(config)
+}
+
+/// Applies one `--set PATH=VALUE`.
+fn set(
+    config: &mut Node,
+    path: &str,
+    value: &str,
+    limits: &Limits,
+    db: &mut SourceDb,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let text = format!("{path}={value}");
+    let id = db.add("--set", text.as_str());
+    let path_span = Span::new(id, 0, path.len());
+    let segments = match FieldPath::parse(path) {
+        Ok(parsed) if !parsed.segments().is_empty() => parsed.segments().to_vec(),
+        _ => {
+            diagnostics.push(Diagnostic::error(
+                "features/invalid-set",
+                format!("`{path}` is not a field path (`cluster.workers.count`)"),
+                path_span,
+            ));
+            return false;
+        }
+    };
+    let value_id = db.add("--set value", value);
+    let parsed = strata_syntax::parse(db, value_id, Format::Yaml, limits);
+    if parsed.has_errors() {
+        diagnostics.extend(parsed.diagnostics);
+        return false;
+    }
+    let value_span = Span::new(id, path.len() + 1, text.len());
+    let mut new_value = parsed
+        .documents
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Node::new(Value::Null, value_span));
+    new_value.span = value_span;
+    let mut target = config;
+    for (index, segment) in segments.iter().enumerate() {
+        let Segment::Key(key) = segment else {
+            diagnostics.push(Diagnostic::error(
+                "features/invalid-set",
+                format!("`{path}`: `--set` takes keys, not indices or wildcards"),
+                path_span,
+            ));
+            return false;
+        };
+        let last = index + 1 == segments.len();
+        if matches!(target.value, Value::Null) {
+            target.value = Value::Map(strata_syntax::Mapping::new());
+        }
+        let kind = target.value.kind_name();
+        let Value::Map(entries) = &mut target.value else {
+            diagnostics.push(Diagnostic::error(
+                "features/invalid-set",
+                format!(
+                    "`{path}` goes through a {kind} at `{}`",
+                    FieldPath::from(segments[..index].to_vec())
+                ),
+                path_span,
+            ));
+            return false;
+        };
+        if last {
+            entries.insert(
+                key.clone(),
+                Entry {
+                    key_span: path_span,
+                    value: new_value,
+                },
+            );
+            return true;
+        }
+        target = &mut entries
+            .entry(key.clone())
+            .or_insert_with(|| Entry {
+                key_span: path_span,
+                value: Node::new(Value::Map(strata_syntax::Mapping::new()), path_span),
+            })
+            .value;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_fs::MemoryFs;
+
+    use super::*;
+
+    fn values_of(
+        fs: &MemoryFs,
+        context: &str,
+        sets: &[(&str, &str)],
+    ) -> (SourceDb, Option<Node>, Vec<Diagnostic>) {
+        let mut db = SourceDb::new();
+        let mut diagnostics = Vec::new();
+        let sets: Vec<(String, String)> = sets
+            .iter()
+            .map(|(p, v)| ((*p).to_owned(), (*v).to_owned()))
+            .collect();
+        let config = values(
+            fs,
+            context,
+            &sets,
+            &Limits::default(),
+            &mut db,
+            &mut diagnostics,
+        );
+        (db, config, diagnostics)
+    }
+
+    fn project() -> MemoryFs {
+        MemoryFs::new()
+            .with(
+                WINDSOR_FILE,
+                "version: v1alpha1\ncontexts:\n  local:\n    provider: local\n    cluster: {workers: {count: 1}, zones: [a, b]}\n  aws:\n    provider: aws\n",
+            )
+            .with("contexts/local/values.yaml", "cluster: {workers: {count: 3}, zones: [c]}\ndns: {domain: test}\n")
+    }
+
+    #[test]
+    fn values_merge_over_the_context_then_sets_apply() {
+        let (_, config, diagnostics) = values_of(
+            &project(),
+            "local",
+            &[
+                ("cluster.workers.count", "5"),
+                ("observability.enabled", "true"),
+                ("name", "shop"),
+            ],
+        );
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(
+            config.unwrap().to_json_value(),
+            serde_json::json!({
+                "provider": "local",
+                "cluster": {"workers": {"count": 5}, "zones": ["c"]},
+                "dns": {"domain": "test"},
+                "observability": {"enabled": true},
+                "name": "shop",
+            })
+        );
+        // No values.yaml is fine.
+        let (_, config, diagnostics) = values_of(&project(), "aws", &[]);
+        assert!(diagnostics.is_empty());
+        assert_eq!(
+            config.unwrap().to_json_value(),
+            serde_json::json!({"provider": "aws"})
+        );
+    }
+
+    #[test]
+    fn unknown_contexts_and_bad_sets_are_reported() {
+        let (db, config, diagnostics) = values_of(&project(), "locla", &[]);
+        assert!(config.is_none());
+        let record = diagnostics[0].record(&db);
+        assert_eq!(record.code, "features/unknown-context");
+        assert_eq!(record.help.as_deref(), Some("did you mean `local`?"));
+        assert_eq!(record.notes, ["the contexts are: `local`, `aws`"]);
+        let (db, config, diagnostics) =
+            values_of(&project(), "local", &[("provider.x", "1"), ("a..b", "2")]);
+        assert!(config.is_none());
+        let messages: Vec<String> = diagnostics.iter().map(|d| d.record(&db).message).collect();
+        assert_eq!(
+            messages,
+            [
+                "`provider.x` goes through a string at `provider`",
+                "`a..b` is not a field path (`cluster.workers.count`)"
+            ]
+        );
+    }
+}

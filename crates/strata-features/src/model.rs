@@ -1,0 +1,288 @@
+//! The two file kinds, as Windsor writes them, for strict decoding and for
+//! `strata features schema`.
+//!
+//! The composed blueprint is built on the trees (to keep spans and the
+//! features each value came from); these types define what the trees may
+//! hold. Unknown keys are errors with a did-you-mean.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+/// The one API version of both kinds.
+pub const API_VERSION: &str = "blueprints.windsorcli.dev/v1alpha1";
+
+/// `apiVersion`.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+pub enum ApiVersion {
+    /// `blueprints.windsorcli.dev/v1alpha1`.
+    #[serde(rename = "blueprints.windsorcli.dev/v1alpha1")]
+    V1alpha1,
+}
+
+/// `kind: Blueprint`.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+pub enum BlueprintKind {
+    /// `Blueprint`.
+    Blueprint,
+}
+
+/// `kind: Feature`.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+pub enum FeatureKind {
+    /// `Feature`.
+    Feature,
+}
+
+/// `contexts/_template/blueprint.yaml`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(
+    dead_code,
+    reason = "the schema of the file; composition reads the validated tree"
+)]
+pub struct BlueprintFile {
+    /// `Blueprint`.
+    pub kind: BlueprintKind,
+    /// `blueprints.windsorcli.dev/v1alpha1`.
+    pub api_version: ApiVersion,
+    /// Name and description.
+    pub metadata: Metadata,
+    /// Where the blueprint's own repository is.
+    pub repository: Option<Repository>,
+    /// Repositories components and kustomizations come from.
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    /// Terraform components, in order.
+    #[serde(default)]
+    pub terraform: Vec<TerraformComponent>,
+    /// Flux kustomizations, in order.
+    #[serde(default)]
+    pub kustomize: Vec<Kustomization>,
+}
+
+/// `metadata`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Metadata {
+    /// The name.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// What it is for.
+    pub description: Option<String>,
+    /// Who wrote it.
+    #[serde(default)]
+    pub authors: Vec<String>,
+}
+
+/// A git reference.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Reference {
+    /// A branch.
+    pub branch: Option<String>,
+    /// A tag.
+    pub tag: Option<String>,
+    /// A semantic version range.
+    pub semver: Option<String>,
+    /// A reference name.
+    pub name: Option<String>,
+    /// A commit.
+    pub commit: Option<String>,
+}
+
+/// `repository`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Repository {
+    /// The URL.
+    pub url: String,
+    /// The reference.
+    #[serde(rename = "ref")]
+    pub reference: Option<Reference>,
+    /// The secret holding credentials.
+    pub secret_name: Option<String>,
+}
+
+/// One of `sources`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// The name components refer to.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The URL.
+    pub url: String,
+    /// A folder inside the repository.
+    pub path_prefix: Option<String>,
+    /// The reference.
+    #[serde(rename = "ref")]
+    pub reference: Option<Reference>,
+    /// The secret holding credentials.
+    pub secret_name: Option<String>,
+}
+
+/// A Terraform component.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TerraformComponent {
+    /// Its name, when other components depend on it by name.
+    pub name: Option<String>,
+    /// The module's path. Required.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// The source (one of `sources`), or local when absent.
+    pub source: Option<String>,
+    /// Module inputs; strings may hold `${..}`.
+    #[serde(default)]
+    pub inputs: BTreeMap<String, Json>,
+    /// Components applied first (their names, else paths).
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    /// Whether `down` destroys it.
+    pub destroy: Option<bool>,
+    /// Terraform's `-parallelism`.
+    #[schemars(range(min = 1))]
+    pub parallelism: Option<u32>,
+}
+
+/// A Flux kustomization.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Kustomization {
+    /// Its name. Required.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The path in the source.
+    pub path: Option<String>,
+    /// The source (one of `sources`).
+    pub source: Option<String>,
+    /// Kustomizations applied first.
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    /// Kustomize components to include.
+    #[serde(default)]
+    pub components: Vec<String>,
+    /// Patches: `{path}` or `{patch, target}`; `patch` text may hold `${..}`.
+    #[serde(default)]
+    pub patches: Vec<Patch>,
+    /// Post-build substitutions; values may hold `${..}` and become strings.
+    #[serde(default)]
+    pub substitutions: BTreeMap<String, Json>,
+    /// Flux's reconcile interval (`5m`).
+    pub interval: Option<String>,
+    /// Flux's retry interval.
+    pub retry_interval: Option<String>,
+    /// Flux's timeout.
+    pub timeout: Option<String>,
+    /// Whether Flux waits for readiness.
+    pub wait: Option<bool>,
+    /// Whether Flux recreates immutable resources.
+    pub force: Option<bool>,
+    /// Whether Flux prunes removed resources.
+    pub prune: Option<bool>,
+    /// Whether `down` destroys it.
+    pub destroy: Option<bool>,
+    /// Resources cleaned up on destroy.
+    #[serde(default)]
+    pub cleanup: Vec<String>,
+}
+
+/// One of `patches`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Patch {
+    /// A patch file in the source.
+    pub path: Option<String>,
+    /// An inline patch (strategic merge or JSON 6902), `${..}` interpolated.
+    pub patch: Option<String>,
+    /// What an inline patch applies to.
+    pub target: Option<Target>,
+}
+
+/// A kustomize target selector.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Target {
+    /// API group.
+    pub group: Option<String>,
+    /// API version.
+    pub version: Option<String>,
+    /// Kind.
+    pub kind: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Namespace.
+    pub namespace: Option<String>,
+    /// Label selector.
+    pub label_selector: Option<String>,
+    /// Annotation selector.
+    pub annotation_selector: Option<String>,
+}
+
+/// A feature file.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(
+    dead_code,
+    reason = "the schema of the file; composition reads the validated tree"
+)]
+pub struct FeatureFile {
+    /// `Feature`.
+    pub kind: FeatureKind,
+    /// `blueprints.windsorcli.dev/v1alpha1`.
+    pub api_version: ApiVersion,
+    /// Name (unique, the order features apply in) and description.
+    pub metadata: Metadata,
+    /// Applies the feature when empty or true.
+    pub when: Option<String>,
+    /// Terraform components to add or merge.
+    #[serde(default)]
+    pub terraform: Vec<ConditionalTerraform>,
+    /// Kustomizations to add or merge.
+    #[serde(default)]
+    pub kustomize: Vec<ConditionalKustomization>,
+}
+
+/// How a feature's entry combines with a matching one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MergeStrategy {
+    /// Merge into the match (the default).
+    Merge,
+    /// Replace the match whole.
+    Replace,
+}
+
+/// A Terraform component in a feature.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(
+    dead_code,
+    reason = "the schema of the file; composition reads the validated tree"
+)]
+pub struct ConditionalTerraform {
+    /// The component.
+    #[serde(flatten)]
+    pub component: TerraformComponent,
+    /// Applies the component when empty or true.
+    pub when: Option<String>,
+    /// `merge` (default) or `replace`.
+    pub strategy: Option<MergeStrategy>,
+}
+
+/// A kustomization in a feature.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(
+    dead_code,
+    reason = "the schema of the file; composition reads the validated tree"
+)]
+pub struct ConditionalKustomization {
+    /// The kustomization.
+    #[serde(flatten)]
+    pub kustomization: Kustomization,
+    /// Applies the kustomization when empty or true.
+    pub when: Option<String>,
+    /// `merge` (default) or `replace`.
+    pub strategy: Option<MergeStrategy>,
+}
