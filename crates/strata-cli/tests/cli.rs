@@ -423,3 +423,77 @@ fn components_usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("image: registry.example.com/shop/api:9.9.9\n"));
 }
+
+#[test]
+fn features_render_check_and_schema_the_bundled_project() {
+    let local = strata_in_examples(&["features", "render", "features", "--context", "local"]);
+    assert_eq!(local.status.code(), Some(0), "{}", stderr(&local));
+    let text = stdout(&local);
+    assert!(text.contains("  - path: cluster/talos\n"), "{text}");
+    assert!(text.contains("      worker_count: 2\n"));
+    assert!(!text.contains("when:") && !text.contains("strategy:"));
+
+    let aws = strata_in_examples(&[
+        "features",
+        "render",
+        "features",
+        "--context",
+        "aws",
+        "--set",
+        "cluster.workers.count=4",
+        "-o",
+        "json",
+    ]);
+    let blueprint: serde_json::Value = serde_json::from_str(&stdout(&aws)).expect("json");
+    let eks = &blueprint["terraform"][2];
+    assert_eq!(eks["path"], "cluster/eks");
+    assert_eq!(eks["inputs"]["node_count"], 8);
+    assert_eq!(blueprint["kustomize"][0]["path"], "policy/strict");
+
+    let explained = strata_in_examples(&[
+        "features",
+        "render",
+        "features",
+        "--context",
+        "aws",
+        "--explain",
+    ]);
+    assert!(stdout(&explained).contains("  - path: cluster/bootstrap  # from: blueprint, aws\n"));
+
+    let check = strata_in_examples(&["features", "check", "features", "--context", "local"]);
+    assert_eq!(check.status.code(), Some(0));
+    assert!(stdout(&check).is_empty());
+    let unknown = strata_in_examples(&["features", "check", "features", "--context", "lokal"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(stderr(&unknown).contains("did you mean `local`?"));
+
+    for kind in ["blueprint", "feature"] {
+        let schema = strata_in_examples(&["features", "schema", kind]);
+        let schema: serde_json::Value = serde_json::from_str(&stdout(&schema)).expect("json");
+        assert!(schema["properties"]["kind"].is_object(), "{kind}");
+    }
+    for args in [
+        &[
+            "features",
+            "render",
+            "features",
+            "--context",
+            "aws",
+            "--explain",
+            "-o",
+            "json",
+        ][..],
+        &[
+            "features",
+            "render",
+            "features",
+            "--context",
+            "aws",
+            "--set",
+            "novalue",
+        ],
+        &["features", "render", "features"],
+    ] {
+        assert_eq!(strata_in_examples(args).status.code(), Some(2), "{args:?}");
+    }
+}
