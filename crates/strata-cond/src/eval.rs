@@ -14,7 +14,7 @@
 //!   always divides as floats (as expr does); `%` takes integers. Integer
 //!   overflow and division by zero are errors.
 //! - `x in list` is membership, `key in map` a key test, anything `in null`
-//!   false.
+//!   false; `not in` is the opposite. A negative index counts from the end.
 //! - Functions: `values(map)` (the values in key order), `jsonnet(path)`
 //!   and `file(path)` (through the [`Host`]).
 
@@ -51,8 +51,17 @@ fn plain(value: Value) -> Node {
     Node::new(value, Span::default())
 }
 
+/// The kind of a value with its article, for messages (`an integer`).
 fn kind(node: &Node) -> &'static str {
-    node.value.kind_name()
+    match node.value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Int(_) => "an integer",
+        Value::Float(_) => "a float",
+        Value::String(_) => "a string",
+        Value::Seq(_) => "a list",
+        Value::Map(_) => "a mapping",
+    }
 }
 
 impl Evaluator<'_> {
@@ -95,7 +104,8 @@ impl Evaluator<'_> {
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
         if !FUNCTIONS.contains(&name) {
-            let mut error = CondError::eval(format!("there is no function `{name}`"), range);
+            let mut error = CondError::eval(format!("there is no function `{name}`"), range)
+                .with_note("the functions are `values`, `jsonnet` and `file`");
             if let Some(near) = strata_syntax::did_you_mean(name, FUNCTIONS.iter().copied()) {
                 error = error.with_help(format!("did you mean `{near}`?"));
             }
@@ -177,13 +187,21 @@ fn index_into(target: &Node, index: &Node, range: Range<usize>) -> Result<Node, 
     match (&target.value, &index.value) {
         (Value::Null, _) => Ok(plain(Value::Null)),
         (Value::Map(_), Value::String(key)) => member(target, key, range),
-        (Value::Seq(items), Value::Int(i)) => Ok(usize::try_from(*i)
-            .ok()
-            .and_then(|i| items.get(i))
-            .cloned()
-            .unwrap_or_else(|| plain(Value::Null))),
+        (Value::Seq(items), Value::Int(i)) => {
+            // A negative index counts from the end, as in expr.
+            let position = if *i < 0 {
+                i64::try_from(items.len()).ok().map(|len| len + i)
+            } else {
+                Some(*i)
+            };
+            Ok(position
+                .and_then(|p| usize::try_from(p).ok())
+                .and_then(|p| items.get(p))
+                .cloned()
+                .unwrap_or_else(|| plain(Value::Null)))
+        }
         _ => Err(CondError::eval(
-            format!("cannot index a {} with a {}", kind(target), kind(index)),
+            format!("cannot index {} with {}", kind(target), kind(index)),
             range,
         )),
     }
@@ -197,7 +215,7 @@ fn member(target: &Node, name: &str, range: Range<usize>) -> Result<Node, CondEr
             .get(name)
             .map_or_else(|| plain(Value::Null), |entry| entry.value.clone())),
         _ => Err(CondError::eval(
-            format!("cannot read the field `{name}` of a {}", kind(target)),
+            format!("cannot read the field `{name}` of {}", kind(target)),
             range,
         )),
     }
@@ -277,15 +295,18 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
                 _ => ordering != Ordering::Less,
             })
         }
-        BinaryOp::In => match &b.value {
-            Value::Null => boolean(false),
-            Value::Seq(items) => boolean(items.iter().any(|item| equal(a, item))),
-            Value::Map(entries) => match &a.value {
-                Value::String(key) => boolean(entries.contains_key(key)),
-                _ => Err(mismatch()),
-            },
-            _ => Err(mismatch()),
-        },
+        BinaryOp::In | BinaryOp::NotIn => {
+            let found = match &b.value {
+                Value::Null => false,
+                Value::Seq(items) => items.iter().any(|item| equal(a, item)),
+                Value::Map(entries) => match &a.value {
+                    Value::String(key) => entries.contains_key(key),
+                    _ => return Err(mismatch()),
+                },
+                _ => return Err(mismatch()),
+            };
+            boolean(found == (op == BinaryOp::In))
+        }
         BinaryOp::Add => match (&a.value, &b.value) {
             (Value::String(x), Value::String(y)) => Ok(plain(Value::String(format!("{x}{y}")))),
             (Value::Int(x), Value::Int(y)) => x

@@ -92,6 +92,8 @@ pub enum BinaryOp {
     GreaterEqual,
     /// `in`.
     In,
+    /// `not in`.
+    NotIn,
     /// `+`.
     Add,
     /// `-`.
@@ -120,6 +122,7 @@ impl BinaryOp {
             BinaryOp::Greater => ">",
             BinaryOp::GreaterEqual => ">=",
             BinaryOp::In => "in",
+            BinaryOp::NotIn => "not in",
             BinaryOp::Add => "+",
             BinaryOp::Subtract => "-",
             BinaryOp::Multiply => "*",
@@ -140,7 +143,8 @@ impl BinaryOp {
             | BinaryOp::LessEqual
             | BinaryOp::Greater
             | BinaryOp::GreaterEqual
-            | BinaryOp::In => 3,
+            | BinaryOp::In
+            | BinaryOp::NotIn => 3,
             BinaryOp::Add | BinaryOp::Subtract => 4,
             BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Remainder => 5,
             BinaryOp::Coalesce => 7,
@@ -256,6 +260,19 @@ fn string(text: &str, start: usize) -> Result<(String, usize), CondError> {
                     'r' => '\r',
                     '0' => '\0',
                     '\\' | '\'' | '"' => escaped,
+                    'u' => {
+                        let digits: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
+                        u32::from_str_radix(&digits, 16)
+                            .ok()
+                            .filter(|_| digits.len() == 4)
+                            .and_then(char::from_u32)
+                            .ok_or_else(|| {
+                                CondError::new(
+                                    format!("`\\u{digits}` is not a character"),
+                                    at..at + 2 + digits.len(),
+                                )
+                            })?
+                    }
                     other => {
                         return Err(CondError::new(
                             format!("unknown escape `\\{other}`"),
@@ -351,22 +368,14 @@ impl Parser {
         token
     }
 
-    fn expect(
-        &mut self,
-        symbol: &'static str,
-        opened: Option<Range<usize>>,
-    ) -> Result<Range<usize>, CondError> {
+    fn expect(&mut self, symbol: &'static str) -> Result<Range<usize>, CondError> {
         if self.peek() == &Token::Symbol(symbol) {
             return Ok(self.advance().1);
         }
-        let mut error = CondError::new(
+        Err(CondError::new(
             format!("expected `{symbol}`, found {}", describe(self.peek())),
             self.range(),
-        );
-        if let Some(opened) = opened {
-            error = error.with_note(format!("opened at byte {}", opened.start));
-        }
-        Err(error)
+        ))
     }
 
     fn binary_op(&self) -> Option<BinaryOp> {
@@ -382,6 +391,12 @@ impl Parser {
             Token::Symbol(">") => BinaryOp::Greater,
             Token::Symbol(">=") => BinaryOp::GreaterEqual,
             Token::Ident(word) if word == "in" => BinaryOp::In,
+            Token::Ident(word)
+                if word == "not"
+                    && matches!(self.tokens.get(self.position + 1), Some((Token::Ident(next), _)) if next == "in") =>
+            {
+                BinaryOp::NotIn
+            }
             Token::Symbol("+") => BinaryOp::Add,
             Token::Symbol("-") => BinaryOp::Subtract,
             Token::Symbol("*") => BinaryOp::Multiply,
@@ -408,6 +423,9 @@ impl Parser {
                 break;
             }
             self.advance();
+            if op == BinaryOp::NotIn {
+                self.advance();
+            }
             let right = self.expression(precedence)?;
             let range = left.range.start..right.range.end;
             left = Expr {
@@ -461,9 +479,9 @@ impl Parser {
                     };
                 }
                 Token::Symbol("[") => {
-                    let (_, opened) = self.advance();
+                    self.advance();
                     let index = self.expression(0)?;
-                    let close = self.expect("]", Some(opened))?;
+                    let close = self.expect("]")?;
                     let whole = expr.range.start..close.end;
                     expr = Expr {
                         kind: ExprKind::Index(Box::new(expr), Box::new(index)),
@@ -478,9 +496,9 @@ impl Parser {
                         ));
                     };
                     let name = name.clone();
-                    let (_, opened) = self.advance();
-                    let arguments = self.items(")", &opened)?;
-                    let close = self.expect(")", Some(opened))?;
+                    self.advance();
+                    let arguments = self.items(")")?;
+                    let close = self.expect(")")?;
                     let whole = expr.range.start..close.end;
                     expr = Expr {
                         kind: ExprKind::Call(name, arguments),
@@ -493,11 +511,7 @@ impl Parser {
     }
 
     /// Comma-separated expressions up to (not including) `close`.
-    fn items(
-        &mut self,
-        close: &'static str,
-        opened: &Range<usize>,
-    ) -> Result<Vec<Expr>, CondError> {
+    fn items(&mut self, close: &'static str) -> Result<Vec<Expr>, CondError> {
         let mut items = Vec::new();
         while self.peek() != &Token::Symbol(close) {
             items.push(self.expression(0)?);
@@ -507,8 +521,7 @@ impl Parser {
                 return Err(CondError::new(
                     format!("expected `,` or `{close}`, found {}", describe(self.peek())),
                     self.range(),
-                )
-                .with_note(format!("opened at byte {}", opened.start)));
+                ));
             }
         }
         Ok(items)
@@ -528,15 +541,15 @@ impl Parser {
             },
             Token::Symbol("(") => {
                 let inner = self.expression(0)?;
-                let close = self.expect(")", Some(range.clone()))?;
+                let close = self.expect(")")?;
                 return Ok(Expr {
                     kind: inner.kind,
                     range: range.start..close.end,
                 });
             }
             Token::Symbol("[") => {
-                let items = self.items("]", &range)?;
-                let close = self.expect("]", Some(range.clone()))?;
+                let items = self.items("]")?;
+                let close = self.expect("]")?;
                 return Ok(Expr {
                     kind: ExprKind::List(items),
                     range: range.start..close.end,
@@ -606,6 +619,12 @@ mod tests {
         assert_eq!(parsed("not a and b or c"), "(((!a) && b) || c)");
         assert_eq!(parsed("1.5e3 + 1_000 + -2"), "((1500.0 + 1000) + (-2))");
         assert_eq!(parsed("nil == null"), "(null == null)");
+        assert_eq!(
+            parsed("'c' not in zones && x"),
+            "((\"c\" not in zones) && x)"
+        );
+        assert_eq!(parsed("not a"), "(!a)");
+        assert_eq!(parsed("'\\u00e9t\\u00E9'"), "\"été\"");
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Template {
                 }
                 let start = at + 2;
                 let end = closing_brace(text, start)
-                    .ok_or_else(|| CondError::new("`${` is not closed by `}`", at..text.len()))?;
+                    .map_err(|message| CondError::new(message, at..text.len()))?;
                 let source = &text[start..end];
                 if source.trim().is_empty() {
                     return Err(CondError::new("`${}` holds no expression", at..end + 1));
@@ -100,8 +100,9 @@ impl Template {
     }
 }
 
-/// The offset of the `}` closing an expression that starts at `start`.
-fn closing_brace(text: &str, start: usize) -> Option<usize> {
+/// The offset of the `}` closing an expression that starts at `start`, or
+/// why there is none.
+fn closing_brace(text: &str, start: usize) -> Result<usize, &'static str> {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     let mut escaped = false;
@@ -119,12 +120,16 @@ fn closing_brace(text: &str, start: usize) -> Option<usize> {
         match c {
             '\'' | '"' => quote = Some(c),
             '{' => depth += 1,
-            '}' if depth == 0 => return Some(start + offset),
+            '}' if depth == 0 => return Ok(start + offset),
             '}' => depth -= 1,
             _ => {}
         }
     }
-    None
+    Err(if quote.is_some() {
+        "a string inside `${..}` is not closed"
+    } else {
+        "`${` is not closed by `}`"
+    })
 }
 
 /// Moves every range of `expr` by `offset`.
@@ -151,7 +156,8 @@ fn shift(expr: &mut Expr, offset: usize) {
     }
 }
 
-/// A value as text inside a string.
+/// A value as text inside a string: `null` as nothing, strings as they
+/// are, numbers and booleans as written, mappings and lists as compact JSON.
 #[must_use]
 pub fn display(node: &Node) -> String {
     match &node.value {
@@ -159,7 +165,9 @@ pub fn display(node: &Node) -> String {
         Value::String(text) => text.clone(),
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
-        Value::Float(_) | Value::Seq(_) | Value::Map(_) => node.to_json_value().to_string(),
+        // As Go's `%v` writes them: `2`, `2.5`.
+        Value::Float(f) => f.to_string(),
+        Value::Seq(_) | Value::Map(_) => node.to_json_value().to_string(),
     }
 }
 
@@ -218,6 +226,7 @@ mod tests {
     fn one_expression_keeps_its_type() {
         assert_eq!(json("${cluster.workers.count}"), "3");
         assert_eq!(json("${cluster.workers.count + 2}"), "5");
+        assert_eq!(json("q=${6 / 3}, r=${ratio}"), "\"q=2, r=2.5\"");
         assert_eq!(
             json("${cluster}"),
             "{\"workers\":{\"count\":3},\"name\":\"c1\"}"

@@ -83,6 +83,8 @@ fn comparison_and_logic() {
             true,
         ),
         ("'b' in zones", true),
+        ("'c' not in zones", true),
+        ("'b' not in zones", false),
         ("'workers' in cluster", true),
         ("'x' in missing", false),
         ("name < 'zoo'", true),
@@ -105,6 +107,8 @@ fn missing_paths_are_null_and_coalesce() {
     );
     assert_eq!(value("a.b.c.d"), serde_json::Value::Null);
     assert_eq!(value("zones[5]"), serde_json::Value::Null);
+    assert_eq!(value("zones[-1]"), "b");
+    assert_eq!(value("zones[-3]"), serde_json::Value::Null);
     assert_eq!(value("cluster['workers'].count"), 3);
     assert_eq!(value("cluster.driver ?? 'x'"), "talos");
     // `??` binds tighter than `+`.
@@ -141,10 +145,10 @@ fn errors_say_what_and_where() {
     let e = error("name + 1");
     assert_eq!(
         (e.message.as_str(), e.range.clone(), e.parse),
-        ("`+` cannot take string and integer", 0..8, false)
+        ("`+` cannot take a string and an integer", 0..8, false)
     );
     let e = error("cluster.workers.missing > 2");
-    assert_eq!(e.message, "`>` cannot take null and integer");
+    assert_eq!(e.message, "`>` cannot take null and an integer");
     assert_eq!(
         e.help.as_deref(),
         Some("a missing value is `null`; give a default with `??`")
@@ -166,7 +170,7 @@ fn errors_say_what_and_where() {
     );
     assert_eq!(
         error("values(zones)").message,
-        "`values` takes a mapping, found sequence"
+        "`values` takes a mapping, found a list"
     );
     assert_eq!(error("values(zones)").range, 7..12);
     assert_eq!(
@@ -175,7 +179,7 @@ fn errors_say_what_and_where() {
     );
     assert_eq!(
         error("cluster.enabled && name").message,
-        "`&&` takes booleans, found string"
+        "`&&` takes booleans, found a string"
     );
     assert_eq!(error("cluster.enabled && name").range, 19..23);
     let e = when("cluster.workers.count").unwrap_err();

@@ -26,9 +26,12 @@
 //! blueprint, `i + 1` for the `i`th feature applied), which `--explain`
 //! reads.
 
-use strata_cond::{CondError, Host, Template};
-use strata_syntax::{Diagnostic, Entry, LayerId, Mapping, Node, SourceDb, Value};
+use std::collections::{HashMap, HashSet};
 
+use strata_cond::{CondError, Host, Template};
+use strata_syntax::{Diagnostic, Entry, LayerId, Mapping, Node, SourceDb, Span, Value};
+
+use crate::graph;
 use crate::model::MergeStrategy;
 
 /// The kustomization settings a merge updates when the feature gives them.
@@ -54,10 +57,21 @@ pub struct Composer<'a> {
     pub terraform: Vec<Node>,
     /// Kustomizations, in order.
     pub kustomize: Vec<Node>,
+    /// Entries left out, by section and name.
+    pub left_out: LeftOut,
+}
+
+/// Entries that did not make it into the composition, and why.
+#[derive(Debug, Default)]
+pub struct LeftOut {
+    /// Their `when` was false.
+    pub skipped: HashSet<(Section, String)>,
+    /// They failed (an expression error); already reported.
+    pub failed: HashSet<(Section, String)>,
 }
 
 /// Which list an entry belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Section {
     /// `terraform`.
     Terraform,
@@ -86,21 +100,29 @@ impl<'a> Composer<'a> {
             diagnostics: Vec::new(),
             terraform: Vec::new(),
             kustomize: Vec::new(),
+            left_out: LeftOut::default(),
         }
     }
 
-    /// Evaluates a `when:` (absent or empty is true); `None` after an error.
+    /// Evaluates a `when:` (absent or empty is true, a YAML boolean is
+    /// itself); `None` after an error.
     pub fn when(&mut self, node: Option<&Node>, host: &dyn Host) -> Option<bool> {
         let Some(node) = node else { return Some(true) };
-        let Some(text) = node.as_str() else {
-            return Some(true);
+        let text = match &node.value {
+            Value::Bool(constant) => return Some(*constant),
+            Value::String(text) => text,
+            _ => return Some(true),
         };
         if text.trim().is_empty() {
             return Some(true);
         }
         match strata_cond::condition(text, self.values, host) {
             Ok(applies) => Some(applies),
-            Err(error) => {
+            Err(mut error) => {
+                if text.trim_start().starts_with("${") {
+                    error =
+                        error.with_help("`when` takes a bare expression: write it without `${ }`");
+                }
                 self.diagnostics
                     .push(error.diagnostic(self.db, node.span, text));
                 None
@@ -114,14 +136,41 @@ impl<'a> Composer<'a> {
         let Some(entries) = file.get(section.key()).and_then(Node::as_seq) else {
             return;
         };
+        let mut in_file: HashMap<(String, String), Span> = HashMap::new();
         for entry in entries {
-            if self.when(entry.get("when"), host) != Some(true) {
+            let id = graph::id(entry, section).to_owned();
+            let key_field = match section {
+                Section::Terraform => "path",
+                Section::Kustomize => "name",
+            };
+            let key_span = entry.get(key_field).map_or(entry.span, |n| n.span);
+            if let Some(first) = in_file.insert(identity(entry, section), key_span) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "features/duplicate-entry",
+                        format!("`{id}` is given twice in `{}` of this file", section.key()),
+                        key_span,
+                    )
+                    .with_secondary(first, "first given here"),
+                );
                 continue;
+            }
+            match self.when(entry.get("when"), host) {
+                Some(true) => {}
+                Some(false) => {
+                    self.left_out.skipped.insert((section, id));
+                    continue;
+                }
+                None => {
+                    self.left_out.failed.insert((section, id));
+                    continue;
+                }
             }
             let mut entry = entry.clone();
             let strategy = take_strategy(&mut entry);
             entry.stamp_layer(layer);
             if !self.prepare(&mut entry, section, host) {
+                self.left_out.failed.insert((section, id));
                 continue;
             }
             let list = match section {
@@ -131,6 +180,25 @@ impl<'a> Composer<'a> {
             let found = list
                 .iter()
                 .position(|existing| same(existing, &entry, section));
+            if found.is_none()
+                && section == Section::Terraform
+                && let Some(other) = list
+                    .iter()
+                    .find(|existing| text(existing, "path") == text(&entry, "path"))
+            {
+                let warning = Diagnostic::warning(
+                    "features/source-mismatch",
+                    format!(
+                        "`{}` is already in the blueprint with source `{}`; this one (source `{}`) is added beside it, not merged",
+                        text(&entry, "path"),
+                        text(other, "source"),
+                        text(&entry, "source")
+                    ),
+                    key_span,
+                )
+                .with_help("components match on `path` and `source`: give the same `source` to merge");
+                self.diagnostics.push(warning);
+            }
             match (found, strategy) {
                 (None, _) => list.push(entry),
                 (Some(index), MergeStrategy::Replace) => list[index] = entry,
@@ -259,15 +327,21 @@ fn text<'n>(node: &'n Node, key: &str) -> &'n str {
     node.get(key).and_then(Node::as_str).unwrap_or_default()
 }
 
-/// Whether two entries are the same component: `path` and `source` for
+/// What makes two entries the same component: `path` and `source` for
 /// Terraform, `name` for kustomizations.
-fn same(a: &Node, b: &Node, section: Section) -> bool {
+fn identity(entry: &Node, section: Section) -> (String, String) {
     match section {
-        Section::Terraform => {
-            text(a, "path") == text(b, "path") && text(a, "source") == text(b, "source")
-        }
-        Section::Kustomize => text(a, "name") == text(b, "name"),
+        Section::Terraform => (
+            text(entry, "path").to_owned(),
+            text(entry, "source").to_owned(),
+        ),
+        Section::Kustomize => (text(entry, "name").to_owned(), String::new()),
     }
+}
+
+/// Whether two entries are the same component.
+fn same(a: &Node, b: &Node, section: Section) -> bool {
+    identity(a, section) == identity(b, section)
 }
 
 fn fields(node: &mut Node) -> Option<&mut Mapping> {
@@ -320,20 +394,16 @@ fn merge_kustomization(base: &mut Node, overlay: Node) {
     }
 }
 
-/// Deep-merges the mapping `overlay` into `base[key]`, the overlay winning.
+/// Deep-merges the mapping `overlay` into `base[key]` (in its place), the
+/// overlay winning.
 fn merge_mapping(base: &mut Mapping, key: &str, overlay: Entry) {
-    match base.shift_remove(key) {
+    match base.get_mut(key) {
         Some(existing) => {
             let strategies =
                 strata_merge::Strategies::with_fallback(strata_merge::Strategy::Replace);
-            let merged = strata_merge::merge(existing.value, overlay.value, &strategies);
-            base.insert(
-                key.to_owned(),
-                Entry {
-                    key_span: existing.key_span,
-                    value: merged.root,
-                },
-            );
+            let placeholder = Node::new(Value::Null, existing.value.span);
+            let lower = std::mem::replace(&mut existing.value, placeholder);
+            existing.value = strata_merge::merge(lower, overlay.value, &strategies).root;
         }
         None => {
             base.insert(key.to_owned(), overlay);

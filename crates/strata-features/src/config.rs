@@ -2,7 +2,9 @@
 //! `contexts/<NAME>/values.yaml` deep-merged over it, then each `--set`.
 //!
 //! - The deep merge merges mappings key by key; anything else (lists
-//!   included) from `values.yaml` replaces. A missing `values.yaml` is fine.
+//!   included) from `values.yaml` replaces. A missing `values.yaml` is fine;
+//!   one that is not a mapping is an error.
+//! - As in Windsor, `context` is the context's name unless the values set it.
 //! - `--set PATH=VALUE`: `PATH` is a dotted field path (`cluster.workers.count`,
 //!   `["a.b"]` for a key with a dot); `VALUE` is read as YAML (`3` is a
 //!   number, `true` a boolean, `[a, b]` a list, anything else a string).
@@ -135,6 +137,18 @@ pub fn values(
     };
     let values_path = Path::new("contexts").join(context).join("values.yaml");
     if let Some(values) = read_document(fs, &values_path, true, limits, db, diagnostics)? {
+        if !matches!(values.value, Value::Map(_) | Value::Null) {
+            diagnostics.push(Diagnostic::error(
+                "features/io",
+                format!(
+                    "`{}` must be a mapping, found {}",
+                    fs.display(&values_path),
+                    values.value.kind_name()
+                ),
+                values.span,
+            ));
+            return None;
+        }
         let merged = strata_merge::merge(
             config,
             values,
@@ -142,6 +156,18 @@ pub fn values(
         );
         diagnostics.extend(merged.diagnostics);
         config = merged.root;
+    }
+    if let Value::Map(entries) = &mut config.value
+        && !entries.contains_key("context")
+    {
+        let span = config.span;
+        entries.insert(
+            "context".to_owned(),
+            Entry {
+                key_span: span,
+                value: Node::new(Value::String(context.to_owned()), span),
+            },
+        );
     }
     let mut ok = true;
     for (path, value) in sets {
@@ -288,6 +314,7 @@ mod tests {
                 "provider": "local",
                 "cluster": {"workers": {"count": 5}, "zones": ["c"]},
                 "dns": {"domain": "test"},
+                "context": "local",
                 "observability": {"enabled": true},
                 "name": "shop",
             })
@@ -297,7 +324,7 @@ mod tests {
         assert!(diagnostics.is_empty());
         assert_eq!(
             config.unwrap().to_json_value(),
-            serde_json::json!({"provider": "aws"})
+            serde_json::json!({"provider": "aws", "context": "aws"})
         );
     }
 

@@ -9,9 +9,9 @@
 
 use std::collections::HashMap;
 
-use strata_syntax::{Diagnostic, FieldPath, Node};
+use strata_syntax::{Diagnostic, Node};
 
-use crate::compose::Section;
+use crate::compose::{LeftOut, Section};
 
 /// The name other entries depend on this one by.
 #[must_use]
@@ -29,9 +29,11 @@ pub fn id(entry: &Node, section: Section) -> &str {
     .unwrap_or_default()
 }
 
-/// Every problem of one graph.
+/// Every problem of one graph. A dependency on an entry left out because
+/// of an error is not reported again; one on an entry whose `when` was
+/// false says so.
 #[must_use]
-pub fn check(entries: &[Node], section: Section) -> Vec<Diagnostic> {
+pub fn check(entries: &[Node], section: Section, left_out: &LeftOut) -> Vec<Diagnostic> {
     let ids: Vec<&str> = entries.iter().map(|entry| id(entry, section)).collect();
     let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut problems = Vec::new();
@@ -42,14 +44,16 @@ pub fn check(entries: &[Node], section: Section) -> Vec<Diagnostic> {
             .get("dependsOn")
             .and_then(Node::as_seq)
             .unwrap_or_default();
-        for (position, dependency) in depends_on.iter().enumerate() {
+        for dependency in depends_on {
             let Some(name) = dependency.as_str() else {
                 continue;
             };
+            let key = (section, name.to_owned());
             match index.get(name) {
                 Some(&to) => edges[from].push((to, dependency)),
-                None => problems.push(
-                    Diagnostic::error(
+                None if left_out.failed.contains(&key) => {}
+                None => {
+                    let mut problem = Diagnostic::error(
                         "features/unknown-dependency",
                         format!(
                             "`{}` depends on `{name}`, which is not in `{}`",
@@ -57,16 +61,16 @@ pub fn check(entries: &[Node], section: Section) -> Vec<Diagnostic> {
                             section.key()
                         ),
                         dependency.span,
-                    )
-                    .with_path(
-                        FieldPath::root()
-                            .key(section.key())
-                            .index(from)
-                            .key("dependsOn")
-                            .index(position),
-                    )
-                    .with_suggestion(name, ids.iter().copied()),
-                ),
+                    );
+                    if left_out.skipped.contains(&key) {
+                        problem = problem
+                            .with_note(format!("`{name}` is defined, but its `when` is false"));
+                    } else {
+                        let others = ids.iter().copied().filter(|id| *id != ids[from]);
+                        problem = problem.with_suggestion(name, others);
+                    }
+                    problems.push(problem);
+                }
             }
         }
     }
@@ -144,7 +148,7 @@ mod tests {
     }
 
     fn messages(entries: &[Node], section: Section) -> Vec<String> {
-        check(entries, section)
+        check(entries, section, &LeftOut::default())
             .into_iter()
             .map(|d| d.message)
             .collect()

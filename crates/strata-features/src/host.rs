@@ -2,8 +2,10 @@
 //!
 //! Paths are relative to the feature file and confined to the template
 //! folder (`contexts/_template`), symlinks included. `jsonnet` evaluates the
-//! file with the values as `std.extVar("context")` (and imports confined the
-//! same way); each file is evaluated once per render.
+//! file with the values as `std.extVar("context")`, with `name` (the
+//! context's name) and `projectName` added as Windsor adds them unless the
+//! values set them (imports are confined the same way); each file is
+//! evaluated once per render.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -24,12 +26,21 @@ pub struct Template {
 }
 
 impl Template {
-    /// The template folder's files, the values (as JSON) and the bounds.
+    /// The template folder's files, the values, the context's and the
+    /// project's names, and the bounds.
     #[must_use]
-    pub fn new(fs: Arc<dyn Files>, values: &Node, limits: Limits) -> Template {
+    pub fn new(fs: Arc<dyn Files>, values: &Node, names: [&str; 2], limits: Limits) -> Template {
+        let mut context = values.to_json_value();
+        if let serde_json::Value::Object(fields) = &mut context {
+            for (key, name) in ["name", "projectName"].into_iter().zip(names) {
+                fields
+                    .entry(key)
+                    .or_insert_with(|| serde_json::Value::String(name.to_owned()));
+            }
+        }
         Template {
             fs,
-            context: values.to_json_value().to_string(),
+            context: context.to_string(),
             limits,
             evaluated: RefCell::new(HashMap::new()),
         }
@@ -71,7 +82,8 @@ impl Template {
 
 /// `path` relative to the file `from`, kept inside the template folder.
 fn resolve(from: &Path, path: &str) -> Result<PathBuf, String> {
-    strata_fs::join(from, path).map_err(|error| format!("`{path}`: {error}"))
+    strata_fs::join(from, path)
+        .map_err(|_| format!("`{path}` leads outside the template folder (`contexts/_template`)"))
 }
 
 /// A Jsonnet failure as one line: the message and where, innermost first.

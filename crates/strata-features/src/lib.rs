@@ -31,6 +31,9 @@
 //! |---|---|
 //! | `features/io` | a file cannot be read or parsed |
 //! | `features/duplicate-feature` | two features share a name (both files named) |
+//! | `features/duplicate-entry` | one file gives the same component or kustomization twice |
+//! | `features/missing-path` | a composed kustomization has no `path` |
+//! | `features/source-mismatch` (warning) | a feature's component has an existing one's `path` but another `source`, so it is added, not merged |
 //! | `cond/parse`, `cond/eval` | an expression is malformed or fails |
 //!
 //! The other codes are listed by [`config`] and [`graph`]; decoding
@@ -75,6 +78,8 @@ pub fn feature_schema() -> &'static serde_json::Value {
 
 /// A Windsor project.
 pub struct Project {
+    /// The project's name (its folder's), `projectName` for Jsonnet.
+    pub name: String,
     /// Files below the project root (`windsor.yaml`, `contexts/<NAME>`).
     pub root: Arc<dyn Files>,
     /// Files below `contexts/_template`, where blueprint, features and the
@@ -154,7 +159,12 @@ fn collect_layers(node: &Node, layers: &mut BTreeSet<u32>) {
 impl Project {
     /// A project on disk.
     pub fn open(dir: &Path) -> Result<Project, FsError> {
+        let name = std::path::absolute(dir)
+            .ok()
+            .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
         Ok(Project {
+            name,
             root: Arc::new(RootFs::new(dir)?),
             template: Arc::new(RootFs::new(dir.join(TEMPLATE_DIR))?),
         })
@@ -197,7 +207,8 @@ impl Project {
         if diagnostics.iter().any(Diagnostic::is_error) {
             return None;
         }
-        let template = host::Template::new(self.template.clone(), &values, limits);
+        let names = [request.context.as_str(), self.name.as_str()];
+        let template = host::Template::new(self.template.clone(), &values, names, limits);
         let blueprint_path = PathBuf::from("blueprint.yaml");
         let mut composer = Composer::new(db, &values);
         let mut layers = vec!["blueprint".to_owned()];
@@ -221,8 +232,25 @@ impl Project {
             }
         }
         diagnostics.append(&mut composer.diagnostics);
-        diagnostics.extend(graph::check(&composer.terraform, Section::Terraform));
-        diagnostics.extend(graph::check(&composer.kustomize, Section::Kustomize));
+        for (entries, section) in [
+            (&composer.terraform, Section::Terraform),
+            (&composer.kustomize, Section::Kustomize),
+        ] {
+            diagnostics.extend(graph::check(entries, section, &composer.left_out));
+        }
+        for kustomization in &composer.kustomize {
+            if kustomization.get("path").is_none() {
+                let name = kustomization.get("name");
+                diagnostics.push(Diagnostic::error(
+                    "features/missing-path",
+                    format!(
+                        "the kustomization `{}` has no `path`",
+                        graph::id(kustomization, Section::Kustomize)
+                    ),
+                    name.map_or(kustomization.span, |n| n.span),
+                ));
+            }
+        }
         let blueprint = assemble(blueprint, composer.terraform, composer.kustomize);
         // The composed result must still be a blueprint (inputs and
         // substitutions now hold values, not expressions).

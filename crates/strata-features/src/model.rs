@@ -234,13 +234,23 @@ pub struct FeatureFile {
     /// Name (unique, the order features apply in) and description.
     pub metadata: Metadata,
     /// Applies the feature when empty or true.
-    pub when: Option<String>,
+    pub when: Option<When>,
     /// Terraform components to add or merge.
     #[serde(default)]
     pub terraform: Vec<ConditionalTerraform>,
     /// Kustomizations to add or merge.
     #[serde(default)]
     pub kustomize: Vec<ConditionalKustomization>,
+}
+
+/// A `when`: an expression, or a YAML boolean written as such.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum When {
+    /// An expression (`provider == 'aws'`); empty means true.
+    Expression(String),
+    /// `true` or `false`.
+    Constant(bool),
 }
 
 /// How a feature's entry combines with a matching one.
@@ -265,7 +275,7 @@ pub struct ConditionalTerraform {
     #[serde(flatten)]
     pub component: TerraformComponent,
     /// Applies the component when empty or true.
-    pub when: Option<String>,
+    pub when: Option<When>,
     /// `merge` (default) or `replace`.
     pub strategy: Option<MergeStrategy>,
 }
@@ -282,7 +292,7 @@ pub struct ConditionalKustomization {
     #[serde(flatten)]
     pub kustomization: Kustomization,
     /// Applies the kustomization when empty or true.
-    pub when: Option<String>,
+    pub when: Option<When>,
     /// `merge` (default) or `replace`.
     pub strategy: Option<MergeStrategy>,
 }
