@@ -18,6 +18,7 @@
 //! - Functions: `values(map)` (the values in key order), `jsonnet(path)`
 //!   and `file(path)` (through the [`Host`]).
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::ops::Range;
 
@@ -39,7 +40,7 @@ pub const FUNCTIONS: &[&str] = &["values", "jsonnet", "file"];
 
 /// Evaluates `expr` with `scope` (a mapping) as its names.
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
-    Evaluator { scope, host }.eval(expr)
+    Evaluator { scope, host }.eval(expr).map(Cow::into_owned)
 }
 
 struct Evaluator<'a> {
@@ -64,42 +65,45 @@ fn kind(node: &Node) -> &'static str {
     }
 }
 
-impl Evaluator<'_> {
-    fn eval(&self, expr: &Expr) -> Result<Node, CondError> {
+impl<'a> Evaluator<'a> {
+    /// The value of `expr`. Paths into the configuration are followed by
+    /// reference: only a value computed along the way is owned, so
+    /// `cluster.workers.count` copies nothing but the count.
+    fn eval(&self, expr: &Expr) -> Result<Cow<'a, Node>, CondError> {
         let range = expr.range.clone();
-        Ok(match &expr.kind {
-            ExprKind::Null => plain(Value::Null),
-            ExprKind::Bool(b) => plain(Value::Bool(*b)),
-            ExprKind::Int(i) => plain(Value::Int(*i)),
-            ExprKind::Float(f) => plain(Value::Float(*f)),
-            ExprKind::String(s) => plain(Value::String(s.clone())),
-            ExprKind::List(items) => plain(Value::Seq(
+        let owned = |value| Ok(Cow::Owned(plain(value)));
+        match &expr.kind {
+            ExprKind::Null => owned(Value::Null),
+            ExprKind::Bool(b) => owned(Value::Bool(*b)),
+            ExprKind::Int(i) => owned(Value::Int(*i)),
+            ExprKind::Float(f) => owned(Value::Float(*f)),
+            ExprKind::String(s) => owned(Value::String(s.clone())),
+            ExprKind::List(items) => owned(Value::Seq(
                 items
                     .iter()
-                    .map(|item| self.eval(item))
+                    .map(|item| self.eval(item).map(Cow::into_owned))
                     .collect::<Result<_, _>>()?,
             )),
-            ExprKind::Name(name) => self
+            ExprKind::Name(name) => Ok(self
                 .scope
                 .get(name)
-                .cloned()
-                .unwrap_or_else(|| plain(Value::Null)),
+                .map_or_else(|| Cow::Owned(plain(Value::Null)), Cow::Borrowed)),
             ExprKind::Member(target, name) => {
                 let target = self.eval(target)?;
-                member(&target, name, range)?
+                descend(target, Step::Field(name), range)
             }
             ExprKind::Index(target, index) => {
                 let target = self.eval(target)?;
                 let index = self.eval(index)?;
-                index_into(&target, &index, range)?
+                descend(target, Step::Index(&index), range)
             }
-            ExprKind::Call(name, arguments) => self.call(name, arguments, range)?,
+            ExprKind::Call(name, arguments) => self.call(name, arguments, range).map(Cow::Owned),
             ExprKind::Unary(op, operand) => {
                 let value = self.eval(operand)?;
-                unary(*op, &value, range)?
+                unary(*op, &value, range).map(Cow::Owned)
             }
-            ExprKind::Binary(op, left, right) => self.binary(*op, left, right, range)?,
-        })
+            ExprKind::Binary(op, left, right) => self.binary(*op, left, right, range),
+        }
     }
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
@@ -155,7 +159,7 @@ impl Evaluator<'_> {
         left: &Expr,
         right: &Expr,
         range: Range<usize>,
-    ) -> Result<Node, CondError> {
+    ) -> Result<Cow<'a, Node>, CondError> {
         match op {
             BinaryOp::Coalesce => {
                 let value = self.eval(left)?;
@@ -166,28 +170,68 @@ impl Evaluator<'_> {
                 }
             }
             BinaryOp::And | BinaryOp::Or => {
-                let first = truth(op, &self.eval(left)?, left.range.clone())?;
+                let first = truth(op, &*self.eval(left)?, left.range.clone())?;
                 if first == (op == BinaryOp::Or) {
-                    return Ok(plain(Value::Bool(first)));
+                    return Ok(Cow::Owned(plain(Value::Bool(first))));
                 }
-                let second = truth(op, &self.eval(right)?, right.range.clone())?;
-                Ok(plain(Value::Bool(second)))
+                let second = truth(op, &*self.eval(right)?, right.range.clone())?;
+                Ok(Cow::Owned(plain(Value::Bool(second))))
             }
             _ => {
                 let a = self.eval(left)?;
                 let b = self.eval(right)?;
-                arithmetic(op, &a, &b, range)
+                arithmetic(op, &a, &b, range).map(Cow::Owned)
             }
         }
     }
 }
 
-/// `target[index]`; `null` for a missing key or an index past the end.
-fn index_into(target: &Node, index: &Node, range: Range<usize>) -> Result<Node, CondError> {
-    match (&target.value, &index.value) {
-        (Value::Null, _) => Ok(plain(Value::Null)),
-        (Value::Map(_), Value::String(key)) => member(target, key, range),
-        (Value::Seq(items), Value::Int(i)) => {
+/// One step down a value: `.field` or `[index]`.
+#[derive(Clone, Copy)]
+enum Step<'k> {
+    Field(&'k str),
+    Index(&'k Node),
+}
+
+/// The value one step down `target`: borrowed when `target` is, `null`
+/// for a missing key or an index past the end.
+fn descend<'a>(
+    target: Cow<'a, Node>,
+    step: Step<'_>,
+    range: Range<usize>,
+) -> Result<Cow<'a, Node>, CondError> {
+    let null = || Cow::Owned(plain(Value::Null));
+    Ok(match target {
+        Cow::Borrowed(node) => child(node, step, range)?.map_or_else(null, Cow::Borrowed),
+        Cow::Owned(node) => {
+            child(&node, step, range)?.map_or_else(null, |found| Cow::Owned(found.clone()))
+        }
+    })
+}
+
+/// The child `step` leads to, if any.
+fn child<'n>(
+    target: &'n Node,
+    step: Step<'_>,
+    range: Range<usize>,
+) -> Result<Option<&'n Node>, CondError> {
+    match (&target.value, step) {
+        (Value::Null, _) => Ok(None),
+        (Value::Map(entries), Step::Field(key)) => Ok(entries.get(key).map(|entry| &entry.value)),
+        (
+            Value::Map(entries),
+            Step::Index(Node {
+                value: Value::String(key),
+                ..
+            }),
+        ) => Ok(entries.get(key.as_str()).map(|entry| &entry.value)),
+        (
+            Value::Seq(items),
+            Step::Index(Node {
+                value: Value::Int(i),
+                ..
+            }),
+        ) => {
             // A negative index counts from the end, as in expr.
             let position = if *i < 0 {
                 i64::try_from(items.len()).ok().map(|len| len + i)
@@ -196,26 +240,14 @@ fn index_into(target: &Node, index: &Node, range: Range<usize>) -> Result<Node, 
             };
             Ok(position
                 .and_then(|p| usize::try_from(p).ok())
-                .and_then(|p| items.get(p))
-                .cloned()
-                .unwrap_or_else(|| plain(Value::Null)))
+                .and_then(|p| items.get(p)))
         }
-        _ => Err(CondError::eval(
-            format!("cannot index {} with {}", kind(target), kind(index)),
+        (_, Step::Field(key)) => Err(CondError::eval(
+            format!("cannot read the field `{key}` of {}", kind(target)),
             range,
         )),
-    }
-}
-
-/// A field of a mapping; `null` when absent or when the target is `null`.
-fn member(target: &Node, name: &str, range: Range<usize>) -> Result<Node, CondError> {
-    match &target.value {
-        Value::Null => Ok(plain(Value::Null)),
-        Value::Map(entries) => Ok(entries
-            .get(name)
-            .map_or_else(|| plain(Value::Null), |entry| entry.value.clone())),
-        _ => Err(CondError::eval(
-            format!("cannot read the field `{name}` of {}", kind(target)),
+        (_, Step::Index(index)) => Err(CondError::eval(
+            format!("cannot index {} with {}", kind(target), kind(index)),
             range,
         )),
     }
