@@ -367,7 +367,7 @@ fn merge_terraform(base: &mut Node, overlay: Node) {
         merge_mapping(base, "inputs", inputs);
     }
     if let Some(depends_on) = overlay.shift_remove("dependsOn") {
-        append_unique(base, "dependsOn", depends_on);
+        append(base, "dependsOn", depends_on, true);
     }
     for key in ["destroy", "parallelism", "name"] {
         if let Some(value) = overlay.shift_remove(key) {
@@ -384,11 +384,11 @@ fn merge_kustomization(base: &mut Node, overlay: Node) {
     let Some(base) = fields(base) else { return };
     for key in ["components", "dependsOn", "cleanup"] {
         if let Some(items) = overlay.shift_remove(key) {
-            append_unique(base, key, items);
+            append(base, key, items, true);
         }
     }
     if let Some(patches) = overlay.shift_remove("patches") {
-        append_all(base, "patches", patches);
+        append(base, "patches", patches, false);
     }
     if let Some(substitutions) = overlay.shift_remove("substitutions") {
         merge_mapping(base, "substitutions", substitutions);
@@ -417,8 +417,9 @@ fn merge_mapping(base: &mut Mapping, key: &str, overlay: Entry) {
     }
 }
 
-/// Appends the items of `overlay` that `base[key]` does not hold yet.
-fn append_unique(base: &mut Mapping, key: &str, overlay: Entry) {
+/// Appends the items of `overlay` to `base[key]` — only those it does not
+/// hold yet when `unique`.
+fn append(base: &mut Mapping, key: &str, overlay: Entry, unique: bool) {
     let Value::Seq(items) = overlay.value.value else {
         return;
     };
@@ -428,23 +429,9 @@ fn append_unique(base: &mut Mapping, key: &str, overlay: Entry) {
     });
     if let Value::Seq(existing) = &mut entry.value.value {
         for item in items {
-            if !existing.iter().any(|e| strata_cond::equal(e, &item)) {
+            if !unique || !existing.iter().any(|e| strata_cond::equal(e, &item)) {
                 existing.push(item);
             }
         }
-    }
-}
-
-/// Appends every item of `overlay` to `base[key]`.
-fn append_all(base: &mut Mapping, key: &str, overlay: Entry) {
-    let Value::Seq(items) = overlay.value.value else {
-        return;
-    };
-    let entry = base.entry(key.to_owned()).or_insert_with(|| Entry {
-        key_span: overlay.key_span,
-        value: Node::new(Value::Seq(Vec::new()), overlay.value.span),
-    });
-    if let Value::Seq(existing) = &mut entry.value.value {
-        existing.extend(items);
     }
 }
