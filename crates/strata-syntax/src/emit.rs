@@ -242,8 +242,18 @@ fn write_float(out: &mut String, value: f64) {
     } else if value.is_infinite() {
         out.push_str(if value > 0.0 { ".inf" } else { "-.inf" });
     } else {
-        // `{:?}` always writes a `.` or an exponent, so the text reads back as a float.
-        let _ = write!(out, "{value:?}");
+        // `{:?}` always writes a `.` or an exponent. Strict YAML 1.1 readers
+        // (PyYAML) want both a `.` and a signed exponent, so `1e20` is
+        // written `1.0e+20`, which every reader takes for a float.
+        let text = format!("{value:?}");
+        match text.split_once('e') {
+            Some((mantissa, exponent)) => {
+                let dot = if mantissa.contains('.') { "" } else { ".0" };
+                let sign = if exponent.starts_with('-') { "" } else { "+" };
+                let _ = write!(out, "{mantissa}{dot}e{sign}{exponent}");
+            }
+            None => out.push_str(&text),
+        }
     }
 }
 
@@ -274,6 +284,8 @@ fn is_plain_safe(text: &str) -> bool {
         || text.starts_with("---")
         || text.starts_with("...")
         || text == "<<"
+        // YAML 1.1's "value" key.
+        || text == "="
         || text.contains(": ")
         || text.contains(" #")
         || text.chars().any(needs_escape_or_is_break)

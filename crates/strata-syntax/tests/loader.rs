@@ -281,3 +281,20 @@ fn nodes_are_found_by_path_and_convert_to_json() {
         "a:\n  b:\n    - 1\n    - c: x\n"
     );
 }
+
+#[test]
+fn yaml_output_reads_back_in_strict_yaml_1_1_readers() {
+    let (_, parsed) = load(
+        Format::Yaml,
+        "big: 1e20\nsmall: 2.5e-7\nplain: 1.5\nequals: '='\n",
+        &Limits::default(),
+    );
+    let yaml = strata_syntax::emit::to_yaml(&parsed.documents[0]);
+    assert_eq!(
+        yaml,
+        "big: 1.0e+20\nsmall: 2.5e-7\nplain: 1.5\nequals: \"=\"\n"
+    );
+    // And they read back as the same values.
+    let (_, again) = load(Format::Yaml, &yaml, &Limits::default());
+    assert!(again.documents[0].same_content(&parsed.documents[0]));
+}
