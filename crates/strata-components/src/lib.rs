@@ -17,7 +17,7 @@
 //! | name | value |
 //! |---|---|
 //! | `qbec.io/env` | the environment's name |
-//! | `qbec.io/envProperties` | `baseProperties` with the environment's `properties` merged over them (JSON merge patch), as code |
+//! | `qbec.io/envProperties` | `baseProperties` with the environment's `properties` merged over them as qbec merges them (mappings key by key, anything else replaces, `null` kept), as code |
 //! | `qbec.io/tag` | the `--app-tag`, or empty |
 //! | `qbec.io/defaultNs` | the environment's `defaultNamespace`, with `-<tag>` when `namespaceTagSuffix` is set and a tag is given |
 //! | `qbec.io/cleanMode` | `on` with `--clean`, else `off` |
