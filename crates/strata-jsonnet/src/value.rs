@@ -4,7 +4,10 @@
 //!   a [`Node`]: object fields in Jsonnet's manifest order (sorted by name,
 //!   hidden fields left out), whole numbers as integers, other numbers as
 //!   floats. A function anywhere is an error, as in `jsonnet` manifesting.
-//!   Nesting deeper than the limit is an error, not a stack overflow.
+//!   Nesting deeper than the limit is an error, not a stack overflow, and so
+//!   is an output of more than [`MAX_VALUES`] values: a lazy Jsonnet array
+//!   (`std.range(0, 1e12)`) costs nothing until it is forced, so forcing is
+//!   where memory is bounded.
 //! - [`from_node`] builds the value a JSON or YAML document stands for (tags
 //!   dropped), for `parseJson`/`parseYaml`, top-level arguments and the
 //!   post-processor's `object`.
@@ -17,8 +20,22 @@ use strata_syntax::{Entry, Mapping, Node, Span, Value};
 /// The largest integer a Jsonnet number holds exactly (2^53).
 const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
 
+/// The most values (scalars and collections) one conversion produces.
+pub const MAX_VALUES: usize = 4_000_000;
+
 /// Forces `val` into a tree whose every node has `span`.
 pub fn to_node(val: &Val, span: Span, max_depth: usize) -> Result<Node> {
+    let mut budget = MAX_VALUES;
+    convert(val, span, max_depth, &mut budget)
+}
+
+fn too_many() -> jrsonnet_evaluator::Error {
+    ErrorKind::RuntimeError(format!("the output has more than {MAX_VALUES} values").into()).into()
+}
+
+/// [`to_node`] with `budget` values left to produce.
+fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Result<Node> {
+    *budget = budget.checked_sub(1).ok_or_else(too_many)?;
     let value = match val {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
@@ -26,11 +43,14 @@ pub fn to_node(val: &Val, span: Span, max_depth: usize) -> Result<Node> {
         Val::Num(n) => number(n.get()),
         Val::Arr(items) => {
             let depth = deeper(max_depth)?;
+            if items.len() > *budget {
+                return Err(too_many());
+            }
             let mut nodes = Vec::with_capacity(items.len());
             for (index, item) in items.iter().enumerate() {
                 let node = in_description_frame(
                     || format!("array index [{index}]"),
-                    || to_node(&item?, span, depth),
+                    || convert(&item?, span, depth, budget),
                 )?;
                 nodes.push(node);
             }
@@ -38,11 +58,14 @@ pub fn to_node(val: &Val, span: Span, max_depth: usize) -> Result<Node> {
         }
         Val::Obj(object) => {
             let depth = deeper(max_depth)?;
+            if object.len() > *budget {
+                return Err(too_many());
+            }
             let mut mapping = Mapping::with_capacity(object.len());
             for (field, item) in object.iter() {
                 let node = in_description_frame(
                     || format!("field <{field}>"),
-                    || to_node(&item?, span, depth),
+                    || convert(&item?, span, depth, budget),
                 )?;
                 mapping.insert(
                     field.to_string(),
@@ -109,15 +132,20 @@ fn zero() -> NumValue {
 
 #[cfg(test)]
 mod tests {
-    use jrsonnet_evaluator::State;
     use strata_syntax::emit::to_json;
     use strata_syntax::{Format, Limits, SourceDb};
 
     use super::*;
 
-    fn evaluate(code: &str) -> Result<Val> {
-        let state = State::default();
-        state.evaluate_snippet("test.jsonnet", code)
+    /// Evaluates `code` in a VM with the standard library.
+    fn evaluate(code: &str) -> std::result::Result<Val, crate::Failure> {
+        let setup = crate::Setup {
+            fs: std::sync::Arc::new(strata_fs::MemoryFs::new()),
+            lib_paths: Vec::new(),
+            ext_vars: Vec::new(),
+            limits: Limits::default(),
+        };
+        crate::Vm::new(&setup)?.evaluate_snippet("test.jsonnet", code)
     }
 
     #[test]
@@ -138,6 +166,18 @@ mod tests {
         let val = evaluate("[[[[1]]]]").unwrap();
         assert!(to_node(&val, Span::default(), 3).is_err());
         assert!(to_node(&val, Span::default(), 5).is_ok());
+    }
+
+    #[test]
+    fn huge_lazy_arrays_are_an_error_not_an_allocation() {
+        let val = evaluate("std.range(0, 2000000000)").unwrap();
+        let error = to_node(&val, Span::default(), 10).unwrap_err();
+        assert!(
+            error.to_string().contains("more than 4000000 values"),
+            "{error}"
+        );
+        let val = evaluate("[std.range(0, 3000000), std.range(0, 3000000)]").unwrap();
+        assert!(to_node(&val, Span::default(), 10).is_err());
     }
 
     #[test]
