@@ -1,8 +1,9 @@
 //! Fuzzes the loader: arbitrary bytes, read lossily as UTF-8, are parsed as
-//! YAML and as JSON. Parsing must not panic, and every document must obey
-//! the round-trip law: its emitted YAML parses back without error
-//! diagnostics to one document with the same content (tags included) that
-//! emits byte-identically.
+//! YAML, as YAML 1.1 and as JSON. Parsing must not panic, and every
+//! document must obey the round-trip law: its emitted YAML parses back
+//! without error diagnostics to one document with the same content (tags
+//! included) that emits byte-identically — and read as YAML 1.1 too, it
+//! has the same content (the emitter quotes what 1.1 would misread).
 //!
 //! Run from this directory with `cargo fuzz run load` (nightly, or
 //! `RUSTC_BOOTSTRAP=1` on stable).
@@ -23,7 +24,7 @@ const INPUT_LIMITS: Limits = Limits {
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    for format in [Format::Yaml, Format::Json] {
+    for format in [Format::Yaml, Format::Yaml11, Format::Json] {
         let mut db = SourceDb::new();
         let id = db.add("input", text.as_ref());
         let parsed = parse(&db, id, format, &INPUT_LIMITS);
@@ -59,5 +60,11 @@ fn round_trip(format: Format, input: &str, document: &Node) {
     assert!(
         again.same_content(document),
         "emitted YAML parses back to different content\ninput ({format:?}): {input:?}\nemitted: {emitted:?}\noriginal: {document:?}\nreparsed: {again:?}"
+    );
+    let as_1_1 = parse(&db, id, Format::Yaml11, &Limits::default());
+    assert!(
+        as_1_1.documents.len() == 1 && as_1_1.documents[0].same_content(document),
+        "emitted YAML reads differently as YAML 1.1\ninput ({format:?}): {input:?}\nemitted: {emitted:?}\nas 1.1: {:?}",
+        as_1_1.documents
     );
 }
