@@ -12,7 +12,7 @@
 //!   excludes: [debug-tools]          # components left out unless an environment includes them
 //!   namespaceTagSuffix: true         # `qbec.io/defaultNs` gets `-<tag>` with `--app-tag`
 //!   addComponentLabel: false         # also label objects `qbec.io/component`
-//!   baseProperties: {replicas: 1}    # under every environment's properties (JSON merge patch)
+//!   baseProperties: {replicas: 1}    # under every environment's properties (merged as qbec merges)
 //!   environments:
 //!     dev:
 //!       defaultNamespace: shop-dev
