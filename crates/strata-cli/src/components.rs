@@ -68,6 +68,9 @@ pub struct VmArgs {
     /// A top-level argument as Jsonnet code.
     #[arg(long = "vm:tla-code", value_name = "NAME=CODE")]
     tla_code: Vec<String>,
+    /// How long evaluation may take before the unfinished components are reported.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
+    eval_timeout: std::time::Duration,
 }
 
 /// `list` arguments.
@@ -124,6 +127,7 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         tla_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
+        timeout: Some(args.vm.eval_timeout),
         ..RenderRequest::new(&args.env)
     };
     let rendered = application.render(&request, &mut session.db);
@@ -191,6 +195,7 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         let request = RenderRequest {
             ext_vars: ext_vars.clone(),
             tla_vars: tla_vars.clone(),
+            timeout: Some(args.vm.eval_timeout),
             ..RenderRequest::new(&environment)
         };
         let rendered = application.render(&request, &mut session.db);

@@ -497,3 +497,40 @@ fn features_render_check_and_schema_the_bundled_project() {
         assert_eq!(strata_in_examples(args).status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn components_that_run_too_long_are_reported_and_the_command_ends() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let app = scratch.path();
+    std::fs::create_dir_all(app.join("components")).expect("folders");
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+    )
+    .expect("qbec.yaml");
+    std::fs::write(
+        app.join("components/forever.jsonnet"),
+        "std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0)",
+    )
+    .expect("component");
+    let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args([
+            "components",
+            "render",
+            "--env",
+            "dev",
+            "--eval-timeout",
+            "200ms",
+        ])
+        .arg(app)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("strata runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("component `forever`: the evaluation did not finish within 200ms"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).is_empty());
+}

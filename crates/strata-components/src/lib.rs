@@ -60,8 +60,10 @@ pub mod objects;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use strata_syntax::{Diagnostic, LineCol, Node, SourceDb, SourceId, Span, Value};
 
@@ -91,6 +93,11 @@ pub struct RenderRequest {
     pub concurrency: usize,
     /// `qbec.io/cleanMode` is `on`.
     pub clean_mode: bool,
+    /// How long evaluation may take; components not done by then are
+    /// reported (`components/eval`: "did not finish within ...") and left
+    /// running on their detached threads, since a Jsonnet VM cannot be
+    /// interrupted. `None` waits.
+    pub timeout: Option<Duration>,
 }
 
 impl RenderRequest {
@@ -105,6 +112,7 @@ impl RenderRequest {
             tla_vars: Vec::new(),
             concurrency: DEFAULT_CONCURRENCY,
             clean_mode: false,
+            timeout: None,
         }
     }
 }
@@ -166,17 +174,30 @@ impl Application {
         let selected = self.selected(request, render)?;
         let ext_vars = self.ext_vars(request, environment, render)?;
         let tla = self.tla_vars(request, render)?;
-        let setup = Setup {
-            fs: self.fs.clone(),
-            lib_paths: self.lib_paths.clone(),
-            ext_vars,
-            limits: self.limits,
-        };
         let spans: Vec<Span> = selected
             .iter()
             .map(|component| render.component_span(self, component))
             .collect();
-        let results = self.evaluate_all(&selected, &spans, &setup, &tla, request);
+        let job = Arc::new(Job {
+            setup: Setup {
+                fs: self.fs.clone(),
+                lib_paths: self.lib_paths.clone(),
+                ext_vars,
+                limits: self.limits,
+            },
+            components: selected
+                .iter()
+                .map(|c| (*c).clone())
+                .zip(spans.iter().copied())
+                .collect(),
+            tla,
+            environment: request.environment.clone(),
+            tag: request.tag.clone(),
+            application: self.app.metadata.name.clone(),
+            add_component_label: self.app.spec.add_component_label,
+            post_processor: self.post_processor.clone(),
+        });
+        let results = evaluate_all(&job, request.concurrency, request.timeout);
         let mut objects = Vec::new();
         for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
             for trace in evaluated.traces {
@@ -459,63 +480,104 @@ impl Application {
         }
         ok.then_some(by_component)
     }
+}
 
-    /// Evaluates `selected` on up to `request.concurrency` worker threads.
-    fn evaluate_all(
-        &self,
-        selected: &[&Component],
-        spans: &[Span],
-        setup: &Setup,
-        tla: &HashMap<String, Inputs>,
-        request: &RenderRequest,
-    ) -> Vec<Evaluated> {
-        let results: Mutex<Vec<Option<Evaluated>>> =
-            Mutex::new(selected.iter().map(|_| None).collect());
-        let next = AtomicUsize::new(0);
-        let workers = request.concurrency.clamp(1, selected.len().max(1));
-        std::thread::scope(|scope| {
-            for _ in 0..workers {
-                scope.spawn(|| {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(component) = selected.get(index) else {
-                            break;
-                        };
-                        let arguments = tla.get(&component.name).map_or(&[][..], Vec::as_slice);
-                        let evaluated =
-                            self.evaluate(component, spans[index], setup, arguments, request);
-                        results
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)[index] =
-                            Some(evaluated);
+/// What the workers of one render share: plain, owned data, so a worker
+/// that outlives a timed-out render holds nothing of the caller's.
+struct Job {
+    setup: Setup,
+    /// The components to evaluate, with the span their output gets.
+    components: Vec<(Component, Span)>,
+    tla: HashMap<String, Inputs>,
+    environment: String,
+    tag: Option<String>,
+    application: String,
+    add_component_label: bool,
+    post_processor: Option<std::path::PathBuf>,
+}
+
+/// Evaluates every component of `job` on up to `concurrency` worker
+/// threads, results placed by index; waits at most `timeout`.
+fn evaluate_all(job: &Arc<Job>, concurrency: usize, timeout: Option<Duration>) -> Vec<Evaluated> {
+    let count = job.components.len();
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sender, received) = mpsc::channel();
+    let mut spawned = 0;
+    for _ in 0..concurrency.clamp(1, count.max(1)) {
+        let (job, next, stop, sender) = (job.clone(), next.clone(), stop.clone(), sender.clone());
+        let worker = std::thread::Builder::new()
+            .name("strata-component".to_owned())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((component, span)) = job.components.get(index) else {
+                        break;
+                    };
+                    if sender
+                        .send((index, job.evaluate(component, *span)))
+                        .is_err()
+                    {
+                        break;
                     }
-                });
+                }
+            });
+        spawned += usize::from(worker.is_ok());
+    }
+    drop(sender);
+    let mut slots: Vec<Option<Evaluated>> = (0..count).map(|_| None).collect();
+    if spawned == 0 {
+        // No thread could be had: evaluate here, without a deadline.
+        for (slot, (component, span)) in slots.iter_mut().zip(&job.components) {
+            *slot = Some(job.evaluate(component, *span));
+        }
+    }
+    let deadline = timeout.map(|timeout| Instant::now() + timeout);
+    let mut timed_out = false;
+    while slots.iter().any(Option::is_none) {
+        let result = match deadline {
+            Some(deadline) => {
+                received.recv_timeout(deadline.saturating_duration_since(Instant::now()))
             }
-        });
-        results
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .into_iter()
-            .map(|result| {
-                result.unwrap_or_else(|| Evaluated {
+            None => received.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match result {
+            Ok((index, evaluated)) => slots[index] = Some(evaluated),
+            Err(RecvTimeoutError::Timeout) => {
+                stop.store(true, Ordering::Relaxed);
+                timed_out = true;
+                break;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.unwrap_or_else(|| {
+                let message = match timeout {
+                    Some(timeout) if timed_out => format!(
+                        "the evaluation did not finish within {}",
+                        humantime::format_duration(timeout)
+                    ),
+                    _ => "the evaluation stopped unexpectedly".to_owned(),
+                };
+                Evaluated {
                     objects: Vec::new(),
                     problems: Vec::new(),
-                    failure: Some(Failure::message("the evaluation stopped unexpectedly")),
+                    failure: Some(Failure::message(message)),
                     traces: Vec::new(),
-                })
+                }
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
+impl Job {
     /// One component, start to end, on a worker thread.
-    fn evaluate(
-        &self,
-        component: &Component,
-        span: Span,
-        setup: &Setup,
-        arguments: &[(String, Input)],
-        request: &RenderRequest,
-    ) -> Evaluated {
+    fn evaluate(&self, component: &Component, span: Span) -> Evaluated {
+        let setup = &self.setup;
+        let arguments = self.tla.get(&component.name).map_or(&[][..], Vec::as_slice);
         let mut evaluated = Evaluated {
             objects: Vec::new(),
             problems: Vec::new(),
@@ -527,7 +589,7 @@ impl Application {
             Source::Jsonnet(file) => Vm::new(setup).and_then(|machine| {
                 let value = machine.evaluate_file(file, arguments);
                 let node = value.and_then(|value| {
-                    value::to_node(&value, span, self.limits.max_depth)
+                    value::to_node(&value, span, self.setup.limits.max_depth)
                         .map_err(|error| Failure::from_error(&error))
                 });
                 vm = Some(machine);
@@ -569,7 +631,7 @@ impl Application {
                     continue;
                 }
             };
-            match self.label(&mut object, &component.name, request) {
+            match self.label(&mut object, &component.name) {
                 Ok(()) => {
                     objects::sort_keys(&mut object);
                     evaluated.objects.push(object);
@@ -582,28 +644,13 @@ impl Application {
     }
 
     /// qbec's labels and annotation.
-    fn label(
-        &self,
-        object: &mut Node,
-        component: &str,
-        request: &RenderRequest,
-    ) -> Result<(), Diagnostic> {
-        objects::set_metadata(
-            object,
-            "labels",
-            "qbec.io/application",
-            &self.app.metadata.name,
-        )?;
-        objects::set_metadata(
-            object,
-            "labels",
-            "qbec.io/environment",
-            &request.environment,
-        )?;
-        if let Some(tag) = &request.tag {
+    fn label(&self, object: &mut Node, component: &str) -> Result<(), Diagnostic> {
+        objects::set_metadata(object, "labels", "qbec.io/application", &self.application)?;
+        objects::set_metadata(object, "labels", "qbec.io/environment", &self.environment)?;
+        if let Some(tag) = &self.tag {
             objects::set_metadata(object, "labels", "qbec.io/tag", tag)?;
         }
-        if self.app.spec.add_component_label {
+        if self.add_component_label {
             objects::set_metadata(object, "labels", "qbec.io/component", component)?;
         }
         objects::set_metadata(object, "annotations", "qbec.io/component", component)
@@ -640,7 +687,7 @@ impl Application {
         let function = machine.import(path).map_err(failed)?;
         let result = machine
             .call_with(&function, "object", value::from_node(&object))
-            .and_then(|value| value::to_node(&value, span, self.limits.max_depth))
+            .and_then(|value| value::to_node(&value, span, self.setup.limits.max_depth))
             .map_err(|error| failed(Failure::from_error(&error)))?;
         if result.as_map().is_some_and(objects::is_object) && objects::name(&result).is_some() {
             Ok(result)

@@ -142,3 +142,39 @@ fn runaway_recursion_is_an_error_not_a_crash() {
     assert_eq!(record.code, "components/eval");
     assert!(record.message.contains("stack"), "{}", record.message);
 }
+
+#[test]
+fn a_component_that_runs_too_long_is_reported_at_the_deadline() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path();
+    std::fs::create_dir_all(app.join("components")).unwrap();
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("components/forever.jsonnet"),
+        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}, data: {n: std.toString(std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0))}}",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("components/quick.jsonnet"),
+        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'q'}}",
+    )
+    .unwrap();
+    let (application, mut db) = load(app);
+    let request = RenderRequest {
+        timeout: Some(std::time::Duration::from_millis(300)),
+        ..RenderRequest::new("dev")
+    };
+    let rendered = application.render(&request, &mut db);
+    let records: Vec<_> = rendered.diagnostics.iter().map(|d| d.record(&db)).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].code, "components/eval");
+    assert_eq!(
+        records[0].message,
+        "component `forever`: the evaluation did not finish within 300ms"
+    );
+    assert!(records[0].file.ends_with("forever.jsonnet"));
+}
