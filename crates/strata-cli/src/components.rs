@@ -8,8 +8,8 @@ use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand};
 use strata_components::{Application, Input, Inputs, RenderRequest};
 use strata_fs::RootFs;
+use strata_syntax::SourceDb;
 use strata_syntax::emit::{to_json_array, to_yaml_stream};
-use strata_syntax::{Diagnostic, SourceDb, Span};
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -218,12 +218,7 @@ fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Application> {
     let fs = match RootFs::new(dir) {
         Ok(fs) => fs,
         Err(error) => {
-            let id = session.db.add(dir.display().to_string(), "");
-            session.diagnostics.push(Diagnostic::error(
-                "components/io",
-                error.to_string(),
-                Span::file_start(id),
-            ));
+            session.folder_error("components/io", dir, &error);
             return None;
         }
     };

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand, ValueEnum};
 use strata_features::{Project, RenderRequest, Rendered};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
-use strata_syntax::{Diagnostic, Node, Span};
+use strata_syntax::{Node, Span};
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -113,12 +113,7 @@ fn render(session: &mut Session<'_>, args: &ContextArgs) -> Option<Rendered> {
     let project = match Project::open(&args.dir) {
         Ok(project) => project,
         Err(error) => {
-            let id = session.db.add(args.dir.display().to_string(), "");
-            session.diagnostics.push(Diagnostic::error(
-                "features/io",
-                error.to_string(),
-                Span::file_start(id),
-            ));
+            session.folder_error("features/io", &args.dir, &error);
             return None;
         }
     };

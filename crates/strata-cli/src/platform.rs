@@ -114,12 +114,7 @@ fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Catalogue> {
     let fs = match RootFs::new(dir) {
         Ok(fs) => fs,
         Err(error) => {
-            let id = session.db.add(dir.display().to_string(), "");
-            session.diagnostics.push(Diagnostic::error(
-                "platform/io",
-                error.to_string(),
-                Span::file_start(id),
-            ));
+            session.folder_error("platform/io", dir, &error);
             return None;
         }
     };

@@ -43,6 +43,21 @@ impl<'a> Session<'a> {
         self.limits
     }
 
+    /// Records that the folder `dir` cannot be opened, as `code`.
+    pub fn folder_error(
+        &mut self,
+        code: &'static str,
+        dir: &std::path::Path,
+        error: &impl std::fmt::Display,
+    ) {
+        let id = self.db.add(dir.display().to_string(), "");
+        self.diagnostics.push(Diagnostic::error(
+            code,
+            error.to_string(),
+            Span::file_start(id),
+        ));
+    }
+
     /// Whether any error has been found.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
