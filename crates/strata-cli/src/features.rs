@@ -130,24 +130,16 @@ fn render(session: &mut Session<'_>, args: &ContextArgs) -> Option<Rendered> {
 /// The blueprint in YAML, each entry's `name` (or `path`) line ending in
 /// `# from: blueprint, feature-a, ...`.
 fn explained(rendered: &Rendered) -> String {
-    let contributions = rendered.contributions();
-    let mut notes: HashMap<Span, String> = HashMap::new();
-    let sections = ["terraform", "kustomize"];
-    let entries = sections.iter().flat_map(|key| {
-        rendered
-            .blueprint
-            .get(key)
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-    });
-    for (entry, contribution) in entries.zip(&contributions) {
-        if let Some(key) = entry.get("name").or_else(|| entry.get("path")) {
-            notes.insert(
-                key.span,
+    let notes: HashMap<Span, String> = rendered
+        .contributions()
+        .into_iter()
+        .map(|contribution| {
+            (
+                contribution.at,
                 format!("from: {}", contribution.sources.join(", ")),
-            );
-        }
-    }
+            )
+        })
+        .collect();
     to_yaml_annotated(&rendered.blueprint, &|node: &Node| {
         notes.get(&node.span).cloned()
     })

@@ -103,6 +103,8 @@ pub struct Contribution {
     pub section: Section,
     /// The entry's name (`name`, else `path`).
     pub id: String,
+    /// Where that name is written (the `name`, else `path`, scalar).
+    pub at: Span,
     /// `blueprint` and the features, in the order they applied.
     pub sources: Vec<String>,
 }
@@ -132,6 +134,10 @@ impl Rendered {
                 found.push(Contribution {
                     section,
                     id: graph::id(entry, section).to_owned(),
+                    at: entry
+                        .get("name")
+                        .or_else(|| entry.get("path"))
+                        .map_or(entry.span, |key| key.span),
                     sources: layers
                         .into_iter()
                         .filter_map(|layer| self.layers.get(layer as usize).cloned())
