@@ -31,6 +31,20 @@ fn render(application: &Application, db: &mut SourceDb, request: &RenderRequest)
     to_yaml_stream(&rendered.objects)
 }
 
+/// Writes an application with one environment, `dev`, and `components`
+/// (name, Jsonnet text) into `app`.
+fn write_app(app: &Path, components: &[(&str, &str)]) {
+    std::fs::create_dir_all(app.join("components")).unwrap();
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+    )
+    .unwrap();
+    for (name, text) in components {
+        std::fs::write(app.join("components").join(format!("{name}.jsonnet")), text).unwrap();
+    }
+}
+
 #[test]
 fn the_example_renders_the_same_whatever_the_concurrency() {
     let (application, mut db) = load(&example());
@@ -91,21 +105,17 @@ fn variables_and_arguments_reach_the_components() {
 fn imports_cannot_leave_the_application_through_a_symlink() {
     let scratch = tempfile::tempdir().unwrap();
     let app = scratch.path().join("app");
-    std::fs::create_dir_all(app.join("components")).unwrap();
+    write_app(
+        &app,
+        &[(
+            "leak",
+            "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'leak'}, data: import 'secret.libsonnet'}",
+        )],
+    );
     std::fs::write(scratch.path().join("secret.libsonnet"), "{ password: 'x' }").unwrap();
     std::os::unix::fs::symlink(
         scratch.path().join("secret.libsonnet"),
         app.join("components/secret.libsonnet"),
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("components/leak.jsonnet"),
-        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'leak'}, data: import 'secret.libsonnet'}",
     )
     .unwrap();
     let (application, mut db) = load(&app);
@@ -124,17 +134,7 @@ fn imports_cannot_leave_the_application_through_a_symlink() {
 fn runaway_recursion_is_an_error_not_a_crash() {
     let scratch = tempfile::tempdir().unwrap();
     let app = scratch.path();
-    std::fs::create_dir_all(app.join("components")).unwrap();
-    std::fs::write(
-        app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("components/loop.jsonnet"),
-        "local f(n) = f(n + 1) + 1; f(0)",
-    )
-    .unwrap();
+    write_app(app, &[("loop", "local f(n) = f(n + 1) + 1; f(0)")]);
     let (application, mut db) = load(app);
     let rendered = application.render(&RenderRequest::new("dev"), &mut db);
     assert_eq!(rendered.diagnostics.len(), 1);
@@ -147,22 +147,19 @@ fn runaway_recursion_is_an_error_not_a_crash() {
 fn a_component_that_runs_too_long_is_reported_at_the_deadline() {
     let scratch = tempfile::tempdir().unwrap();
     let app = scratch.path();
-    std::fs::create_dir_all(app.join("components")).unwrap();
-    std::fs::write(
-        app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("components/forever.jsonnet"),
-        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}, data: {n: std.toString(std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0))}}",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("components/quick.jsonnet"),
-        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'q'}}",
-    )
-    .unwrap();
+    write_app(
+        app,
+        &[
+            (
+                "forever",
+                "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}, data: {n: std.toString(std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0))}}",
+            ),
+            (
+                "quick",
+                "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'q'}}",
+            ),
+        ],
+    );
     let (application, mut db) = load(app);
     let request = RenderRequest {
         timeout: Some(std::time::Duration::from_millis(300)),
