@@ -17,7 +17,17 @@
 //! every run sees files in the same order. Reads are bounded in size.
 //!
 //! [`MemoryFs`] holds files in memory, for tests and for callers that
-//! already have the text.
+//! already have the text. [`PlainFs`] reads the paths a person names on the
+//! command line as they are, unconfined, within the same size bound.
+//!
+//! Every [`FsError`] becomes one diagnostic ([`FsError::diagnostic`]):
+//!
+//! | code | when |
+//! |---|---|
+//! | `io/read` | the file or folder cannot be read (missing, not a folder, refused) |
+//! | `io/not-utf8` | the file is not UTF-8 text |
+//! | `io/outside-root` | the path leads outside the root, lexically or through a symlink |
+//! | `syntax/too-large` | the file is larger than the bound (the loader's own code for the same bound) |
 
 #![forbid(unsafe_code)]
 
@@ -26,7 +36,17 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use strata_syntax::lowercase_first;
+use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
+
+/// The diagnostic codes of file access.
+pub mod codes {
+    /// The file or folder cannot be read.
+    pub const READ: &str = "io/read";
+    /// The file is not UTF-8 text.
+    pub const NOT_UTF8: &str = "io/not-utf8";
+    /// The path leads outside the root.
+    pub const OUTSIDE_ROOT: &str = "io/outside-root";
+}
 
 /// Why a file could not be had.
 #[derive(Debug)]
@@ -37,6 +57,8 @@ pub enum FsError {
     TooLarge {
         /// The file.
         path: PathBuf,
+        /// Its size in bytes, as far as it is known (at least `limit + 1`).
+        size: usize,
         /// The bound, in bytes.
         limit: usize,
     },
@@ -52,7 +74,7 @@ impl fmt::Display for FsError {
             FsError::Escapes(path) => {
                 write!(f, "`{}` is outside the root", path.display())
             }
-            FsError::TooLarge { path, limit } => {
+            FsError::TooLarge { path, limit, .. } => {
                 write!(f, "`{}` is larger than {limit} bytes", path.display())
             }
             FsError::NotUtf8(path) => write!(f, "`{}` is not valid utf-8 text", path.display()),
@@ -67,6 +89,44 @@ impl fmt::Display for FsError {
 }
 
 impl std::error::Error for FsError {}
+
+impl FsError {
+    /// The stable code of this kind of problem (the module docs list them).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            FsError::Escapes(_) => codes::OUTSIDE_ROOT,
+            FsError::TooLarge { .. } => SyntaxError::TooLarge {
+                span: Span::default(),
+                size: 0,
+                limit: 0,
+            }
+            .code(),
+            FsError::NotUtf8(_) => codes::NOT_UTF8,
+            FsError::Io(..) => codes::READ,
+        }
+    }
+
+    /// The problem as a diagnostic at `span`: the start of the file, or the
+    /// reference that asked for it (an include, an import).
+    #[must_use]
+    pub fn diagnostic(&self, span: Span) -> Diagnostic {
+        match self {
+            FsError::TooLarge { size, limit, .. } => SyntaxError::TooLarge {
+                span,
+                size: *size,
+                limit: *limit,
+            }
+            .into(),
+            FsError::NotUtf8(_) => {
+                Diagnostic::error(self.code(), "file is not valid utf-8 text", span)
+            }
+            FsError::Escapes(_) | FsError::Io(..) => {
+                Diagnostic::error(self.code(), self.to_string(), span)
+            }
+        }
+    }
+}
 
 /// Read-only files below a root. Paths are relative to the root.
 pub trait Files: Send + Sync {
@@ -83,6 +143,38 @@ pub trait Files: Send + Sync {
     /// Whether `path` is a file below the root (false for anything outside
     /// it, however reached): import resolution tries candidates in order.
     fn is_file(&self, path: &Path) -> bool;
+
+    /// The files below the folder `folder`, as a tree of their own whose
+    /// root is that folder: nothing outside it can be read through it,
+    /// symlinks included.
+    fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError>;
+}
+
+/// Reads at most `limit` bytes of `reader` as UTF-8 text; `known_size` (the
+/// file's size, when the caller knows it) makes a too-large report exact.
+fn read_bounded(
+    path: &Path,
+    reader: impl Read,
+    known_size: Option<u64>,
+    limit: usize,
+) -> Result<String, FsError> {
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    reader
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+    if bytes.len() > limit {
+        let size = known_size
+            .and_then(|size| usize::try_from(size).ok())
+            .unwrap_or(bytes.len());
+        return Err(FsError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| FsError::NotUtf8(path.to_path_buf()))
 }
 
 /// Resolves `reference` against the folder of `from` (both relative to the
@@ -209,18 +301,8 @@ impl Files for RootFs {
         let real = self.confine(path)?;
         let file =
             std::fs::File::open(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
-        let mut bytes = Vec::new();
-        let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-        file.take(cap)
-            .read_to_end(&mut bytes)
-            .map_err(|error| FsError::Io(path.to_path_buf(), error))?;
-        if bytes.len() > limit {
-            return Err(FsError::TooLarge {
-                path: path.to_path_buf(),
-                limit,
-            });
-        }
-        String::from_utf8(bytes).map_err(|_| FsError::NotUtf8(path.to_path_buf()))
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        read_bounded(path, file, size, limit)
     }
 
     fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
@@ -235,6 +317,45 @@ impl Files for RootFs {
 
     fn is_file(&self, path: &Path) -> bool {
         self.confine(path).is_ok_and(|real| real.is_file())
+    }
+
+    fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
+        // Confined first: a folder reached through a symlink leading out is refused.
+        self.confine(folder)?;
+        Ok(std::sync::Arc::new(RootFs::new(
+            self.root.join(normalise(folder)?),
+        )?))
+    }
+}
+
+/// Files named as a person names them on the command line: relative to the
+/// working folder or absolute, unconfined, but read within the size bound.
+/// Listing finds nothing (there is no tree to walk).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlainFs;
+
+impl Files for PlainFs {
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        let file =
+            std::fs::File::open(path).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        read_bounded(path, file, size, limit)
+    }
+
+    fn list(&self, _extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
+        Ok(Vec::new())
+    }
+
+    fn display(&self, path: &Path) -> String {
+        path.display().to_string()
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
+    fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
+        Ok(std::sync::Arc::new(RootFs::new(folder)?))
     }
 }
 
@@ -269,7 +390,11 @@ impl Files for MemoryFs {
             )
         })?;
         if text.len() > limit {
-            return Err(FsError::TooLarge { path, limit });
+            return Err(FsError::TooLarge {
+                path,
+                size: text.len(),
+                limit,
+            });
         }
         Ok(text.clone())
     }
@@ -290,6 +415,23 @@ impl Files for MemoryFs {
 
     fn is_file(&self, path: &Path) -> bool {
         normalise(path).is_ok_and(|path| self.files.contains_key(&path))
+    }
+
+    fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
+        let folder = normalise(folder)?;
+        let files = self
+            .files
+            .iter()
+            .filter_map(|(path, text)| {
+                let inner = path.strip_prefix(&folder).ok()?;
+                Some((inner.to_path_buf(), text.clone()))
+            })
+            .collect::<BTreeMap<_, _>>();
+        if files.is_empty() {
+            let error = std::io::Error::from(std::io::ErrorKind::NotFound);
+            return Err(FsError::Io(folder, error));
+        }
+        Ok(std::sync::Arc::new(MemoryFs { files }))
     }
 }
 
@@ -338,6 +480,44 @@ mod tests {
         assert!(!fs.is_file(Path::new("../b.yaml")));
     }
 
+    #[test]
+    fn a_subtree_reads_only_below_its_folder() {
+        let fs = MemoryFs::new()
+            .with("windsor.yaml", "a")
+            .with("contexts/_template/blueprint.yaml", "b");
+        let template = fs.subtree(Path::new("contexts/_template")).unwrap();
+        assert_eq!(template.read(Path::new("blueprint.yaml"), 10).unwrap(), "b");
+        assert!(matches!(
+            template.read(Path::new("../../windsor.yaml"), 10),
+            Err(FsError::Escapes(_))
+        ));
+        assert!(fs.subtree(Path::new("missing")).is_err());
+    }
+
+    #[test]
+    fn every_error_is_a_diagnostic_with_its_code() {
+        let span = Span::default();
+        let too_large = MemoryFs::new()
+            .with("x", "12345")
+            .read(Path::new("x"), 4)
+            .unwrap_err()
+            .diagnostic(span);
+        assert_eq!(too_large.code, "syntax/too-large");
+        assert_eq!(
+            too_large.message,
+            "input is 5 bytes, more than the limit of 4 bytes"
+        );
+        let missing = MemoryFs::new().read(Path::new("a.yaml"), 4).unwrap_err();
+        assert_eq!(missing.diagnostic(span).code, codes::READ);
+        let escapes = join(Path::new("a"), "../../b").unwrap_err();
+        assert_eq!(escapes.diagnostic(span).code, codes::OUTSIDE_ROOT);
+        let not_text = FsError::NotUtf8(PathBuf::from("a")).diagnostic(span);
+        assert_eq!(
+            (not_text.code, not_text.message.as_str()),
+            (codes::NOT_UTF8, "file is not valid utf-8 text")
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn on_disk_a_file_outside_the_root_is_no_file() {
@@ -353,6 +533,14 @@ mod tests {
         assert!(!fs.is_file(Path::new("sub")));
         assert!(!fs.is_file(Path::new("../out.txt")));
         assert!(!fs.is_file(Path::new("link.txt")));
+        std::os::unix::fs::symlink(&scratch, root.join("up")).unwrap();
+        assert!(matches!(
+            fs.subtree(Path::new("up")),
+            Err(FsError::Escapes(_))
+        ));
+        let sub = fs.subtree(Path::new("sub")).unwrap();
+        assert_eq!(sub.read(Path::new("in.txt"), 10).unwrap(), "x");
+        assert_eq!(PlainFs.read(&root.join("sub/in.txt"), 10).unwrap(), "x");
         std::fs::remove_dir_all(&scratch).unwrap();
     }
 }

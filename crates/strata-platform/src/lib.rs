@@ -31,7 +31,10 @@
 //! The platform's default strategies are `claimSpec.accessModes: replace`,
 //! `apps.*.start: replace` and `initScripts: merge-by-key:name`; the settings
 //! file's entries come after them (and override the same path), and a
-//! library caller's [`LoadOptions::strategies`] come last.
+//! library caller's [`Settings::strategies`] come last.
+//!
+//! The catalogue is a [`Dialect`]: [`Catalogue::open`] loads it from any
+//! [`Files`] tree, [`Dialect::render`] composes one request.
 
 #![forbid(unsafe_code)]
 
@@ -47,10 +50,11 @@ use std::sync::{Arc, LazyLock};
 use indexmap::IndexMap;
 use serde::Deserialize;
 use strata_cel::{CelOptions, Programs};
+use strata_dialect::{Dialect, Opened, Options, Outcome};
 use strata_fs::Files;
 use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, LayerId, Limits, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, LayerId, Node, SourceDb, Span, Value};
 
 pub use load::{Definition, SETTINGS_FILE};
 pub use model::{Blueprint, REPO_KEYS, RepoFile};
@@ -66,7 +70,7 @@ pub const DEFAULT_STRATEGIES: &[(&str, &str)] = &[
 
 static BLUEPRINT: LazyLock<Decoder<Blueprint>> = LazyLock::new(Decoder::new);
 static REPO_FILE: LazyLock<Decoder<RepoFile>> = LazyLock::new(Decoder::new);
-static SETTINGS: LazyLock<Decoder<Settings>> = LazyLock::new(Decoder::new);
+static SETTINGS: LazyLock<Decoder<SettingsFile>> = LazyLock::new(Decoder::new);
 
 /// The JSON Schema of a catalogue blueprint.
 #[must_use]
@@ -83,7 +87,7 @@ pub fn repo_schema() -> &'static serde_json::Value {
 /// The catalogue settings file, `.strata.yaml`.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Settings {
+struct SettingsFile {
     /// Sequence strategies by path.
     #[serde(default)]
     #[allow(
@@ -104,11 +108,9 @@ struct CelSettings {
     allow_env: bool,
 }
 
-/// How to load a catalogue.
-#[derive(Default)]
-pub struct LoadOptions {
-    /// Bounds on every file read.
-    pub limits: Limits,
+/// What a library caller adds to a catalogue's own settings.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
     /// Strategies registered after the defaults and the settings file.
     pub strategies: Vec<(String, Strategy)>,
 }
@@ -160,17 +162,15 @@ pub struct Rendered {
 }
 
 impl Catalogue {
-    /// Loads the catalogue below `fs`'s root and checks every concrete
-    /// blueprint against the test scope. Returns the catalogue (as much of
-    /// it as could be resolved) and every problem found.
-    pub fn load(fs: &dyn Files, options: LoadOptions) -> (Catalogue, Vec<Diagnostic>) {
+    /// [`Dialect::open`].
+    fn load(fs: &dyn Files, options: Options<Settings>) -> Opened<Catalogue> {
         let mut db = SourceDb::new();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
         let (settings, mut strategies) = settings(&mut reader);
-        for (pattern, strategy) in options.strategies {
+        for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
                 // The pattern came from code: it is shown as a source of its own.
-                let id = reader.db.add("<load options>", pattern.as_str());
+                let id = reader.files.db_mut().add("<load options>", pattern.as_str());
                 reader.diagnostics.push(Diagnostic::error(
                     "platform/invalid-strategy",
                     format!("cannot register a strategy for `{pattern}`: {error}"),
@@ -188,15 +188,19 @@ impl Catalogue {
         for blueprint in resolved.values() {
             diagnostics.extend(programs.compile_tree(&blueprint.node));
         }
+        let sources = Arc::new(db);
         let catalogue = Catalogue {
-            sources: Arc::new(db),
+            sources: sources.clone(),
             strategies,
             programs,
             definitions,
             resolved,
         };
         diagnostics.extend(catalogue.check_all());
-        (catalogue, dedupe(diagnostics))
+        Opened {
+            sources,
+            outcome: Outcome::new(Some(catalogue), dedupe(diagnostics)),
+        }
     }
 
     /// The sources of the catalogue's files, to resolve its diagnostics and
@@ -233,19 +237,21 @@ impl Catalogue {
         self.resolved.get(name)
     }
 
-    /// Composes, evaluates and validates one blueprint. The request's nodes
-    /// (its blueprint name, its repository file) have spans in a database
-    /// that extends [`Catalogue::sources`], so diagnostics point into them.
-    pub fn render(&self, request: &RenderRequest) -> Result<Rendered, Vec<Diagnostic>> {
-        self.render_with_access(request, &|_| true)
-    }
 
-    /// [`Catalogue::render`] for a caller who may use only the blueprints
+    /// [`Dialect::render`] for a caller who may use only the blueprints
     /// `may_use` accepts. Any other name, whether it exists or not, is
     /// `platform/blueprint-not-allowed`, and did-you-mean suggestions come
     /// only from the names the caller may use: nothing reveals a blueprint
     /// the caller may not see.
     pub fn render_with_access(
+        &self,
+        request: &RenderRequest,
+        may_use: &dyn Fn(&str) -> bool,
+    ) -> Outcome<Rendered> {
+        self.compose(request, may_use).into()
+    }
+
+    fn compose(
         &self,
         request: &RenderRequest,
         may_use: &dyn Fn(&str) -> bool,
@@ -316,20 +322,21 @@ impl Catalogue {
         // so every other problem is found, but says nothing more about it.
         let failed: std::collections::HashSet<Span> =
             problems.iter().map(|d| d.primary.span).collect();
-        let checked = match BLUEPRINT.decode(&evaluated) {
-            Ok(blueprint) => {
-                let invalid = validate::validate(&blueprint, &evaluated);
-                if problems.is_empty() && invalid.is_empty() {
-                    return Ok(Rendered {
-                        node: evaluated,
-                        blueprint,
-                        layers,
-                    });
-                }
-                invalid
+        // Structure and semantics both: the rules run on every field that
+        // decoded, so one structural problem hides no other.
+        let decoded = BLUEPRINT.decode_partial(&evaluated);
+        let mut checked = decoded.diagnostics;
+        if let Some(blueprint) = decoded.value {
+            checked.extend(validate::validate(&blueprint, &evaluated));
+            if problems.is_empty() && checked.is_empty() {
+                return Ok(Rendered {
+                    node: evaluated,
+                    blueprint,
+                    layers,
+                });
             }
-            Err(invalid) => invalid,
-        };
+        }
+        checked.sort_by_key(|d| (d.primary.span.source, d.primary.span.start));
         problems.extend(
             checked
                 .into_iter()
@@ -402,9 +409,34 @@ impl Catalogue {
                     blueprint: definition.node.get("name").cloned(),
                     ..RenderRequest::default()
                 };
-                self.render(&request).err().unwrap_or_default()
+                self.compose(&request, &|_| true).err().unwrap_or_default()
             })
             .collect()
+    }
+}
+
+impl Dialect for Catalogue {
+    type Settings = Settings;
+    type Request = RenderRequest;
+    type Rendered = Rendered;
+
+    /// Loads the catalogue below `files`' root and checks every concrete
+    /// blueprint against the test scope. The outcome always holds the
+    /// catalogue (as much of it as could be resolved), with every problem
+    /// found.
+    fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Catalogue> {
+        Catalogue::load(files.as_ref(), options)
+    }
+
+    fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Composes, evaluates and validates one blueprint. The request's nodes
+    /// (its blueprint name, its repository file) have spans in `db`, so
+    /// diagnostics point into them; the render registers nothing there.
+    fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
+        self.render_with_access(request, &|_| true)
     }
 }
 
@@ -419,22 +451,24 @@ fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// Reads `.strata.yaml` (when present) into settings and the strategy registry.
-fn settings(reader: &mut load::Reader<'_>) -> (Settings, Strategies) {
+fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
     let mut strategies = Strategies::new();
     for (pattern, name) in DEFAULT_STRATEGIES {
         if let Ok(strategy) = name.parse() {
             let _ = strategies.register(pattern, strategy);
         }
     }
-    let Some(documents) = reader.parse_optional_file(Path::new(SETTINGS_FILE), None, true) else {
-        return (Settings::default(), strategies);
-    };
-    let Some(node) = documents.into_iter().next() else {
-        return (Settings::default(), strategies);
+    let path = Path::new(SETTINGS_FILE);
+    if !reader.files.fs().is_file(path) {
+        return (SettingsFile::default(), strategies);
+    }
+    let read = reader.files.optional_document(path, strata_syntax::Format::Yaml);
+    let Some(Some(node)) = read.report(&mut reader.diagnostics) else {
+        return (SettingsFile::default(), strategies);
     };
     let settings = SETTINGS.decode(&node).unwrap_or_else(|problems| {
         reader.diagnostics.extend(problems);
-        Settings::default()
+        SettingsFile::default()
     });
     if let Some(Value::Map(entries)) = node.get("mergeStrategies").map(|n| &n.value) {
         for (pattern, entry) in entries {

@@ -12,15 +12,15 @@
 //! and each file is parsed once however often it is included. A file that
 //! another file includes is a fragment, not a catalogue entry of its own.
 //!
-//! Codes: `platform/io`, `platform/include-escapes`, `platform/include-cycle`,
-//! `platform/include-invalid`, `platform/include-documents`,
-//! `platform/invalid-file`, `platform/missing-name`, `platform/duplicate-name`.
+//! An included file must hold exactly one document (`io/document-count`,
+//! at the `!include`); files that cannot be read are reported with the
+//! codes of `strata-fs`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use strata_fs::{Files, FsError};
+use strata_fs::Files;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
 /// The file of catalogue settings at the root.
@@ -40,11 +40,10 @@ pub struct Definition {
     pub complete: bool,
 }
 
-/// Reads files through [`Files`] into a [`SourceDb`], expanding includes.
+/// Reads the catalogue's files (through the shared [`strata_dialect::Reader`]),
+/// expanding includes.
 pub(crate) struct Reader<'a> {
-    pub fs: &'a dyn Files,
-    pub db: &'a mut SourceDb,
-    pub limits: Limits,
+    pub files: strata_dialect::Reader<'a>,
     pub diagnostics: Vec<Diagnostic>,
     /// Parsed include targets, by path: each is read once.
     included: HashMap<PathBuf, Option<Node>>,
@@ -55,53 +54,11 @@ pub(crate) struct Reader<'a> {
 impl<'a> Reader<'a> {
     pub fn new(fs: &'a dyn Files, db: &'a mut SourceDb, limits: Limits) -> Reader<'a> {
         Reader {
-            fs,
-            db,
-            limits,
+            files: strata_dialect::Reader::new(fs, db, limits),
             diagnostics: Vec::new(),
             included: HashMap::new(),
             listed: HashMap::new(),
         }
-    }
-
-    /// Reads and parses a file; problems are recorded. `at` is where the
-    /// file was asked for (an include), for the diagnostic of a failed read.
-    pub fn parse_file(&mut self, path: &Path, at: Option<Span>) -> Option<Vec<Node>> {
-        self.parse_optional_file(path, at, false)
-    }
-
-    /// As [`Reader::parse_file`], but a file that does not exist is no
-    /// problem when `may_be_missing` (it gives `None` quietly).
-    pub fn parse_optional_file(
-        &mut self,
-        path: &Path,
-        at: Option<Span>,
-        may_be_missing: bool,
-    ) -> Option<Vec<Node>> {
-        let text = match self.fs.read(path, self.limits.max_bytes) {
-            Ok(text) => text,
-            Err(FsError::Io(_, error))
-                if may_be_missing && error.kind() == std::io::ErrorKind::NotFound =>
-            {
-                return None;
-            }
-            Err(error) => {
-                let code = if matches!(error, FsError::Escapes(_)) {
-                    "platform/include-escapes"
-                } else {
-                    "platform/io"
-                };
-                let span =
-                    at.unwrap_or_else(|| Span::file_start(self.db.add(self.fs.display(path), "")));
-                self.diagnostics
-                    .push(Diagnostic::error(code, error.to_string(), span));
-                return None;
-            }
-        };
-        let id = self.db.add(self.fs.display(path), text);
-        let parsed = strata_syntax::parse(self.db, id, Format::Yaml, &self.limits);
-        self.diagnostics.extend(parsed.diagnostics);
-        Some(parsed.documents)
     }
 
     /// Replaces every `!include` below `node`, read from `file`.
@@ -172,26 +129,11 @@ impl<'a> Reader<'a> {
         if let Some(cached) = self.included.get(&target) {
             return cached.clone();
         }
-        let documents = match self.listed.get(&target) {
-            Some(documents) => Some(documents.clone()),
-            None => self.parse_file(&target, Some(span)),
-        };
-        let content = documents.and_then(|documents| {
-            if documents.len() == 1 {
-                documents.into_iter().next()
-            } else {
-                self.diagnostics.push(Diagnostic::error(
-                    "platform/include-documents",
-                    format!(
-                        "an included file must hold one document, `{}` has {}",
-                        target.display(),
-                        documents.len()
-                    ),
-                    span,
-                ));
-                None
-            }
-        });
+        let content = match self.listed.get(&target) {
+            Some(documents) => self.files.expect_one(&target, documents.clone(), span),
+            None => self.files.included(&target, Format::Yaml, span),
+        }
+        .report(&mut self.diagnostics);
         let content = content.map(|mut node| {
             stack.push(target.clone());
             self.expand(&mut node, &target, stack);
@@ -205,20 +147,19 @@ impl<'a> Reader<'a> {
 
 /// Reads every blueprint of the catalogue, keyed by name in sorted order.
 pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definition> {
-    let files = match reader.fs.list(&["yaml", "yml"]) {
+    let files = match reader.files.fs().list(&["yaml", "yml"]) {
         Ok(files) => files,
         Err(error) => {
-            let span = Span::file_start(reader.db.add(reader.fs.display(Path::new("")), ""));
-            reader
-                .diagnostics
-                .push(Diagnostic::error("platform/io", error.to_string(), span));
+            let span = reader.files.placeholder(Path::new(""));
+            reader.diagnostics.push(error.diagnostic(span));
             return IndexMap::new();
         }
     };
     // Parse every file once first, so that includes of catalogue files reuse
     // the parse, then expand includes.
     for file in &files {
-        if let Some(documents) = reader.parse_file(file, None) {
+        let parsed = reader.files.documents(file, Format::Yaml);
+        if let Some(documents) = parsed.report(&mut reader.diagnostics) {
             reader.listed.insert(file.clone(), documents);
         }
     }

@@ -86,7 +86,7 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::de::DeserializeOwned;
-use strata_syntax::{Diagnostic, FieldPath, Node, lowercase_first};
+use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, lowercase_first};
 
 /// Decodes trees into `T`, reporting every problem with its span and path.
 ///
@@ -198,9 +198,91 @@ impl<T: DeserializeOwned> Decoder<T> {
         })
     }
 
+    /// Every problem of `node`, and as much of it as decodes: the value
+    /// leaves out each node that has a problem (an unknown key, a value of
+    /// the wrong type, a mapping that misses a required key) until the rest
+    /// decodes, so rules that run on the value check every field that is
+    /// valid. No value when the root itself is unusable. The outcome's value
+    /// is partial exactly when it has diagnostics.
+    pub fn decode_partial(&self, node: &Node) -> Outcome<T> {
+        let mut json = node.to_json_value();
+        let diagnostics = self.check(node, &json);
+        if diagnostics.is_empty() {
+            return self.decode(node).into();
+        }
+        // Each round removes at least one node, and no tree is deeper than
+        // the loader's bound; a cap keeps a pathological schema finite.
+        for _ in 0..MAX_PRUNING_ROUNDS {
+            let mut unusable: Vec<String> = Vec::new();
+            for error in self.validator.iter_errors(&json) {
+                let at = error.instance_path().as_str().to_owned();
+                match error.kind() {
+                    jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
+                    | jsonschema::error::ValidationErrorKind::UnevaluatedProperties {
+                        unexpected,
+                    } => unusable.extend(unexpected.iter().map(|key| {
+                        format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"))
+                    })),
+                    _ => unusable.push(at),
+                }
+            }
+            if unusable.is_empty() {
+                break;
+            }
+            if unusable.iter().any(String::is_empty) {
+                return Outcome::failed(diagnostics);
+            }
+            // Deepest and last first, so removing an item does not move the
+            // items still to be removed.
+            unusable.sort_by(|a, b| pointer_order(b).cmp(&pointer_order(a)));
+            unusable.dedup();
+            for pointer in &unusable {
+                remove_pointer(&mut json, pointer);
+            }
+        }
+        let value = serde_json::from_value(json).ok();
+        Outcome::new(value, diagnostics)
+    }
+
     fn check(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
         let errors: Vec<_> = self.validator.iter_errors(json).collect();
         report::finish(report::diagnose(&self.schema, node, &errors))
+    }
+}
+
+/// How many times [`Decoder::decode_partial`] prunes and validates again.
+const MAX_PRUNING_ROUNDS: usize = 64;
+
+/// A JSON pointer's segments, array indices compared as numbers.
+fn pointer_order(pointer: &str) -> Vec<(u8, usize, &str)> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|segment| match segment.parse::<usize>() {
+            Ok(index) => (0, index, ""),
+            Err(_) => (1, 0, segment),
+        })
+        .collect()
+}
+
+/// Removes the value at `pointer` (not the root) from its parent.
+fn remove_pointer(json: &mut serde_json::Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let key = last.replace("~1", "/").replace("~0", "~");
+    match json.pointer_mut(parent) {
+        Some(serde_json::Value::Object(fields)) => {
+            fields.shift_remove(&key);
+        }
+        Some(serde_json::Value::Array(items)) => {
+            if let Ok(index) = key.parse::<usize>()
+                && index < items.len()
+            {
+                items.remove(index);
+            }
+        }
+        _ => {}
     }
 }
 

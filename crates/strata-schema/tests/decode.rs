@@ -411,3 +411,49 @@ fn documented_enum_variants_are_listed_like_plain_ones() {
     );
     assert_eq!(records[0].help.as_deref(), Some("did you mean `second`?"));
 }
+
+/// Decodes `text` as far as it goes.
+fn partial(text: &str) -> (Option<App>, Vec<&'static str>) {
+    let mut db = SourceDb::new();
+    let node = load(&mut db, text);
+    let outcome = DECODER.decode_partial(&node);
+    let codes = outcome.diagnostics.iter().map(|d| d.code).collect();
+    (outcome.value, codes)
+}
+
+#[test]
+fn partial_decoding_keeps_every_valid_field() {
+    // A bad enum, an unknown key, a port out of range and a mapping missing
+    // a required key: each is left out, everything else decodes.
+    let (app, codes) = partial(
+        "name: web\nimage: {repository: r, tga: x}\npullPolicy: Sometimes\nports: [{containerPort: 0}, {containerPort: 80}]\nenv: {A: '1'}\nlimits: {}\n",
+    );
+    assert_eq!(
+        codes,
+        [
+            "schema/unknown-key",
+            "schema/enum",
+            "schema/constraint",
+            "schema/required"
+        ]
+    );
+    let app = app.expect("the valid fields decode");
+    assert_eq!(app.name, "web");
+    assert_eq!(app.pull_policy, None);
+    assert_eq!(app.limits, None);
+    assert_eq!(app.env["A"], "1");
+    assert_eq!(
+        app.ports,
+        [Port {
+            container_port: 80,
+            protocol: None
+        }]
+    );
+    assert_eq!(app.image.repository, "r");
+    // A valid tree decodes whole, with no diagnostics.
+    let (app, codes) = partial("name: web\nimage: {repository: r}\n");
+    assert!(app.is_some() && codes.is_empty());
+    // A root that misses a required key cannot be had.
+    let (app, codes) = partial("name: web\n");
+    assert_eq!((app, codes), (None, vec!["schema/required"]));
+}

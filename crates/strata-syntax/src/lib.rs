@@ -4,6 +4,8 @@
 //! - [`node`]: the [`Node`] tree shared by YAML, JSON and evaluated languages.
 //! - [`path`]: [`FieldPath`]s such as `storages.home.claimSpec.accessModes[0]`.
 //! - [`diagnostic`]: [`Diagnostic`]s with stable codes, resolved to records for JSON.
+//! - [`outcome`]: [`Outcome`], a value and its diagnostics: the result shape
+//!   of every phase.
 //! - [`parse`]: YAML 1.2 (multi-document, anchors, merge keys, tags) and
 //!   strict JSON into nodes, within [`Limits`].
 //! - [`emit`]: deterministic YAML and JSON output.
@@ -31,6 +33,7 @@ pub mod emit;
 pub mod error;
 mod json;
 pub mod node;
+pub mod outcome;
 pub mod path;
 mod scalar;
 pub mod source;
@@ -41,6 +44,7 @@ pub use diagnostic::{
 };
 pub use error::SyntaxError;
 pub use node::{Entry, LayerId, Mapping, Node, Tag, Value};
+pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, Segment};
 pub use source::{LineCol, SourceDb, SourceFile, SourceId, Span};
 

@@ -1,0 +1,102 @@
+//! The contract every dialect follows, and the mechanisms they share.
+//!
+//! A dialect is a schema and its semantics over the shared core. Seen from
+//! outside, every dialect has the same shape ([`Dialect`]):
+//!
+//! 1. **Open** ([`Dialect::open`]) from a [`Files`] tree (a folder on disk
+//!    through `RootFs`, a `MemoryFs` in tests, an overlay in an editor)
+//!    with one [`Options`] value: the [`Limits`] on every input and the
+//!    dialect's own settings. Opening reads, parses, decodes and checks
+//!    everything that does not depend on a request. It gives an
+//!    [`Opened`]: the sources it read and an [`Outcome`] whose value is as
+//!    much of the dialect as could be built, with every problem found.
+//! 2. **Render** ([`Dialect::render`]) one request into the dialect's
+//!    result, as an [`Outcome`] that holds a value only when no diagnostic
+//!    is an error. The render registers what its diagnostics point into
+//!    (command-line values, files read on the way) in a [`SourceDb`] that
+//!    extends [`Dialect::sources`], so many renders share one loaded dialect.
+//! 3. **Check** is opening, then rendering whatever the dialect needs a
+//!    request for, without output: the verdict is whether any diagnostic is
+//!    an error.
+//!
+//! What the dialects share lives here or in the core crates, once:
+//!
+//! - [`Reader`]: read a file through [`Files`], register its text, parse it
+//!   and bound it, and, where a file must hold exactly one document, say so
+//!   with one code ([`codes`]);
+//! - [`Outcome`] (from `strata-syntax`): the value and its diagnostics;
+//! - `FsError::diagnostic` (from `strata-fs`): every I/O problem as one
+//!   diagnostic with one set of codes.
+//!
+//! ARCHITECTURE.md ("Adding a dialect") says where a new dialect's schema,
+//! semantics, fixtures, command-line module and documentation go.
+
+#![forbid(unsafe_code)]
+
+pub mod codes;
+mod read;
+
+use std::sync::Arc;
+
+pub use read::Reader;
+pub use strata_fs::Files;
+pub use strata_syntax::{Limits, Outcome, SourceDb};
+
+/// How to open a dialect: the bounds on every input and the dialect's own
+/// settings.
+#[derive(Debug, Clone, Default)]
+pub struct Options<S> {
+    /// Bounds on every file read and every tree built.
+    pub limits: Limits,
+    /// The dialect's settings.
+    pub settings: S,
+}
+
+impl<S> Options<S> {
+    /// `settings` within `limits`.
+    pub fn new(limits: Limits, settings: S) -> Options<S> {
+        Options { limits, settings }
+    }
+}
+
+/// What opening a dialect gave: every source read (the diagnostics resolve
+/// there) and the outcome.
+#[derive(Debug)]
+pub struct Opened<D> {
+    /// Every file read while opening, frozen to be shared by renders.
+    pub sources: Arc<SourceDb>,
+    /// The dialect, as much of it as could be built, and every problem.
+    pub outcome: Outcome<D>,
+}
+
+impl<D> Opened<D> {
+    /// The sources `db` holds, frozen, and `outcome`.
+    pub fn new(db: SourceDb, outcome: Outcome<D>) -> Opened<D> {
+        Opened {
+            sources: Arc::new(db),
+            outcome,
+        }
+    }
+}
+
+/// The shape every dialect has; see the crate docs.
+pub trait Dialect: Sized {
+    /// The dialect's own settings, carried in [`Options`].
+    type Settings: Default;
+    /// What one render asks for.
+    type Request;
+    /// What one render gives.
+    type Rendered;
+
+    /// Opens the dialect's files below the root of `files`.
+    fn open(files: Arc<dyn Files>, options: Options<Self::Settings>) -> Opened<Self>;
+
+    /// The sources read when opening: a render's database extends them.
+    fn sources(&self) -> &Arc<SourceDb>;
+
+    /// Renders one request. `db` resolves [`Dialect::sources`] (it
+    /// [extends](SourceDb::extending) them); the render registers there what
+    /// its diagnostics point into. The outcome holds a value only when no
+    /// diagnostic is an error.
+    fn render(&self, request: &Self::Request, db: &mut SourceDb) -> Outcome<Self::Rendered>;
+}

@@ -1,0 +1,242 @@
+//! Reading one file the way every dialect does: through [`Files`] (so the
+//! path is confined and the size bounded), registered in a [`SourceDb`]
+//! (so diagnostics point into it), parsed within the [`Limits`], every
+//! problem reported.
+//!
+//! A file that cannot be read is reported at the start of an empty source
+//! registered under its name, or, for a file another file asks for (an
+//! include), at the reference that asked ([`Reader::included`]).
+
+use std::path::Path;
+
+use strata_fs::Files;
+use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, SourceDb, SourceId, Span};
+
+use crate::codes;
+
+/// Reads files of one tree into one database.
+pub struct Reader<'a> {
+    fs: &'a dyn Files,
+    db: &'a mut SourceDb,
+    limits: Limits,
+}
+
+impl<'a> Reader<'a> {
+    /// Reads below `fs`'s root into `db`, within `limits`.
+    pub fn new(fs: &'a dyn Files, db: &'a mut SourceDb, limits: Limits) -> Reader<'a> {
+        Reader { fs, db, limits }
+    }
+
+    /// The files read.
+    #[must_use]
+    pub fn fs(&self) -> &'a dyn Files {
+        self.fs
+    }
+
+    /// The database files are registered in.
+    #[must_use]
+    pub fn db(&self) -> &SourceDb {
+        self.db
+    }
+
+    /// The database, to register what is not a file (a command-line value).
+    pub fn db_mut(&mut self) -> &mut SourceDb {
+        self.db
+    }
+
+    /// The bounds every file is read within.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Registers an empty source named after `path`, for a problem about
+    /// the file as a whole (it is missing, two components share it).
+    pub fn placeholder(&mut self, path: &Path) -> Span {
+        Span::file_start(self.db.add(self.fs.display(path), ""))
+    }
+
+    /// Reads and registers a file's text.
+    pub fn text(&mut self, path: &Path) -> Outcome<SourceId> {
+        self.text_reported_at(path, None)
+    }
+
+    /// Reads, registers and parses a file into its documents. The documents
+    /// come back even when the parse reported errors (as far as they were
+    /// built), for callers that look for more problems.
+    pub fn documents(&mut self, path: &Path, format: Format) -> Outcome<Vec<Node>> {
+        self.parsed(path, format, None)
+            .map(|(_, documents)| documents)
+    }
+
+    /// A file that must hold exactly one document. No value when the file
+    /// cannot be read, does not parse, or holds another number of documents.
+    pub fn document(&mut self, path: &Path, format: Format) -> Outcome<Node> {
+        self.single(path, format, None)
+    }
+
+    /// A file that may be empty but holds at most one document: `None`
+    /// inside the value for an empty file.
+    pub fn optional_document(&mut self, path: &Path, format: Format) -> Outcome<Option<Node>> {
+        let outcome = self.parsed(path, format, None);
+        if outcome.has_errors() {
+            return Outcome::failed(outcome.diagnostics);
+        }
+        let mut diagnostics = outcome.diagnostics;
+        let Some((_, mut documents)) = outcome.value else {
+            return Outcome::failed(diagnostics);
+        };
+        if documents.len() > 1 {
+            let span = documents[1].span;
+            diagnostics.push(self.count_error(path, documents.len(), "at most one", span));
+            return Outcome::failed(diagnostics);
+        }
+        Outcome::new(Some(documents.pop()), diagnostics)
+    }
+
+    /// A file another file refers to at `at` (an `!include`), which must
+    /// hold exactly one document: a failed read and a wrong count are
+    /// reported at the reference.
+    pub fn included(&mut self, path: &Path, format: Format, at: Span) -> Outcome<Node> {
+        self.single(path, format, Some(at))
+    }
+
+    /// The one document of `path`, whose documents were already read; a
+    /// wrong count is reported at `at`.
+    #[must_use]
+    pub fn expect_one(&self, path: &Path, mut documents: Vec<Node>, at: Span) -> Outcome<Node> {
+        if documents.len() == 1 {
+            return Outcome::new(documents.pop(), Vec::new());
+        }
+        Outcome::error(self.count_error(path, documents.len(), "exactly one", at))
+    }
+
+    fn single(&mut self, path: &Path, format: Format, at: Option<Span>) -> Outcome<Node> {
+        let outcome = self.parsed(path, format, at);
+        if outcome.has_errors() {
+            return Outcome::failed(outcome.diagnostics);
+        }
+        let mut diagnostics = outcome.diagnostics;
+        let Some((id, documents)) = outcome.value else {
+            return Outcome::failed(diagnostics);
+        };
+        let at = at
+            .or_else(|| documents.get(1).map(|second| second.span))
+            .unwrap_or_else(|| Span::file_start(id));
+        let one = self.expect_one(path, documents, at).report(&mut diagnostics);
+        Outcome::new(one, diagnostics)
+    }
+
+    fn text_reported_at(&mut self, path: &Path, at: Option<Span>) -> Outcome<SourceId> {
+        match self.fs.read(path, self.limits.max_bytes) {
+            Ok(text) => Outcome::ok(self.db.add(self.fs.display(path), text)),
+            Err(error) => {
+                let span = at.unwrap_or_else(|| self.placeholder(path));
+                Outcome::error(error.diagnostic(span))
+            }
+        }
+    }
+
+    /// The file's source and documents.
+    fn parsed(
+        &mut self,
+        path: &Path,
+        format: Format,
+        at: Option<Span>,
+    ) -> Outcome<(SourceId, Vec<Node>)> {
+        self.text_reported_at(path, at).and_then(|id| {
+            let parsed = strata_syntax::parse(self.db, id, format, &self.limits);
+            Outcome::new(Some((id, parsed.documents)), parsed.diagnostics)
+        })
+    }
+
+    fn count_error(&self, path: &Path, count: usize, expected: &str, span: Span) -> Diagnostic {
+        let holds = match count {
+            0 => "none".to_owned(),
+            1 => "one".to_owned(),
+            n => n.to_string(),
+        };
+        Diagnostic::error(
+            codes::DOCUMENT_COUNT,
+            format!(
+                "`{}` must hold {expected} document, it holds {holds}",
+                self.fs.display(path)
+            ),
+            span,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_fs::MemoryFs;
+
+    use super::*;
+
+    fn read<T>(
+        fs: &MemoryFs,
+        read: impl FnOnce(&mut Reader<'_>) -> Outcome<T>,
+    ) -> (SourceDb, Outcome<T>) {
+        let mut db = SourceDb::new();
+        let outcome = read(&mut Reader::new(fs, &mut db, Limits::default()));
+        (db, outcome)
+    }
+
+    fn codes<T>(db: &SourceDb, outcome: &Outcome<T>) -> Vec<String> {
+        outcome
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let record = d.record(db);
+                format!("{}@{}:{}:{}", record.code, record.file, record.line, record.column)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn documents_are_read_registered_and_parsed() {
+        let fs = MemoryFs::new().with("a.yaml", "x: 1\n---\ny: [\n");
+        let (db, outcome) = read(&fs, |r| r.documents(Path::new("a.yaml"), Format::Yaml));
+        assert_eq!(codes(&db, &outcome), ["syntax/yaml@a.yaml:4:1"]);
+        assert!(outcome.value.is_some_and(|documents| !documents.is_empty()));
+        let (db, outcome) = read(&fs, |r| r.documents(Path::new("b.yaml"), Format::Yaml));
+        assert_eq!(codes(&db, &outcome), ["io/read@b.yaml:1:1"]);
+        assert!(outcome.value.is_none());
+    }
+
+    #[test]
+    fn single_documents_are_counted_with_one_code() {
+        let fs = MemoryFs::new()
+            .with("one.yaml", "a: 1\n")
+            .with("two.yaml", "a: 1\n---\nb: 2\n")
+            .with("none.yaml", "# nothing\n");
+        let (_, one) = read(&fs, |r| r.document(Path::new("one.yaml"), Format::Yaml));
+        assert!(one.value.is_some() && one.diagnostics.is_empty());
+        let (db, two) = read(&fs, |r| r.document(Path::new("two.yaml"), Format::Yaml));
+        assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+        assert_eq!(
+            two.diagnostics[0].message,
+            "`two.yaml` must hold exactly one document, it holds 2"
+        );
+        let (db, none) = read(&fs, |r| r.document(Path::new("none.yaml"), Format::Yaml));
+        assert_eq!(codes(&db, &none), ["io/document-count@none.yaml:1:1"]);
+        let (_, empty) = read(&fs, |r| {
+            r.optional_document(Path::new("none.yaml"), Format::Yaml)
+        });
+        assert!(matches!(empty.value, Some(None)));
+        let (db, two) = read(&fs, |r| {
+            r.optional_document(Path::new("two.yaml"), Format::Yaml)
+        });
+        assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+    }
+
+    #[test]
+    fn included_files_are_reported_at_the_reference() {
+        let fs = MemoryFs::new().with("main.yaml", "x: !include part.yaml\n");
+        let (db, outcome) = read(&fs, |r| {
+            let main = r.text(Path::new("main.yaml")).value.unwrap();
+            r.included(Path::new("part.yaml"), Format::Yaml, Span::new(main, 3, 21))
+        });
+        assert_eq!(codes(&db, &outcome), ["io/read@main.yaml:1:4"]);
+    }
+}
