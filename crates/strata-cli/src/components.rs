@@ -1,14 +1,12 @@
 //! `strata components render|list|check|schema`: qbec applications.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand};
-use strata_components::{Application, Input, Inputs, RenderRequest};
-use strata_fs::RootFs;
-use strata_syntax::SourceDb;
+use strata_components::{Application, Input, Inputs, RenderRequest, codes};
+use strata_dialect::Dialect;
 use strata_syntax::emit::{to_json_array, to_yaml_stream};
 
 use crate::session::Session;
@@ -130,11 +128,10 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         timeout: Some(args.vm.eval_timeout),
         ..RenderRequest::new(&args.env)
     };
-    let rendered = application.render(&request, &mut session.db);
-    session.diagnostics.extend(rendered.diagnostics);
+    let objects = session.render(&application, &request);
     session.finish(|session| match global.output(OutputFormat::Yaml) {
-        OutputFormat::Yaml => Some(to_yaml_stream(&rendered.objects)),
-        OutputFormat::Json => to_json_array(&rendered.objects)
+        OutputFormat::Yaml => Some(to_yaml_stream(&objects?)),
+        OutputFormat::Json => to_json_array(&objects?)
             .map_err(|problem| session.diagnostics.push(problem))
             .ok(),
     })
@@ -149,9 +146,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
         && !application.app.spec.environments.contains_key(env)
     {
         // Rendering an unknown environment reports it, with the known ones.
-        let request = RenderRequest::new(env);
-        let rendered = application.render(&request, &mut session.db);
-        session.diagnostics.extend(rendered.diagnostics);
+        session.render(&application, &RenderRequest::new(env));
         return session.finish(|_| None);
     }
     let components: Vec<serde_json::Value> = application
@@ -203,7 +198,7 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         session
             .diagnostics
             .extend(rendered.diagnostics.into_iter().map(|d| {
-                if d.code == "components/unknown-environment" {
+                if d.code == codes::UNKNOWN_ENVIRONMENT {
                     d
                 } else {
                     d.with_note(format!("in environment `{environment}`"))
@@ -213,24 +208,14 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
     session.finish(|_| None)
 }
 
-/// Loads the application; its sources become the session's.
-fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Application> {
-    let fs = match RootFs::new(dir) {
-        Ok(fs) => fs,
-        Err(error) => {
-            session.folder_error("components/io", dir, &error);
-            return None;
-        }
-    };
-    let fs: Arc<dyn strata_fs::Files> = Arc::new(fs);
-    let loaded = Application::load(&fs, session.limits());
-    debug_assert!(session.db.is_empty());
-    session.db = SourceDb::extending(loaded.sources.clone());
-    session.diagnostics.extend(loaded.diagnostics);
+/// Opens the application; its sources become the session's. Nothing is
+/// evaluated when loading found an error.
+fn load(session: &mut Session<'_>, dir: &Path) -> Option<Application> {
+    let application = session.open::<Application>(dir, ());
     if session.has_errors() {
         return None;
     }
-    loaded.application
+    application
 }
 
 impl VmArgs {

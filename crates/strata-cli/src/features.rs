@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
-use strata_features::{Project, RenderRequest, Rendered};
+use strata_features::{Project, RenderRequest, Rendered, Settings};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 use strata_syntax::{Node, Span};
 
@@ -109,22 +109,15 @@ pub fn run(global: &GlobalArgs, command: &FeaturesCommand) -> ExitCode {
     }
 }
 
+/// Opens the project and renders the context: the request is checked even
+/// when the project's files have errors, so every problem shows at once.
 fn render(session: &mut Session<'_>, args: &ContextArgs) -> Option<Rendered> {
-    let project = match Project::open(&args.dir) {
-        Ok(project) => project,
-        Err(error) => {
-            session.folder_error("features/io", &args.dir, &error);
-            return None;
-        }
-    };
+    let project = session.open::<Project>(&args.dir, Settings::default())?;
     let request = RenderRequest {
         context: args.context.clone(),
         sets: args.sets.clone(),
     };
-    let limits = session.limits();
-    let (rendered, diagnostics) = project.render(&request, limits, &mut session.db);
-    session.diagnostics.extend(diagnostics);
-    rendered
+    session.render(&project, &request)
 }
 
 /// The blueprint in YAML, each entry's `name` (or `path`) line ending in

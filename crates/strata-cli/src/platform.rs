@@ -1,13 +1,12 @@
 //! `strata platform check|list|render|schema`: the platform blueprint catalogue.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
-use strata_fs::RootFs;
-use strata_platform::{Catalogue, LoadOptions, RenderRequest, Scope};
+use strata_platform::{Catalogue, RenderRequest, Scope, Settings};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
-use strata_syntax::{Diagnostic, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -109,26 +108,9 @@ pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
     }
 }
 
-/// Loads the catalogue; its sources become the session's.
-fn load(session: &mut Session<'_>, dir: &PathBuf) -> Option<Catalogue> {
-    let fs = match RootFs::new(dir) {
-        Ok(fs) => fs,
-        Err(error) => {
-            session.folder_error("platform/io", dir, &error);
-            return None;
-        }
-    };
-    let options = LoadOptions {
-        limits: session.limits(),
-        ..LoadOptions::default()
-    };
-    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
-    // The catalogue's sources become the session's first ones; nothing was
-    // registered before them.
-    debug_assert!(session.db.is_empty());
-    session.db = SourceDb::extending(catalogue.sources().clone());
-    session.diagnostics.extend(diagnostics);
-    Some(catalogue)
+/// Opens the catalogue; its sources become the session's.
+fn load(session: &mut Session<'_>, dir: &Path) -> Option<Catalogue> {
+    session.open::<Catalogue>(dir, Settings::default())
 }
 
 fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
@@ -154,9 +136,9 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     let repo = args
         .repo
         .as_deref()
-        .and_then(|file| single_document(&mut session, file));
+        .and_then(|file| session.load_document(file));
     let scope = if let Some(file) = args.scope.as_deref() {
-        single_document(&mut session, file).and_then(|node| {
+        session.load_document(file).and_then(|node| {
             Scope::from_node(&node)
                 .map_err(|problems| session.diagnostics.extend(problems))
                 .ok()
@@ -176,10 +158,7 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
             repo,
             scope,
         };
-        let rendered = catalogue
-            .render(&request)
-            .map_err(|problems| session.diagnostics.extend(problems))
-            .ok()?;
+        let rendered = session.render(&catalogue, &request)?;
         match global.output(OutputFormat::Yaml) {
             OutputFormat::Yaml if args.explain => {
                 let db = &session.db;
@@ -199,20 +178,4 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
                 .ok(),
         }
     })
-}
-
-/// Reads a file that must hold one document.
-fn single_document(session: &mut Session<'_>, file: &str) -> Option<Node> {
-    let mut documents = session.load(file).into_iter();
-    let first = documents.next();
-    if first.is_none() || documents.next().is_some() {
-        let id = session.db.add(file.to_owned(), "");
-        session.diagnostics.push(Diagnostic::error(
-            "platform/invalid-file",
-            format!("`{file}` must hold exactly one document"),
-            Span::file_start(id),
-        ));
-        return None;
-    }
-    first
 }

@@ -1,12 +1,18 @@
 //! What every command shares: the sources read, the diagnostics collected
 //! and the decision of what to print and with which exit status.
+//!
+//! Files named on the command line are read through [`CommandLineFs`] and
+//! the shared [`Reader`], as the dialects read theirs; a dialect folder is
+//! opened through its [`Dialect`] contract ([`Session::open`]).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use strata_syntax::{
-    Diagnostic, Format, Limits, Node, SourceDb, SourceId, Span, SyntaxError, lowercase_first,
-};
+use strata_dialect::{Dialect, Options, Reader};
+use strata_fs::{Files, FsError, PlainFs, RootFs};
+use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span};
 
 use crate::{GlobalArgs, render};
 
@@ -38,78 +44,56 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// The bounds on every input.
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// Records that the folder `dir` cannot be opened, as `code`.
-    pub fn folder_error(
-        &mut self,
-        code: &'static str,
-        dir: &std::path::Path,
-        error: &impl std::fmt::Display,
-    ) {
-        let id = self.db.add(dir.display().to_string(), "");
-        self.diagnostics.push(Diagnostic::error(
-            code,
-            error.to_string(),
-            Span::file_start(id),
-        ));
-    }
-
     /// Whether any error has been found.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// Opens the dialect `D` on the folder `dir`; its sources become the
+    /// session's first ones, its diagnostics the session's. As much of the
+    /// dialect as could be opened, errors or not: the caller decides
+    /// whether to go on (and [`Session::has_errors`] says).
+    pub fn open<D: Dialect>(&mut self, dir: &Path, settings: D::Settings) -> Option<D> {
+        let fs = match RootFs::new(dir) {
+            Ok(fs) => fs,
+            Err(error) => {
+                let id = self.db.add(dir.display().to_string(), "");
+                self.diagnostics
+                    .push(error.diagnostic(Span::file_start(id)));
+                return None;
+            }
+        };
+        let opened = D::open(Arc::new(fs), Options::new(self.limits, settings));
+        // Nothing was registered before the dialect's sources.
+        debug_assert!(self.db.is_empty());
+        self.db = SourceDb::extending(opened.sources);
+        opened.outcome.report(&mut self.diagnostics)
+    }
+
+    /// Renders `request`, registering in the session's sources and
+    /// collecting the diagnostics; the result when there was no error.
+    pub fn render<D: Dialect>(&mut self, dialect: &D, request: &D::Request) -> Option<D::Rendered> {
+        dialect
+            .render(request, &mut self.db)
+            .valid()
+            .report(&mut self.diagnostics)
+    }
+
     /// Reads and parses a file (`-` for standard input) into its documents,
     /// recording every problem. A file that cannot be read gives none.
     pub fn load(&mut self, path: &str) -> Vec<Node> {
-        let Some(id) = self.read(path) else {
-            return Vec::new();
-        };
         let format = Format::from_name(path);
-        let parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
-        self.diagnostics.extend(parsed.diagnostics);
-        parsed.documents
+        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
+        let documents = reader.documents(Path::new(path), format);
+        documents.report(&mut self.diagnostics).unwrap_or_default()
     }
 
-    /// Reads a file within the size limit and registers it.
-    fn read(&mut self, path: &str) -> Option<SourceId> {
-        let name = if path == "-" { STDIN_NAME } else { path };
-        match read_bounded(path, self.limits.max_bytes) {
-            Ok(Bounded::Text(text)) => Some(self.db.add(name, text)),
-            Ok(Bounded::TooLarge(size)) => {
-                let id = self.db.add(name, "");
-                self.diagnostics.push(
-                    SyntaxError::TooLarge {
-                        span: Span::file_start(id),
-                        size,
-                        limit: self.limits.max_bytes,
-                    }
-                    .into(),
-                );
-                None
-            }
-            Err(error) => {
-                let id = self.db.add(name, "");
-                let (code, message) = if error.kind() == io::ErrorKind::InvalidData {
-                    ("io/not-utf8", "file is not valid utf-8 text".to_owned())
-                } else {
-                    (
-                        "io/read",
-                        format!(
-                            "cannot read `{name}`: {}",
-                            lowercase_first(&error.to_string())
-                        ),
-                    )
-                };
-                self.diagnostics
-                    .push(Diagnostic::error(code, message, Span::file_start(id)));
-                None
-            }
-        }
+    /// Reads a file (`-` for standard input) that must hold exactly one document.
+    pub fn load_document(&mut self, path: &str) -> Option<Node> {
+        let format = Format::from_name(path);
+        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
+        let document = reader.document(Path::new(path), format);
+        document.report(&mut self.diagnostics)
     }
 
     /// Prints the diagnostics and, when there is no error, `output` on
@@ -142,32 +126,36 @@ impl<'a> Session<'a> {
     }
 }
 
-enum Bounded {
-    Text(String),
-    TooLarge(usize),
-}
+/// The files a person names on the command line: paths as given, and `-`
+/// for standard input (shown as `<stdin>`).
+struct CommandLineFs;
 
-/// Reads at most `limit` bytes; a larger input is reported with its size
-/// (or `limit + 1` when the size cannot be known, as for a pipe).
-fn read_bounded(path: &str, limit: usize) -> io::Result<Bounded> {
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    let mut bytes = Vec::new();
-    let known_size = if path == "-" {
-        io::stdin().lock().take(cap).read_to_end(&mut bytes)?;
-        None
-    } else {
-        let file = std::fs::File::open(path)?;
-        let size = file.metadata().ok().map(|m| m.len());
-        file.take(cap).read_to_end(&mut bytes)?;
-        size
-    };
-    if bytes.len() > limit {
-        let size = known_size
-            .and_then(|s| usize::try_from(s).ok())
-            .unwrap_or(bytes.len());
-        return Ok(Bounded::TooLarge(size));
+impl Files for CommandLineFs {
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        if path == Path::new("-") {
+            strata_fs::read_bounded(Path::new(STDIN_NAME), io::stdin().lock(), None, limit)
+        } else {
+            PlainFs.read(path, limit)
+        }
     }
-    String::from_utf8(bytes)
-        .map(Bounded::Text)
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))
+
+    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
+        PlainFs.list(extensions)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        if path == Path::new("-") {
+            STDIN_NAME.to_owned()
+        } else {
+            PlainFs.display(path)
+        }
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        path == Path::new("-") || PlainFs.is_file(path)
+    }
+
+    fn subtree(&self, folder: &Path) -> Result<Arc<dyn Files>, FsError> {
+        PlainFs.subtree(folder)
+    }
 }

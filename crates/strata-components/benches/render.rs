@@ -37,7 +37,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use strata_components::{Application, DEFAULT_CONCURRENCY, RenderRequest};
+use strata_components::{Application, DEFAULT_CONCURRENCY, Dialect, Options, RenderRequest};
 use strata_fs::{Files, RootFs};
 use strata_syntax::emit::to_yaml_stream;
 use strata_syntax::{Limits, SourceDb};
@@ -47,15 +47,13 @@ const ENVIRONMENT: &str = "dev";
 
 /// Loads the application, which must load without a diagnostic.
 fn load(fs: &Arc<dyn Files>) -> Application {
-    let loaded = Application::load(fs, Limits::default());
-    for diagnostic in loaded.diagnostics.iter().take(10) {
-        eprintln!("{:?}", diagnostic.record(&loaded.sources));
+    let opened = Application::open(fs.clone(), Options::new(Limits::default(), ()));
+    let diagnostics = &opened.outcome.diagnostics;
+    for diagnostic in diagnostics.iter().take(10) {
+        eprintln!("{:?}", diagnostic.record(&opened.sources));
     }
-    assert!(
-        loaded.diagnostics.is_empty(),
-        "the application loads cleanly"
-    );
-    loaded.application.expect("an application")
+    assert!(diagnostics.is_empty(), "the application loads cleanly");
+    opened.outcome.value.expect("an application")
 }
 
 fn request(concurrency: usize) -> RenderRequest {
@@ -89,10 +87,11 @@ fn benches(c: &mut Criterion) {
         eprintln!("{:?}", diagnostic.record(&db));
     }
     assert!(rendered.diagnostics.is_empty(), "`dev` renders cleanly");
+    let objects = rendered.value.expect("the objects");
     let serial = application.render(&request(1), &mut fresh_db(&application));
-    let yaml = to_yaml_stream(&rendered.objects);
+    let yaml = to_yaml_stream(&objects);
     assert_eq!(
-        to_yaml_stream(&serial.objects),
+        to_yaml_stream(&serial.value.expect("the objects")),
         yaml,
         "one thread or five, the same"
     );
@@ -105,10 +104,10 @@ fn benches(c: &mut Criterion) {
         summary.yaml,
         summary.files,
         summary.bytes,
-        rendered.objects.len(),
+        objects.len(),
         yaml.len(),
     );
-    drop((rendered, serial, yaml));
+    drop((objects, yaml));
 
     let id = format!("{}components", app::DEFAULT_COMPONENTS);
     let components = u64::try_from(app::DEFAULT_COMPONENTS).expect("fits in u64");
@@ -118,7 +117,9 @@ fn benches(c: &mut Criterion) {
     group.sampling_mode(SamplingMode::Flat);
     group.sample_size(10);
     group.bench_function(&id, |b| {
-        b.iter_with_large_drop(|| Application::load(black_box(&fs), Limits::default()));
+        b.iter_with_large_drop(|| {
+            Application::open(black_box(fs.clone()), Options::new(Limits::default(), ()))
+        });
     });
     group.finish();
 
@@ -147,7 +148,7 @@ fn benches(c: &mut Criterion) {
                 || fresh_db(&application),
                 |mut db| {
                     let rendered = application.render(black_box(&request), &mut db);
-                    let yaml = to_yaml_stream(&rendered.objects);
+                    let yaml = rendered.value.as_deref().map(to_yaml_stream);
                     (rendered, yaml, db)
                 },
                 BatchSize::PerIteration,

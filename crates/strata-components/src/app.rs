@@ -215,34 +215,6 @@ pub struct ComputedVar {
     pub secret: bool,
 }
 
-impl AppSpec {
-    /// The properties of `environment`: `baseProperties` with the
-    /// environment's merged over them as qbec merges them: objects key by
-    /// key, anything else (arrays, `null`) replaces.
-    #[must_use]
-    pub fn properties(&self, environment: &Environment) -> Json {
-        let mut merged = Json::Object(self.base_properties.clone());
-        deep_merge(&mut merged, &Json::Object(environment.properties.clone()));
-        merged
-    }
-}
-
-fn deep_merge(base: &mut Json, overlay: &Json) {
-    match (base, overlay) {
-        (Json::Object(base), Json::Object(overlay)) => {
-            for (key, value) in overlay {
-                match base.get_mut(key) {
-                    Some(existing) => deep_merge(existing, value),
-                    None => {
-                        base.insert(key.clone(), value.clone());
-                    }
-                }
-            }
-        }
-        (base, overlay) => *base = overlay.clone(),
-    }
-}
-
 /// Whether `text` is a valid Kubernetes label value (and not empty).
 #[must_use]
 pub fn is_label_value(text: &str) -> bool {
@@ -261,23 +233,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn environment_properties_merge_over_base_properties() {
+    fn defaults_and_label_values() {
         let spec: AppSpec = serde_json::from_value(serde_json::json!({
-            "baseProperties": {"replicas": 1, "image": {"tag": "1", "repo": "r"}, "drop": true},
-            "environments": {"dev": {"properties": {"image": {"tag": "2"}, "drop": null}}},
+            "environments": {"dev": {}},
         }))
         .unwrap();
-        let merged = spec.properties(&spec.environments["dev"]);
-        // A `null` is a value, as in qbec: the key stays.
-        assert_eq!(
-            merged,
-            serde_json::json!({"replicas": 1, "image": {"tag": "2", "repo": "r"}, "drop": null})
-        );
+        assert_eq!(spec.environments["dev"].default_namespace, "default");
+        assert_eq!(spec.components_dir, "components");
         assert!(is_label_value("shop-1.a_b"));
         for bad in ["", "-a", "a-", "my env", &"x".repeat(64)] {
             assert!(!is_label_value(bad), "{bad}");
         }
-        assert_eq!(spec.environments["dev"].default_namespace, "default");
-        assert_eq!(spec.components_dir, "components");
     }
 }

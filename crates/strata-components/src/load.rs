@@ -15,27 +15,21 @@
 //! an error naming both. JSON and YAML files are parsed here, once, with
 //! positions, so problems in their output point into them.
 //!
-//! | code | when |
-//! |---|---|
-//! | `components/io` | a file cannot be read, or the root has no `qbec.yaml` |
-//! | `components/duplicate-component` | two components share a name |
-//! | `components/unknown-component` | `excludes`, `includes` or a top-level argument's `components` names no component |
-//! | `components/invalid-path` | `componentsDir`, a `libPaths` entry or `postProcessor` leaves the root, or the post-processor is missing |
-//! | `components/duplicate-var` | a variable is declared twice |
-//! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources`, `dsExamples` |
-//! | `components/invalid-name` | the application's or an environment's name is not a label value, or there is no environment |
-//! | `components/include-exclude` | an environment both includes and excludes a component |
-//! | `components/no-components` | `componentsDir` matches no folder holding a component |
+//! Codes: [`crate::codes`]; a `qbec.yaml` that is missing, empty or of
+//! several documents is reported by the shared reader (`io/*`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
+use strata_dialect::{Opened, Outcome, Reader};
 use strata_fs::Files;
+use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, FieldPath, Format, Limits, Node, SourceDb, Span};
+use strata_syntax::{Diagnostic, FieldPath, Format, LayerId, Limits, Node, SourceDb, Span, Value};
 
 use crate::app::{APP_FILE, AppFile};
+use crate::codes;
 
 static APP: LazyLock<Decoder<AppFile>> = LazyLock::new(Decoder::new);
 
@@ -113,31 +107,21 @@ pub struct Application {
     pub(crate) post_processor: Option<PathBuf>,
 }
 
-/// What loading gave: the sources read, the application if `qbec.yaml`
-/// decoded, and every problem found.
-pub struct Loaded {
-    /// Every file read; diagnostics resolve here.
-    pub sources: Arc<SourceDb>,
-    /// The application, unless `qbec.yaml` itself was unusable.
-    pub application: Option<Application>,
-    /// Every problem, warnings included.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
 /// Extensions that make a file a component, or part of one.
 const COMPONENT_EXTENSIONS: &[&str] = &["jsonnet", "json", "yaml"];
 
 impl Application {
-    /// Reads `qbec.yaml` and the components below `fs`'s root.
-    pub fn load(fs: &Arc<dyn Files>, limits: Limits) -> Loaded {
-        let mut reader = Reader {
-            fs: fs.as_ref(),
-            db: SourceDb::new(),
-            limits,
+    /// Reads `qbec.yaml` and the components below `fs`'s root
+    /// ([`Dialect::open`](strata_dialect::Dialect::open)). No application
+    /// when `qbec.yaml` itself is unusable.
+    pub(crate) fn load(fs: &Arc<dyn Files>, limits: Limits) -> Opened<Application> {
+        let mut db = SourceDb::new();
+        let mut reader = ApplicationReader {
+            files: Reader::new(fs.as_ref(), &mut db, limits),
             diagnostics: Vec::new(),
         };
-        let application = reader.application().map(|(app, app_node)| {
-            let mut application = Application {
+        let loaded = reader.application().map(|(app, app_node)| {
+            let application = Application {
                 fs: fs.clone(),
                 sources: Arc::new(SourceDb::new()),
                 limits,
@@ -148,24 +132,50 @@ impl Application {
                 app_node,
             };
             reader.check_names(&application);
-            application.sources = Arc::new(std::mem::take(&mut reader.db));
             application
         });
-        let sources = match &application {
-            Some(application) => application.sources.clone(),
-            None => Arc::new(reader.db),
-        };
-        Loaded {
+        let diagnostics = reader.diagnostics;
+        let sources = Arc::new(db);
+        let application = loaded.map(|application| Application {
+            sources: sources.clone(),
+            ..application
+        });
+        Opened {
             sources,
-            application,
-            diagnostics: reader.diagnostics,
+            outcome: Outcome::new(application, diagnostics),
         }
     }
 
-    /// The sources read at load: `qbec.yaml` and the JSON/YAML components.
+    /// The properties of `environment`: `baseProperties` with the
+    /// environment's `properties` merged over them as qbec merges them
+    /// (mappings key by key, anything else, lists and `null` included,
+    /// replaces), through the merge engine: every node keeps its span and
+    /// its layer, 0 for `baseProperties`, 1 for the environment's.
     #[must_use]
-    pub fn sources(&self) -> &Arc<SourceDb> {
-        &self.sources
+    pub fn properties(&self, environment: &str) -> Node {
+        let spec = self.app_node.get("spec");
+        let layer = |node: Option<&Node>, layer: u32| {
+            let mut node = node.cloned().unwrap_or_else(|| {
+                Node::new(
+                    Value::Map(strata_syntax::Mapping::new()),
+                    self.app_node.span,
+                )
+            });
+            node.stamp_layer(LayerId(layer));
+            node
+        };
+        let base = layer(spec.and_then(|s| s.get("baseProperties")), 0);
+        let overlay = spec
+            .and_then(|s| s.get("environments"))
+            .and_then(|e| e.get(environment))
+            .and_then(|e| e.get("properties"));
+        match overlay {
+            Some(overlay) => {
+                let strategies = Strategies::with_fallback(Strategy::Replace);
+                strata_merge::merge(base, layer(Some(overlay), 1), &strategies).root
+            }
+            None => base,
+        }
     }
 
     /// Whether `environment` includes `component` (before any `--component`
@@ -193,51 +203,17 @@ impl Application {
     }
 }
 
-struct Reader<'a> {
-    fs: &'a dyn Files,
-    db: SourceDb,
-    limits: Limits,
+/// Reads an application's files.
+struct ApplicationReader<'a> {
+    files: Reader<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
-impl Reader<'_> {
-    /// Reads and registers a file; a problem is reported and gives `None`.
-    fn read(&mut self, path: &Path, code: &'static str) -> Option<strata_syntax::SourceId> {
-        match self.fs.read(path, self.limits.max_bytes) {
-            Ok(text) => Some(self.db.add(self.fs.display(path), text)),
-            Err(error) => {
-                let id = self.db.add(self.fs.display(path), "");
-                self.diagnostics.push(Diagnostic::error(
-                    code,
-                    error.to_string(),
-                    Span::file_start(id),
-                ));
-                None
-            }
-        }
-    }
-
-    /// Reads and parses a file into its documents.
-    fn parse(&mut self, path: &Path, format: Format) -> Option<Vec<Node>> {
-        let id = self.read(path, "components/io")?;
-        let parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
-        let failed = parsed.has_errors();
-        self.diagnostics.extend(parsed.diagnostics);
-        (!failed).then_some(parsed.documents)
-    }
-
+impl ApplicationReader<'_> {
     /// `qbec.yaml`, decoded, with its tree.
     fn application(&mut self) -> Option<(AppFile, Node)> {
-        let documents = self.parse(Path::new(APP_FILE), Format::Yaml11)?;
-        let Some(node) = documents.into_iter().next() else {
-            let id = self.db.add(self.fs.display(Path::new(APP_FILE)), "");
-            self.diagnostics.push(Diagnostic::error(
-                "components/io",
-                "`qbec.yaml` is empty",
-                Span::file_start(id),
-            ));
-            return None;
-        };
+        let read = self.files.document(Path::new(APP_FILE), Format::Yaml11);
+        let node = read.report(&mut self.diagnostics)?;
         match APP.decode(&node) {
             Ok(app) => {
                 let unsupported = [
@@ -259,7 +235,7 @@ impl Reader<'_> {
                     if let Some(value) = node.get("spec").and_then(|spec| spec.get(key)) {
                         self.diagnostics.push(
                             Diagnostic::error(
-                                "components/unsupported",
+                                codes::UNSUPPORTED,
                                 format!("`{key}` is not supported"),
                                 value.span,
                             )
@@ -293,7 +269,7 @@ impl Reader<'_> {
                     .and_then(|s| s.get("environments"))
                     .map_or(node.span, |e| e.span);
                 self.diagnostics.push(Diagnostic::error(
-                    "components/invalid-name",
+                    codes::INVALID_NAME,
                     "`spec.environments` declares no environment",
                     span,
                 ));
@@ -306,7 +282,7 @@ impl Reader<'_> {
             if !crate::app::is_label_value(&name) {
                 self.diagnostics.push(
                     Diagnostic::error(
-                        "components/invalid-name",
+                        codes::INVALID_NAME,
                         format!("`{name}` is not a valid Kubernetes label value"),
                         span,
                     )
@@ -336,7 +312,7 @@ impl Reader<'_> {
             Ok(path) => Some(path),
             Err(error) => {
                 self.diagnostics.push(Diagnostic::error(
-                    "components/invalid-path",
+                    codes::INVALID_PATH,
                     format!("`{what}` must stay inside the application: {error}"),
                     node.span,
                 ));
@@ -349,11 +325,11 @@ impl Reader<'_> {
         app.spec.post_processor.as_ref()?;
         let written = node.get("spec")?.get("postProcessor")?;
         let path = self.confined(written, "spec.postProcessor")?;
-        if self.fs.is_file(&path) {
+        if self.files.fs().is_file(&path) {
             Some(path)
         } else {
             self.diagnostics.push(Diagnostic::error(
-                "components/invalid-path",
+                codes::INVALID_PATH,
                 format!("the post-processor `{}` does not exist", path.display()),
                 written.span,
             ));
@@ -370,7 +346,7 @@ impl Reader<'_> {
         let confined = strata_fs::normalise(Path::new(&app.spec.components_dir));
         if let Err(error) = confined {
             self.diagnostics.push(Diagnostic::error(
-                "components/invalid-path",
+                codes::INVALID_PATH,
                 format!("`spec.componentsDir` must stay inside the application: {error}"),
                 dir_span,
             ));
@@ -380,21 +356,17 @@ impl Reader<'_> {
             Ok(pattern) => pattern,
             Err(error) => {
                 self.diagnostics.push(Diagnostic::error(
-                    "components/invalid-path",
+                    codes::INVALID_PATH,
                     format!("`componentsDir` is not a glob: {}", error.msg),
                     dir_span,
                 ));
                 return BTreeMap::new();
             }
         };
-        let files = match self.fs.list(COMPONENT_EXTENSIONS) {
+        let files = match self.files.fs().list(COMPONENT_EXTENSIONS) {
             Ok(files) => files,
             Err(error) => {
-                self.diagnostics.push(Diagnostic::error(
-                    "components/io",
-                    error.to_string(),
-                    dir_span,
-                ));
+                self.diagnostics.push(error.diagnostic(dir_span));
                 return BTreeMap::new();
             }
         };
@@ -431,7 +403,7 @@ impl Reader<'_> {
         }
         if found.is_empty() {
             self.diagnostics.push(Diagnostic::error(
-                "components/no-components",
+                codes::NO_COMPONENTS,
                 format!("`{}` holds no component", app.spec.components_dir),
                 dir_span,
             ));
@@ -491,14 +463,14 @@ impl Reader<'_> {
     fn document_value(&mut self, file: &Path) -> Option<Node> {
         let json = has_extension(file, "json");
         let format = if json { Format::Json } else { Format::Yaml11 };
-        let id = self.read(file, "components/io")?;
-        let mut parsed = strata_syntax::parse(&self.db, id, format, &self.limits);
+        let id = self.files.text(file).report(&mut self.diagnostics)?;
+        let mut parsed = strata_syntax::parse(self.files.db(), id, format, &self.files.limits());
         let failed = parsed.has_errors();
         self.diagnostics.append(&mut parsed.diagnostics);
         if failed {
             return None;
         }
-        let span = Span::new(id, 0, self.db.get(id).text().len());
+        let span = Span::new(id, 0, self.files.db().get(id).text().len());
         Some(if json {
             parsed
                 .documents
@@ -517,17 +489,18 @@ impl Reader<'_> {
         origin: PathBuf,
     ) {
         if let Some((_, first)) = found.get(&component.name) {
-            let id = self.db.add(self.fs.display(&origin), "");
+            let at = self.files.placeholder(&origin);
+            let fs = self.files.fs();
             self.diagnostics.push(
                 Diagnostic::error(
-                    "components/duplicate-component",
+                    codes::DUPLICATE_COMPONENT,
                     format!(
                         "two components are named `{}`: `{}` and `{}`",
                         component.name,
-                        self.fs.display(first),
-                        self.fs.display(&origin)
+                        fs.display(first),
+                        fs.display(&origin)
                     ),
-                    Span::file_start(id),
+                    at,
                 )
                 .with_help("rename one of them"),
             );
@@ -562,7 +535,7 @@ impl Reader<'_> {
                 for name in &includes {
                     if excludes.iter().any(|e| e.as_str() == name.as_str()) {
                         self.diagnostics.push(Diagnostic::error(
-                            "components/include-exclude",
+                            codes::INCLUDE_EXCLUDE,
                             format!(
                                 "environment `{env}` both includes and excludes `{}`",
                                 name.as_str().unwrap_or_default()
@@ -611,7 +584,7 @@ impl Reader<'_> {
             if !known.contains(&text) {
                 self.diagnostics.push(
                     Diagnostic::error(
-                        "components/unknown-component",
+                        codes::UNKNOWN_COMPONENT,
                         format!("no component is named `{text}`"),
                         name.span,
                     )
@@ -646,7 +619,7 @@ impl Reader<'_> {
                 if let Some(first) = seen.insert(key, name.span) {
                     self.diagnostics.push(
                         Diagnostic::error(
-                            "components/duplicate-var",
+                            codes::DUPLICATE_VAR,
                             format!("the variable `{text}` is declared twice"),
                             name.span,
                         )

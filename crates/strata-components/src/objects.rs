@@ -15,13 +15,10 @@
 //! path inside the output (`$.deployments[1].spec`); so is an object without
 //! `metadata.name` or `metadata.generateName`.
 //!
-//! | code | when |
-//! |---|---|
-//! | `components/not-an-object` | a scalar where an output is expected |
-//! | `components/invalid-list` | a `List` without an `items` array |
-//! | `components/no-name` | an object without `metadata.name` or `generateName` |
-//! | `components/invalid-metadata` | `metadata`, its `labels` or its `annotations` is not a mapping |
+//! Codes: [`codes::NOT_AN_OBJECT`], [`codes::INVALID_LIST`], [`codes::NO_NAME`],
+//! [`codes::INVALID_METADATA`].
 
+use crate::codes;
 use strata_syntax::{Diagnostic, Entry, Node, Value};
 
 /// Walks `output`, collecting its objects in order; every problem is reported.
@@ -75,7 +72,7 @@ impl Walk<'_> {
             }
             scalar => self.problems.push(
                 Diagnostic::error(
-                    "components/not-an-object",
+                    codes::NOT_AN_OBJECT,
                     format!(
                         "component `{}`: expected a Kubernetes object, a List, a map or an array at `{path}`, found {}",
                         self.component,
@@ -102,7 +99,7 @@ impl Walk<'_> {
                 self.nested(path, ".items", |walk, path| walk.output(items, path));
             }
             _ => self.problems.push(Diagnostic::error(
-                "components/invalid-list",
+                codes::INVALID_LIST,
                 format!(
                     "component `{}`: the List at `{path}` has no `items` array",
                     self.component
@@ -116,7 +113,7 @@ impl Walk<'_> {
         let metadata = node.get("metadata");
         if metadata.is_some_and(|m| m.as_map().is_none()) {
             self.problems.push(Diagnostic::error(
-                "components/invalid-metadata",
+                codes::INVALID_METADATA,
                 format!(
                     "component `{}`: the `metadata` of the object at `{path}` is not a mapping",
                     self.component
@@ -129,7 +126,7 @@ impl Walk<'_> {
             let value = metadata.and_then(|m| m.get(section));
             if value.is_some_and(|v| v.as_map().is_none() && !matches!(v.value, Value::Null)) {
                 self.problems.push(Diagnostic::error(
-                    "components/invalid-metadata",
+                    codes::INVALID_METADATA,
                     format!(
                         "component `{}`: `metadata.{section}` of the object at `{path}` is not a mapping",
                         self.component
@@ -143,7 +140,7 @@ impl Walk<'_> {
             let kind = node.get("kind").and_then(Node::as_str).unwrap_or("object");
             self.problems.push(
                 Diagnostic::error(
-                    "components/no-name",
+                    codes::NO_NAME,
                     format!(
                         "component `{}`: the {kind} at `{path}` has no `metadata.name` or `metadata.generateName`",
                         self.component
@@ -246,7 +243,7 @@ pub fn set_metadata(
     let section_node = entry(metadata, section)?;
     let Value::Map(entries) = &mut section_node.value else {
         return Err(Diagnostic::error(
-            "components/invalid-metadata",
+            codes::INVALID_METADATA,
             format!("`metadata.{section}` is not a mapping"),
             section_node.span,
         ));
@@ -266,7 +263,7 @@ fn entry<'a>(node: &'a mut Node, key: &str) -> Result<&'a mut Node, Diagnostic> 
     let span = node.span;
     let Value::Map(entries) = &mut node.value else {
         return Err(Diagnostic::error(
-            "components/invalid-metadata",
+            codes::INVALID_METADATA,
             format!("expected a mapping holding `{key}`"),
             span,
         ));

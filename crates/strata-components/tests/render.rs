@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strata_components::{Application, Input, RenderRequest};
+use strata_components::{Application, Dialect, Input, Options, RenderRequest};
 use strata_fs::{Files, RootFs};
 use strata_syntax::emit::to_yaml_stream;
 use strata_syntax::{Limits, SourceDb};
@@ -14,10 +14,11 @@ fn example() -> PathBuf {
 
 fn load(root: &Path) -> (Application, SourceDb) {
     let fs: Arc<dyn Files> = Arc::new(RootFs::new(root).expect("the app folder"));
-    let loaded = Application::load(&fs, Limits::default());
-    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
-    let db = SourceDb::extending(loaded.sources.clone());
-    (loaded.application.expect("the application"), db)
+    let opened = Application::open(fs, Options::new(Limits::default(), ()));
+    let diagnostics = &opened.outcome.diagnostics;
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let db = SourceDb::extending(opened.sources.clone());
+    (opened.outcome.value.expect("the application"), db)
 }
 
 fn render(application: &Application, db: &mut SourceDb, request: &RenderRequest) -> String {
@@ -28,7 +29,7 @@ fn render(application: &Application, db: &mut SourceDb, request: &RenderRequest)
         .map(|d| d.record(db).message)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    to_yaml_stream(&rendered.objects)
+    to_yaml_stream(&rendered.value.expect("the objects"))
 }
 
 /// Writes an application with one environment, `dev`, and `components`
@@ -122,12 +123,12 @@ fn imports_cannot_leave_the_application_through_a_symlink() {
     let rendered = application.render(&RenderRequest::new("dev"), &mut db);
     let records: Vec<_> = rendered.diagnostics.iter().map(|d| d.record(&db)).collect();
     assert_eq!(records.len(), 1, "{records:?}");
-    assert_eq!(records[0].code, "components/eval");
+    assert_eq!(records[0].code, "jsonnet/eval");
     assert!(
         records[0].message.contains("secret.libsonnet"),
         "{records:?}"
     );
-    assert!(rendered.objects.is_empty());
+    assert!(rendered.value.is_none());
 }
 
 #[test]
@@ -139,7 +140,7 @@ fn runaway_recursion_is_an_error_not_a_crash() {
     let rendered = application.render(&RenderRequest::new("dev"), &mut db);
     assert_eq!(rendered.diagnostics.len(), 1);
     let record = rendered.diagnostics[0].record(&db);
-    assert_eq!(record.code, "components/eval");
+    assert_eq!(record.code, "jsonnet/eval");
     assert!(record.message.contains("stack"), "{}", record.message);
 }
 
@@ -168,7 +169,7 @@ fn a_component_that_runs_too_long_is_reported_at_the_deadline() {
     let rendered = application.render(&request, &mut db);
     let records: Vec<_> = rendered.diagnostics.iter().map(|d| d.record(&db)).collect();
     assert_eq!(records.len(), 1, "{records:?}");
-    assert_eq!(records[0].code, "components/eval");
+    assert_eq!(records[0].code, "jsonnet/eval");
     assert_eq!(
         records[0].message,
         "component `forever`: the evaluation did not finish within 300ms"

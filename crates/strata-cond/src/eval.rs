@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::ops::Range;
 
-use strata_syntax::{Node, Span, Value};
+use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::CondError;
 use crate::parse::{BinaryOp, Expr, ExprKind, UnaryOp};
@@ -30,9 +30,20 @@ use crate::parse::{BinaryOp, Expr, ExprKind, UnaryOp};
 /// What expressions may ask of the world.
 pub trait Host {
     /// `jsonnet(path)`: the value of a Jsonnet file.
-    fn jsonnet(&self, path: &str) -> Result<Node, String>;
+    fn jsonnet(&self, path: &str) -> Result<Node, HostError>;
     /// `file(path)`: the text of a file.
-    fn file(&self, path: &str) -> Result<String, String>;
+    fn file(&self, path: &str) -> Result<String, HostError>;
+}
+
+/// Why a [`Host`] could not answer a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostError {
+    /// The call itself failed (a path outside the folder, a file that
+    /// cannot be read): reported at the call, with this message.
+    Call(String),
+    /// The code the call ran failed where that code is written: this
+    /// diagnostic, with the call as its secondary place.
+    Failed(Box<Diagnostic>),
 }
 
 /// The functions there are, for did-you-mean.
@@ -150,7 +161,7 @@ impl<'a> Evaluator<'a> {
         } else {
             self.host.file(path).map(|text| plain(Value::String(text)))
         };
-        result.map_err(|message| CondError::eval(message, range))
+        result.map_err(|error| CondError::host(error, range))
     }
 
     fn binary(

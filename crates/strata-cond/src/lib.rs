@@ -24,13 +24,11 @@
 //! character in the file when the scalar is written so that the text can be
 //! found there (see [`strata_syntax::SourceDb::span_in_scalar`]).
 //!
-//! | code | when |
-//! |---|---|
-//! | `cond/parse` | the text is not an expression, or a `${` is malformed |
-//! | `cond/eval` | evaluation failed: types, overflow, a function's error |
+//! The diagnostic codes are listed in [`codes`].
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod eval;
 pub mod parse;
 pub mod template;
@@ -39,7 +37,7 @@ use std::ops::Range;
 
 use strata_syntax::{Diagnostic, SourceDb, Span};
 
-pub use eval::{Host, equal, evaluate};
+pub use eval::{Host, HostError, equal, evaluate};
 pub use parse::{Expr, parse};
 pub use template::Template;
 
@@ -59,6 +57,9 @@ pub struct CondError {
     pub help: Option<String>,
     /// Extra facts.
     pub notes: Vec<String>,
+    /// The failure of code a host ran for the expression (a `jsonnet()`
+    /// file), reported where that code failed.
+    pub cause: Option<Box<Diagnostic>>,
 }
 
 impl CondError {
@@ -71,6 +72,19 @@ impl CondError {
             parse: true,
             help: None,
             notes: Vec::new(),
+            cause: None,
+        }
+    }
+
+    /// A host's failure for the call at `range`.
+    #[must_use]
+    pub fn host(error: HostError, range: Range<usize>) -> CondError {
+        match error {
+            HostError::Call(message) => CondError::eval(message, range),
+            HostError::Failed(cause) => CondError {
+                cause: Some(cause),
+                ..CondError::eval("the called code failed", range)
+            },
         }
     }
 
@@ -112,10 +126,13 @@ impl CondError {
         let span = db
             .span_in_scalar(scalar, text, self.range.clone())
             .unwrap_or(scalar);
+        if let Some(cause) = &self.cause {
+            return (**cause).clone().with_secondary(span, "called here");
+        }
         let code = if self.parse {
-            "cond/parse"
+            codes::PARSE
         } else {
-            "cond/eval"
+            codes::EVAL
         };
         let mut diagnostic = Diagnostic::error(code, self.message.clone(), span);
         for note in &self.notes {

@@ -189,14 +189,15 @@ mod tests {
     use strata_syntax::{Format, Limits, SourceDb};
 
     use super::*;
+    use crate::HostError;
 
     struct NoHost;
 
     impl Host for NoHost {
-        fn jsonnet(&self, path: &str) -> Result<Node, String> {
-            Err(format!("no jsonnet here: {path}"))
+        fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
+            Err(HostError::Call(format!("no jsonnet here: {path}")))
         }
-        fn file(&self, path: &str) -> Result<String, String> {
+        fn file(&self, path: &str) -> Result<String, HostError> {
             Ok(format!("<{path}>"))
         }
     }

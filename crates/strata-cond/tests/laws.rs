@@ -1,17 +1,17 @@
 //! Properties of the language that hold for any input.
 
 use proptest::prelude::*;
-use strata_cond::{Host, Template, evaluate, parse};
+use strata_cond::{Host, HostError, Template, evaluate, parse};
 use strata_syntax::{Mapping, Node, Span, Value};
 
 struct NoFiles;
 
 impl Host for NoFiles {
-    fn jsonnet(&self, path: &str) -> Result<Node, String> {
-        Err(path.to_owned())
+    fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
+        Err(HostError::Call(path.to_owned()))
     }
-    fn file(&self, path: &str) -> Result<String, String> {
-        Err(path.to_owned())
+    fn file(&self, path: &str) -> Result<String, HostError> {
+        Err(HostError::Call(path.to_owned()))
     }
 }
 

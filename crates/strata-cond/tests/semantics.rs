@@ -1,12 +1,12 @@
 //! Every operator and rule of the language, on a small configuration.
 
-use strata_cond::{CondError, Host, condition, evaluate, parse};
+use strata_cond::{CondError, Host, HostError, condition, evaluate, parse};
 use strata_syntax::{Format, Limits, Node, SourceDb};
 
 struct Files;
 
 impl Host for Files {
-    fn jsonnet(&self, path: &str) -> Result<Node, String> {
+    fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
         match path {
             "talos.jsonnet" => {
                 let mut db = SourceDb::new();
@@ -17,11 +17,11 @@ impl Host for Files {
                         .remove(0),
                 )
             }
-            _ => Err(format!("cannot read `{path}`")),
+            _ => Err(HostError::Call(format!("cannot read `{path}`"))),
         }
     }
 
-    fn file(&self, path: &str) -> Result<String, String> {
+    fn file(&self, path: &str) -> Result<String, HostError> {
         Ok(format!("contents of {path}"))
     }
 }

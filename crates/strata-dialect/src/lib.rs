@@ -38,7 +38,7 @@ mod read;
 
 use std::sync::Arc;
 
-pub use read::Reader;
+pub use read::{Reader, parse_document};
 pub use strata_fs::Files;
 pub use strata_syntax::{Limits, Outcome, SourceDb};
 
@@ -62,6 +62,7 @@ impl<S> Options<S> {
 /// What opening a dialect gave: every source read (the diagnostics resolve
 /// there) and the outcome.
 #[derive(Debug)]
+#[must_use = "an opened dialect carries diagnostics that must be reported"]
 pub struct Opened<D> {
     /// Every file read while opening, frozen to be shared by renders.
     pub sources: Arc<SourceDb>,

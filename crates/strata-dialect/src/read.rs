@@ -10,7 +10,9 @@
 use std::path::Path;
 
 use strata_fs::Files;
-use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, SourceDb, SourceId, Span};
+use strata_syntax::{
+    Diagnostic, Format, Limits, Mapping, Node, Outcome, SourceDb, SourceId, Span, Value,
+};
 
 use crate::codes;
 
@@ -75,23 +77,27 @@ impl<'a> Reader<'a> {
         self.single(path, format, None)
     }
 
-    /// A file that may be empty but holds at most one document: `None`
-    /// inside the value for an empty file.
-    pub fn optional_document(&mut self, path: &Path, format: Format) -> Outcome<Option<Node>> {
+    /// A settings file that may be empty but holds at most one document:
+    /// an empty file stands for an empty mapping at its start.
+    pub fn document_or_empty(&mut self, path: &Path, format: Format) -> Outcome<Node> {
         let outcome = self.parsed(path, format, None);
         if outcome.has_errors() {
             return Outcome::failed(outcome.diagnostics);
         }
         let mut diagnostics = outcome.diagnostics;
-        let Some((_, mut documents)) = outcome.value else {
+        let Some((id, mut documents)) = outcome.value else {
             return Outcome::failed(diagnostics);
         };
         if documents.len() > 1 {
             let span = documents[1].span;
-            diagnostics.push(self.count_error(path, documents.len(), "at most one", span));
+            let name = self.fs.display(path);
+            diagnostics.push(count_error(&name, documents.len(), "at most one", span));
             return Outcome::failed(diagnostics);
         }
-        Outcome::new(Some(documents.pop()), diagnostics)
+        let document = documents
+            .pop()
+            .unwrap_or_else(|| Node::new(Value::Map(Mapping::new()), Span::file_start(id)));
+        Outcome::new(Some(document), diagnostics)
     }
 
     /// A file another file refers to at `at` (an `!include`), which must
@@ -103,12 +109,12 @@ impl<'a> Reader<'a> {
 
     /// The one document of `path`, whose documents were already read; a
     /// wrong count is reported at `at`.
-    #[must_use]
     pub fn expect_one(&self, path: &Path, mut documents: Vec<Node>, at: Span) -> Outcome<Node> {
         if documents.len() == 1 {
             return Outcome::new(documents.pop(), Vec::new());
         }
-        Outcome::error(self.count_error(path, documents.len(), "exactly one", at))
+        let name = self.fs.display(path);
+        Outcome::error(count_error(&name, documents.len(), "exactly one", at))
     }
 
     fn single(&mut self, path: &Path, format: Format, at: Option<Span>) -> Outcome<Node> {
@@ -123,7 +129,9 @@ impl<'a> Reader<'a> {
         let at = at
             .or_else(|| documents.get(1).map(|second| second.span))
             .unwrap_or_else(|| Span::file_start(id));
-        let one = self.expect_one(path, documents, at).report(&mut diagnostics);
+        let one = self
+            .expect_one(path, documents, at)
+            .report(&mut diagnostics);
         Outcome::new(one, diagnostics)
     }
 
@@ -149,22 +157,47 @@ impl<'a> Reader<'a> {
             Outcome::new(Some((id, parsed.documents)), parsed.diagnostics)
         })
     }
+}
 
-    fn count_error(&self, path: &Path, count: usize, expected: &str, span: Span) -> Diagnostic {
-        let holds = match count {
-            0 => "none".to_owned(),
-            1 => "one".to_owned(),
-            n => n.to_string(),
-        };
-        Diagnostic::error(
-            codes::DOCUMENT_COUNT,
-            format!(
-                "`{}` must hold {expected} document, it holds {holds}",
-                self.fs.display(path)
-            ),
-            span,
-        )
+/// Registers `text` (already in memory: a request body, a command-line
+/// value) under `name` and parses it as exactly one document.
+pub fn parse_document(
+    db: &mut SourceDb,
+    name: &str,
+    text: &str,
+    format: Format,
+    limits: &Limits,
+) -> Outcome<Node> {
+    let id = db.add(name, text);
+    let mut parsed = strata_syntax::parse(db, id, format, limits);
+    if parsed.has_errors() {
+        return Outcome::failed(parsed.diagnostics);
     }
+    if parsed.documents.len() == 1 {
+        return Outcome::new(parsed.documents.pop(), parsed.diagnostics);
+    }
+    let at = parsed
+        .documents
+        .get(1)
+        .map_or_else(|| Span::file_start(id), |second| second.span);
+    let count = parsed.documents.len();
+    parsed
+        .diagnostics
+        .push(count_error(name, count, "exactly one", at));
+    Outcome::failed(parsed.diagnostics)
+}
+
+fn count_error(name: &str, count: usize, expected: &str, span: Span) -> Diagnostic {
+    let holds = match count {
+        0 => "none".to_owned(),
+        1 => "one".to_owned(),
+        n => n.to_string(),
+    };
+    Diagnostic::error(
+        codes::DOCUMENT_COUNT,
+        format!("`{name}` must hold {expected} document, it holds {holds}"),
+        span,
+    )
 }
 
 #[cfg(test)]
@@ -188,7 +221,10 @@ mod tests {
             .iter()
             .map(|d| {
                 let record = d.record(db);
-                format!("{}@{}:{}:{}", record.code, record.file, record.line, record.column)
+                format!(
+                    "{}@{}:{}:{}",
+                    record.code, record.file, record.line, record.column
+                )
             })
             .collect()
     }
@@ -221,13 +257,29 @@ mod tests {
         let (db, none) = read(&fs, |r| r.document(Path::new("none.yaml"), Format::Yaml));
         assert_eq!(codes(&db, &none), ["io/document-count@none.yaml:1:1"]);
         let (_, empty) = read(&fs, |r| {
-            r.optional_document(Path::new("none.yaml"), Format::Yaml)
+            r.document_or_empty(Path::new("none.yaml"), Format::Yaml)
         });
-        assert!(matches!(empty.value, Some(None)));
+        assert!(
+            empty
+                .value
+                .is_some_and(|node| node.as_map().is_some_and(Mapping::is_empty))
+        );
         let (db, two) = read(&fs, |r| {
-            r.optional_document(Path::new("two.yaml"), Format::Yaml)
+            r.document_or_empty(Path::new("two.yaml"), Format::Yaml)
         });
         assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+    }
+
+    #[test]
+    fn text_in_memory_is_one_document_too() {
+        let mut db = SourceDb::new();
+        let limits = Limits::default();
+        let one = parse_document(&mut db, "body", "a: 1\n", Format::Json, &limits);
+        assert_eq!(one.diagnostics[0].code, "syntax/json");
+        let one = parse_document(&mut db, "body", "a: 1\n", Format::Yaml, &limits);
+        assert!(one.value.is_some() && one.diagnostics.is_empty());
+        let none = parse_document(&mut db, "body", "", Format::Yaml, &limits);
+        assert_eq!(codes(&db, &none), ["io/document-count@body:1:1"]);
     }
 
     #[test]

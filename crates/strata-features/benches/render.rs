@@ -18,8 +18,8 @@
 //!
 //! - `parse`: register every file's text in a fresh `SourceDb` and parse it
 //!   with `strata_syntax::parse`, the baseline;
-//! - `render`: `Project::render` for the context `bench`, end to end:
-//!   reading and parsing every file, the values (context block, then
+//! - `render`: `Project::open` and `Project::render` for the context
+//!   `bench`, end to end: reading and parsing every file, the values (context block, then
 //!   `values.yaml`), decoding the blueprint and every feature against their
 //!   schemas, the `when` conditions, `${..}` interpolation, merging,
 //!   the `dependsOn` checks and the final validation of the composed
@@ -49,7 +49,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use strata_features::{Project, RenderRequest, Rendered};
+use strata_features::{Dialect, Options, Project, RenderRequest, Rendered, Settings};
+use strata_fs::Files;
 use strata_syntax::{Format, Limits, Node, SourceDb, Value, parse};
 
 /// Registers and parses every file; each must parse cleanly.
@@ -85,8 +86,31 @@ fn count(rendered: &Rendered, key: &str) -> usize {
         .map_or(0, <[Node]>::len)
 }
 
+/// Opens the project (named `bench`) and renders `request`: the sources
+/// and the outcome.
+fn open_and_render(
+    files: &Arc<dyn Files>,
+    request: &RenderRequest,
+) -> (SourceDb, strata_features::Outcome<Rendered>) {
+    let settings = Settings {
+        project_name: Some("bench".to_owned()),
+    };
+    let opened = Project::open(files.clone(), Options::new(Limits::default(), settings));
+    let mut db = SourceDb::extending(opened.sources);
+    let mut outcome = opened.outcome;
+    let rendered = match outcome.value.take() {
+        Some(project) => project.render(request, &mut db),
+        None => strata_features::Outcome::failed(Vec::new()),
+    };
+    outcome.diagnostics.extend(rendered.diagnostics);
+    (
+        db,
+        strata_features::Outcome::new(rendered.value, outcome.diagnostics),
+    )
+}
+
 /// Asserts the project is what the module docs say.
-fn check(generated: &project::Generated, files: &[(String, Arc<str>)], project: &Project) {
+fn check(generated: &project::Generated, files: &[(String, Arc<str>)], project: &Arc<dyn Files>) {
     assert_eq!(files.len(), 3 + project::FEATURES, "files");
     let (db, documents) = parse_all(files);
     assert_eq!(db.len(), files.len());
@@ -96,15 +120,15 @@ fn check(generated: &project::Generated, files: &[(String, Arc<str>)], project: 
         context: project::CONTEXT.to_owned(),
         sets: Vec::new(),
     };
-    let mut db = SourceDb::new();
-    let (rendered, diagnostics) = project.render(&request, Limits::default(), &mut db);
+    let (db, outcome) = open_and_render(project, &request);
+    let diagnostics = outcome.diagnostics;
     if !diagnostics.is_empty() {
         for diagnostic in diagnostics.iter().take(10) {
             eprintln!("{:?}", diagnostic.record(&db));
         }
         panic!("the project renders with {} diagnostics", diagnostics.len());
     }
-    let rendered = rendered.expect("a rendered blueprint");
+    let rendered = outcome.value.expect("a rendered blueprint");
     assert_eq!(rendered.layers[0], "blueprint");
     assert_eq!(
         rendered.layers[1..],
@@ -143,11 +167,7 @@ fn benches(c: &mut Criterion) {
         .collect();
     let bytes = generated.bytes();
     let throughput = Throughput::Bytes(u64::try_from(bytes).expect("input fits in u64"));
-    let project = Project {
-        name: "bench".to_owned(),
-        root: Arc::new(generated.root.clone()),
-        template: Arc::new(generated.template.clone()),
-    };
+    let project: Arc<dyn Files> = Arc::new(generated.project.clone());
     let request = RenderRequest {
         context: project::CONTEXT.to_owned(),
         sets: Vec::new(),
@@ -174,14 +194,7 @@ fn benches(c: &mut Criterion) {
     group.sampling_mode(SamplingMode::Flat);
     group.sample_size(50);
     group.bench_function(&id, |b| {
-        b.iter_batched(
-            SourceDb::new,
-            |mut db| {
-                let result = project.render(black_box(&request), Limits::default(), &mut db);
-                (db, result)
-            },
-            BatchSize::SmallInput,
-        );
+        b.iter_with_large_drop(|| open_and_render(black_box(&project), black_box(&request)));
     });
     group.finish();
 }

@@ -26,13 +26,17 @@
 //! blueprint, `i + 1` for the `i`th feature applied), which `--explain`
 //! reads.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use strata_cond::{CondError, Host, Template};
 use strata_syntax::{Diagnostic, Entry, LayerId, Mapping, Node, SourceDb, Span, Value};
 
-use crate::graph;
-use crate::model::MergeStrategy;
+use crate::codes;
+use crate::graph::LeftOut;
+use crate::model::{
+    BlueprintFile, FeatureFile, Kustomization, MergeStrategy, Section, TerraformComponent, When,
+};
 
 /// The kustomization settings a merge updates when the feature gives them.
 const KUSTOMIZATION_UPDATES: &[&str] = &[
@@ -47,53 +51,145 @@ const KUSTOMIZATION_UPDATES: &[&str] = &[
     "prune",
 ];
 
-/// The composition so far.
-pub struct Composer<'a> {
-    db: &'a SourceDb,
-    values: &'a Node,
-    /// Problems found.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Terraform components, in order.
-    pub terraform: Vec<Node>,
-    /// Kustomizations, in order.
-    pub kustomize: Vec<Node>,
-    /// Entries left out, by section and name.
-    pub left_out: LeftOut,
+/// One entry of the blueprint or of a feature: its tree and what its
+/// decoded form says about it.
+pub(crate) struct Candidate<'a> {
+    /// The entry as written.
+    node: &'a Node,
+    /// The name others depend on it by.
+    id: &'a str,
+    /// What makes two entries the same (`path` and `source`, or `name`).
+    identity: (&'a str, &'a str),
+    /// Its condition.
+    when: Option<&'a When>,
+    /// How it combines with a match.
+    strategy: MergeStrategy,
 }
 
-/// Entries that did not make it into the composition, and why.
-#[derive(Debug, Default)]
-pub struct LeftOut {
-    /// Their `when` was false.
-    pub skipped: HashSet<(Section, String)>,
-    /// They failed (an expression error); already reported.
-    pub failed: HashSet<(Section, String)>,
-}
+impl<'a> Candidate<'a> {
+    /// The entries of `section` of the blueprint, whose tree is `tree`.
+    pub(crate) fn of_blueprint(
+        file: &'a BlueprintFile,
+        tree: &'a Node,
+        section: Section,
+    ) -> Vec<Candidate<'a>> {
+        let nodes = entries(tree, section);
+        match section {
+            Section::Terraform => file
+                .terraform
+                .iter()
+                .zip(nodes)
+                .map(|(entry, node)| Candidate::terraform(entry, node, None, None))
+                .collect(),
+            Section::Kustomize => file
+                .kustomize
+                .iter()
+                .zip(nodes)
+                .map(|(entry, node)| Candidate::kustomization(entry, node, None, None))
+                .collect(),
+        }
+    }
 
-/// Which list an entry belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
-    /// `terraform`.
-    Terraform,
-    /// `kustomize`.
-    Kustomize,
-}
+    /// The entries of `section` of a feature, whose tree is `tree`.
+    pub(crate) fn of_feature(
+        file: &'a FeatureFile,
+        tree: &'a Node,
+        section: Section,
+    ) -> Vec<Candidate<'a>> {
+        let nodes = entries(tree, section);
+        match section {
+            Section::Terraform => file
+                .terraform
+                .iter()
+                .zip(nodes)
+                .map(|(entry, node)| {
+                    Candidate::terraform(
+                        &entry.component,
+                        node,
+                        entry.when.as_ref(),
+                        entry.strategy,
+                    )
+                })
+                .collect(),
+            Section::Kustomize => file
+                .kustomize
+                .iter()
+                .zip(nodes)
+                .map(|(entry, node)| {
+                    Candidate::kustomization(
+                        &entry.kustomization,
+                        node,
+                        entry.when.as_ref(),
+                        entry.strategy,
+                    )
+                })
+                .collect(),
+        }
+    }
 
-impl Section {
-    /// The key in the files.
-    #[must_use]
-    pub fn key(self) -> &'static str {
-        match self {
-            Section::Terraform => "terraform",
-            Section::Kustomize => "kustomize",
+    fn terraform(
+        entry: &'a TerraformComponent,
+        node: &'a Node,
+        when: Option<&'a When>,
+        strategy: Option<MergeStrategy>,
+    ) -> Candidate<'a> {
+        Candidate {
+            node,
+            id: entry.id(),
+            identity: entry.identity(),
+            when,
+            strategy: strategy.unwrap_or(MergeStrategy::Merge),
+        }
+    }
+
+    fn kustomization(
+        entry: &'a Kustomization,
+        node: &'a Node,
+        when: Option<&'a When>,
+        strategy: Option<MergeStrategy>,
+    ) -> Candidate<'a> {
+        Candidate {
+            node,
+            id: entry.id(),
+            identity: (entry.id(), ""),
+            when,
+            strategy: strategy.unwrap_or(MergeStrategy::Merge),
         }
     }
 }
 
+/// The entries of `section` of a file's tree.
+fn entries(tree: &Node, section: Section) -> &[Node] {
+    tree.get(section.key())
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+}
+
+/// An entry of the composition: its identity (the first entry's, kept by
+/// merges, which match on it) and its merged tree.
+pub(crate) struct Composed {
+    identity: (String, String),
+    pub(crate) node: Node,
+}
+
+/// The composition so far.
+pub(crate) struct Composer<'a> {
+    db: &'a RefCell<SourceDb>,
+    values: &'a Node,
+    /// Problems found.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Terraform components, in order.
+    pub(crate) terraform: Vec<Composed>,
+    /// Kustomizations, in order.
+    pub(crate) kustomize: Vec<Composed>,
+    /// Entries left out, by section and name.
+    pub(crate) left_out: LeftOut,
+}
+
 impl<'a> Composer<'a> {
-    /// An empty composition; expressions see `values`.
-    #[must_use]
-    pub fn new(db: &'a SourceDb, values: &'a Node) -> Composer<'a> {
+    /// An empty composition; expressions see `values`, their diagnostics
+    /// resolve in `db` (which the host may extend while they run).
+    pub(crate) fn new(db: &'a RefCell<SourceDb>, values: &'a Node) -> Composer<'a> {
         Composer {
             db,
             values,
@@ -104,14 +200,18 @@ impl<'a> Composer<'a> {
         }
     }
 
-    /// Evaluates a `when:` (absent or empty is true, a YAML boolean is
-    /// itself); `None` after an error.
-    pub fn when(&mut self, node: Option<&Node>, host: &dyn Host) -> Option<bool> {
-        let Some(node) = node else { return Some(true) };
-        let text = match &node.value {
-            Value::Bool(constant) => return Some(*constant),
-            Value::String(text) => text,
-            _ => return Some(true),
+    /// Evaluates a `when:` written at `node` (absent or empty is true, a
+    /// YAML boolean is itself); `None` after an error.
+    pub(crate) fn when(
+        &mut self,
+        when: Option<&When>,
+        node: Option<&Node>,
+        host: &dyn Host,
+    ) -> Option<bool> {
+        let text = match when {
+            None => return Some(true),
+            Some(When::Constant(constant)) => return Some(*constant),
+            Some(When::Expression(text)) => text,
         };
         if text.trim().is_empty() {
             return Some(true);
@@ -123,8 +223,8 @@ impl<'a> Composer<'a> {
                     error =
                         error.with_help("`when` takes a bare expression: write it without `${ }`");
                 }
-                self.diagnostics
-                    .push(error.diagnostic(self.db, node.span, text));
+                let span = node.map_or_else(Span::default, |node| node.span);
+                self.report(&error, span, text);
                 None
             }
         }
@@ -132,22 +232,22 @@ impl<'a> Composer<'a> {
 
     /// Adds the entries of `section` of a file (the blueprint or a feature)
     /// whose `when` holds, each prepared and merged by its strategy.
-    pub fn apply(&mut self, file: &Node, section: Section, layer: LayerId, host: &dyn Host) {
-        let Some(entries) = file.get(section.key()).and_then(Node::as_seq) else {
-            return;
-        };
-        let mut in_file: HashMap<(String, String), Span> = HashMap::new();
-        for entry in entries {
-            let id = graph::id(entry, section).to_owned();
-            let key_field = match section {
-                Section::Terraform => "path",
-                Section::Kustomize => "name",
-            };
-            let key_span = entry.get(key_field).map_or(entry.span, |n| n.span);
-            if let Some(first) = in_file.insert(identity(entry, section), key_span) {
+    pub(crate) fn apply(
+        &mut self,
+        candidates: Vec<Candidate<'_>>,
+        section: Section,
+        layer: LayerId,
+        host: &dyn Host,
+    ) {
+        let mut in_file: HashMap<(&str, &str), Span> = HashMap::new();
+        for candidate in candidates {
+            let entry = candidate.node;
+            let id = candidate.id.to_owned();
+            let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
+            if let Some(first) = in_file.insert(candidate.identity, key_span) {
                 self.diagnostics.push(
                     Diagnostic::error(
-                        "features/duplicate-entry",
+                        codes::DUPLICATE_ENTRY,
                         format!("`{id}` is given twice in `{}` of this file", section.key()),
                         key_span,
                     )
@@ -155,7 +255,7 @@ impl<'a> Composer<'a> {
                 );
                 continue;
             }
-            match self.when(entry.get("when"), host) {
+            match self.when(candidate.when, entry.get("when"), host) {
                 Some(true) => {}
                 Some(false) => {
                     self.left_out.skipped.insert((section, id));
@@ -166,10 +266,10 @@ impl<'a> Composer<'a> {
                     continue;
                 }
             }
-            let mut entry = entry.clone();
-            let strategy = take_strategy(&mut entry);
-            entry.stamp_layer(layer);
-            if !self.prepare(&mut entry, section, host) {
+            let mut node = entry.clone();
+            strip_composition_keys(&mut node);
+            node.stamp_layer(layer);
+            if !self.prepare(&mut node, section, host) {
                 self.left_out.failed.insert((section, id));
                 continue;
             }
@@ -177,34 +277,34 @@ impl<'a> Composer<'a> {
                 Section::Terraform => &mut self.terraform,
                 Section::Kustomize => &mut self.kustomize,
             };
+            let (key, source) = candidate.identity;
             let found = list
                 .iter()
-                .position(|existing| same(existing, &entry, section));
+                .position(|existing| existing.identity.0 == key && existing.identity.1 == source);
             if found.is_none()
                 && section == Section::Terraform
-                && let Some(other) = list
-                    .iter()
-                    .find(|existing| text(existing, "path") == text(&entry, "path"))
+                && let Some(other) = list.iter().find(|existing| existing.identity.0 == key)
             {
                 let warning = Diagnostic::warning(
-                    "features/source-mismatch",
+                    codes::SOURCE_MISMATCH,
                     format!(
-                        "`{}` is already in the blueprint with source `{}`; this one (source `{}`) is added beside it, not merged",
-                        text(&entry, "path"),
-                        text(other, "source"),
-                        text(&entry, "source")
+                        "`{key}` is already in the blueprint with source `{}`; this one (source `{source}`) is added beside it, not merged",
+                        other.identity.1,
                     ),
                     key_span,
                 )
                 .with_help("components match on `path` and `source`: give the same `source` to merge");
                 self.diagnostics.push(warning);
             }
-            match (found, strategy) {
-                (None, _) => list.push(entry),
-                (Some(index), MergeStrategy::Replace) => list[index] = entry,
+            match (found, candidate.strategy) {
+                (None, _) => list.push(Composed {
+                    identity: (key.to_owned(), source.to_owned()),
+                    node,
+                }),
+                (Some(index), MergeStrategy::Replace) => list[index].node = node,
                 (Some(index), MergeStrategy::Merge) => match section {
-                    Section::Terraform => merge_terraform(&mut list[index], entry),
-                    Section::Kustomize => merge_kustomization(&mut list[index], entry),
+                    Section::Terraform => merge_terraform(&mut list[index].node, node),
+                    Section::Kustomize => merge_kustomization(&mut list[index].node, node),
                 },
             }
         }
@@ -278,7 +378,7 @@ impl<'a> Composer<'a> {
                     }
                     Ok(None) => true,
                     Err(error) => {
-                        self.report(&error, node, &text);
+                        self.report(&error, node.span, &text);
                         false
                     }
                 }
@@ -301,52 +401,18 @@ impl<'a> Composer<'a> {
         }
     }
 
-    fn report(&mut self, error: &CondError, node: &Node, text: &str) {
-        self.diagnostics
-            .push(error.diagnostic(self.db, node.span, text));
+    fn report(&mut self, error: &CondError, span: Span, text: &str) {
+        let diagnostic = error.diagnostic(&self.db.borrow(), span, text);
+        self.diagnostics.push(diagnostic);
     }
 }
 
-/// Removes `when` and `strategy`, giving the strategy (`merge` by default).
-fn take_strategy(entry: &mut Node) -> MergeStrategy {
-    let Value::Map(fields) = &mut entry.value else {
-        return MergeStrategy::Merge;
-    };
-    fields.shift_remove("when");
-    match fields
-        .shift_remove("strategy")
-        .and_then(|e| e.value.as_str().map(str::to_owned))
-    {
-        Some(strategy) if strategy == "replace" => MergeStrategy::Replace,
-        _ => MergeStrategy::Merge,
-    }
-}
-
-/// A string field, or empty.
-fn text<'n>(node: &'n Node, key: &str) -> &'n str {
-    node.get(key).and_then(Node::as_str).unwrap_or_default()
-}
-
-/// What makes two entries the same component: `path` and `source` for
-/// Terraform, `name` for kustomizations.
-fn identity(entry: &Node, section: Section) -> (String, String) {
-    match section {
-        Section::Terraform => (
-            text(entry, "path").to_owned(),
-            text(entry, "source").to_owned(),
-        ),
-        Section::Kustomize => (text(entry, "name").to_owned(), String::new()),
-    }
-}
-
-/// Whether two entries are the same component (as [`identity`] says,
-/// without allocating: it runs for every pair a merge compares).
-fn same(a: &Node, b: &Node, section: Section) -> bool {
-    match section {
-        Section::Terraform => {
-            text(a, "path") == text(b, "path") && text(a, "source") == text(b, "source")
-        }
-        Section::Kustomize => text(a, "name") == text(b, "name"),
+/// Removes `when` and `strategy`, which decide composition and never reach
+/// the output.
+fn strip_composition_keys(entry: &mut Node) {
+    if let Value::Map(fields) = &mut entry.value {
+        fields.shift_remove("when");
+        fields.shift_remove("strategy");
     }
 }
 

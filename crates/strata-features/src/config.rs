@@ -11,85 +11,40 @@
 //!   Mappings along the path are created; a path through a non-mapping is an
 //!   error.
 //!
-//! | code | when |
-//! |---|---|
-//! | `features/io` | `windsor.yaml` cannot be read or is not a mapping |
-//! | `features/unknown-context` | no `contexts.<NAME>` (the known ones are listed) |
-//! | `features/invalid-set` | a malformed `--set`, or a path through a non-mapping |
+//! Codes: [`codes::UNKNOWN_CONTEXT`] (the known ones are listed),
+//! [`codes::INVALID_SET`], [`codes::NOT_A_MAPPING`].
 
 use std::path::Path;
 
-use strata_fs::Files;
+use strata_dialect::Reader;
 use strata_merge::{Strategies, Strategy};
-use strata_syntax::{
-    Diagnostic, Entry, FieldPath, Format, Limits, Node, Segment, SourceDb, Span, Value,
-};
+use strata_syntax::{Diagnostic, Entry, FieldPath, Format, Node, Segment, Span, Value};
+
+use crate::codes;
 
 /// The file at the project root.
-pub const WINDSOR_FILE: &str = "windsor.yaml";
+pub(crate) const WINDSOR_FILE: &str = "windsor.yaml";
 
-/// Reads and parses a file of one YAML document; `None` (with the problem
-/// recorded) when it cannot be read or parsed, `Some(None)` when it is absent
-/// and `optional`.
-pub fn read_document(
-    fs: &dyn Files,
+/// A file of at most one YAML document; an empty file is an empty
+/// mapping. `None` (the problem recorded) when it cannot be read or parsed.
+pub(crate) fn read_document(
+    files: &mut Reader<'_>,
     path: &Path,
-    optional: bool,
-    limits: &Limits,
-    db: &mut SourceDb,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Option<Node>> {
-    if optional && !fs.is_file(path) {
-        return Some(None);
-    }
-    let text = match fs.read(path, limits.max_bytes) {
-        Ok(text) => text,
-        Err(error) => {
-            let id = db.add(fs.display(path), "");
-            diagnostics.push(Diagnostic::error(
-                "features/io",
-                error.to_string(),
-                Span::file_start(id),
-            ));
-            return None;
-        }
-    };
-    let id = db.add(fs.display(path), text);
-    let parsed = strata_syntax::parse(db, id, Format::Yaml, limits);
-    let failed = parsed.has_errors();
-    diagnostics.extend(parsed.diagnostics);
-    if failed {
-        return None;
-    }
-    let mut documents = parsed.documents.into_iter();
-    match (documents.next(), documents.next()) {
-        (document, None) => Some(Some(document.unwrap_or_else(|| {
-            Node::new(
-                Value::Map(strata_syntax::Mapping::new()),
-                Span::file_start(id),
-            )
-        }))),
-        (_, Some(second)) => {
-            diagnostics.push(Diagnostic::error(
-                "features/io",
-                format!("`{}` holds more than one document", fs.display(path)),
-                second.span,
-            ));
-            None
-        }
-    }
+) -> Option<Node> {
+    files
+        .document_or_empty(path, Format::Yaml)
+        .report(diagnostics)
 }
 
 /// The values of `context`, with every problem recorded.
-pub fn values(
-    fs: &dyn Files,
+pub(crate) fn values(
+    windsor: &Node,
+    files: &mut Reader<'_>,
     context: &str,
     sets: &[(String, String)],
-    limits: &Limits,
-    db: &mut SourceDb,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Node> {
-    let windsor = read_document(fs, Path::new(WINDSOR_FILE), false, limits, db, diagnostics)??;
     let contexts = windsor.get("contexts");
     let Some(block) = contexts.and_then(|c| c.get(context)) else {
         let known: Vec<&str> = contexts
@@ -97,10 +52,10 @@ pub fn values(
             .map(|map| map.keys().map(String::as_str).collect())
             .unwrap_or_default();
         let text = format!("--context {context}");
-        let id = db.add("<command line>", text.as_str());
+        let id = files.db_mut().add("<command line>", text.as_str());
         diagnostics.push(
             Diagnostic::error(
-                "features/unknown-context",
+                codes::UNKNOWN_CONTEXT,
                 format!("`{WINDSOR_FILE}` has no context `{context}`"),
                 Span::new(id, "--context ".len(), text.len()),
             )
@@ -125,7 +80,7 @@ pub fn values(
         Value::Null => Node::new(Value::Map(strata_syntax::Mapping::new()), block.span),
         _ => {
             diagnostics.push(Diagnostic::error(
-                "features/io",
+                codes::NOT_A_MAPPING,
                 format!(
                     "`contexts.{context}` must be a mapping, found {}",
                     block.value.kind_name()
@@ -136,13 +91,14 @@ pub fn values(
         }
     };
     let values_path = Path::new("contexts").join(context).join("values.yaml");
-    if let Some(values) = read_document(fs, &values_path, true, limits, db, diagnostics)? {
+    if files.fs().is_file(&values_path) {
+        let values = read_document(files, &values_path, diagnostics)?;
         if !matches!(values.value, Value::Map(_) | Value::Null) {
             diagnostics.push(Diagnostic::error(
-                "features/io",
+                codes::NOT_A_MAPPING,
                 format!(
                     "`{}` must be a mapping, found {}",
-                    fs.display(&values_path),
+                    files.fs().display(&values_path),
                     values.value.kind_name()
                 ),
                 values.span,
@@ -171,7 +127,7 @@ pub fn values(
     }
     let mut ok = true;
     for (path, value) in sets {
-        ok &= set(&mut config, path, value, limits, db, diagnostics);
+        ok &= set(&mut config, path, value, files, diagnostics);
     }
     ok.then_some(config)
 }
@@ -181,18 +137,19 @@ fn set(
     config: &mut Node,
     path: &str,
     value: &str,
-    limits: &Limits,
-    db: &mut SourceDb,
+    files: &mut Reader<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> bool {
     let text = format!("{path}={value}");
+    let limits = files.limits();
+    let db = files.db_mut();
     let id = db.add("--set", text.as_str());
     let path_span = Span::new(id, 0, path.len());
     let segments = match FieldPath::parse(path) {
         Ok(parsed) if !parsed.segments().is_empty() => parsed.segments().to_vec(),
         _ => {
             diagnostics.push(Diagnostic::error(
-                "features/invalid-set",
+                codes::INVALID_SET,
                 format!("`{path}` is not a field path (`cluster.workers.count`)"),
                 path_span,
             ));
@@ -200,7 +157,7 @@ fn set(
         }
     };
     let value_id = db.add("--set value", value);
-    let parsed = strata_syntax::parse(db, value_id, Format::Yaml, limits);
+    let parsed = strata_syntax::parse(db, value_id, Format::Yaml, &limits);
     if parsed.has_errors() {
         diagnostics.extend(parsed.diagnostics);
         return false;
@@ -216,7 +173,7 @@ fn set(
     for (index, segment) in segments.iter().enumerate() {
         let Segment::Key(key) = segment else {
             diagnostics.push(Diagnostic::error(
-                "features/invalid-set",
+                codes::INVALID_SET,
                 format!("`{path}`: `--set` takes keys, not indices or wildcards"),
                 path_span,
             ));
@@ -229,7 +186,7 @@ fn set(
         let kind = target.value.kind_name();
         let Value::Map(entries) = &mut target.value else {
             diagnostics.push(Diagnostic::error(
-                "features/invalid-set",
+                codes::INVALID_SET,
                 format!(
                     "`{path}` goes through a {kind} at `{}`",
                     FieldPath::from(segments[..index].to_vec())
@@ -262,6 +219,7 @@ fn set(
 #[cfg(test)]
 mod tests {
     use strata_fs::MemoryFs;
+    use strata_syntax::{Limits, SourceDb};
 
     use super::*;
 
@@ -276,12 +234,13 @@ mod tests {
             .iter()
             .map(|(p, v)| ((*p).to_owned(), (*v).to_owned()))
             .collect();
+        let mut files = Reader::new(fs, &mut db, Limits::default());
+        let windsor = read_document(&mut files, Path::new(WINDSOR_FILE), &mut diagnostics);
         let config = values(
-            fs,
+            &windsor.unwrap(),
+            &mut files,
             context,
             &sets,
-            &Limits::default(),
-            &mut db,
             &mut diagnostics,
         );
         (db, config, diagnostics)
@@ -333,7 +292,7 @@ mod tests {
         let (db, config, diagnostics) = values_of(&project(), "locla", &[]);
         assert!(config.is_none());
         let record = diagnostics[0].record(&db);
-        assert_eq!(record.code, "features/unknown-context");
+        assert_eq!(record.code, codes::UNKNOWN_CONTEXT);
         assert_eq!(record.help.as_deref(), Some("did you mean `local`?"));
         assert_eq!(record.notes, ["the contexts are: `local`, `aws`"]);
         let (db, config, diagnostics) =

@@ -2,65 +2,64 @@
 //! and the graph must be acyclic, for Terraform components (named by
 //! `name`, else `path`) and for kustomizations (by `name`) separately.
 //!
-//! | code | when |
-//! |---|---|
-//! | `features/unknown-dependency` | a `dependsOn` entry names nothing (did-you-mean) |
-//! | `features/dependency-cycle` | the graph has a cycle; the message prints it (`a -> b -> a`) |
+//! Codes: [`codes::UNKNOWN_DEPENDENCY`] (with a did-you-mean) and
+//! [`codes::DEPENDENCY_CYCLE`] (the message prints the cycle, `a -> b -> a`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use strata_syntax::{Diagnostic, Node};
+use strata_syntax::{Diagnostic, Node, Segment};
 
-use crate::compose::{LeftOut, Section};
+use crate::codes;
+use crate::model::{BlueprintFile, Section};
 
-/// The name other entries depend on this one by.
-#[must_use]
-pub fn id(entry: &Node, section: Section) -> &str {
-    let text = |key: &str| {
-        entry
-            .get(key)
-            .and_then(Node::as_str)
-            .filter(|s| !s.is_empty())
-    };
-    match section {
-        Section::Terraform => text("name").or_else(|| text("path")),
-        Section::Kustomize => text("name"),
-    }
-    .unwrap_or_default()
+/// Entries that did not make it into the composition, and why.
+#[derive(Debug, Default)]
+pub(crate) struct LeftOut {
+    /// Their `when` was false.
+    pub(crate) skipped: HashSet<(Section, String)>,
+    /// They failed (an expression error); already reported.
+    pub(crate) failed: HashSet<(Section, String)>,
 }
 
-/// Every problem of one graph. A dependency on an entry left out because
-/// of an error is not reported again; one on an entry whose `when` was
-/// false says so.
-#[must_use]
-pub fn check(entries: &[Node], section: Section, left_out: &LeftOut) -> Vec<Diagnostic> {
-    let ids: Vec<&str> = entries.iter().map(|entry| id(entry, section)).collect();
+/// Every problem of one graph of the composed `blueprint`, whose tree is
+/// `tree` (for positions). A dependency on an entry left out because of an
+/// error is not reported again; one on an entry whose `when` was false says
+/// so.
+pub(crate) fn check(
+    blueprint: &BlueprintFile,
+    tree: &Node,
+    section: Section,
+    left_out: &LeftOut,
+) -> Vec<Diagnostic> {
+    let ids = blueprint.ids(section);
     let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut problems = Vec::new();
     // Edges with the node that wrote each, for positions.
-    let mut edges: Vec<Vec<(usize, &Node)>> = vec![Vec::new(); entries.len()];
-    for (from, entry) in entries.iter().enumerate() {
-        let depends_on = entry
-            .get("dependsOn")
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
-        for dependency in depends_on {
-            let Some(name) = dependency.as_str() else {
+    let mut edges: Vec<Vec<(usize, &Node)>> = vec![Vec::new(); ids.len()];
+    for (from, depends_on) in blueprint.depends_on(section).into_iter().enumerate() {
+        for (position, name) in depends_on.iter().enumerate() {
+            let written = [
+                Segment::Key(section.key().to_owned()),
+                Segment::Index(from),
+                Segment::Key("dependsOn".to_owned()),
+                Segment::Index(position),
+            ];
+            let Some(written) = tree.at(&written) else {
                 continue;
             };
-            let key = (section, name.to_owned());
-            match index.get(name) {
-                Some(&to) => edges[from].push((to, dependency)),
+            let key = (section, name.clone());
+            match index.get(name.as_str()) {
+                Some(&to) => edges[from].push((to, written)),
                 None if left_out.failed.contains(&key) => {}
                 None => {
                     let mut problem = Diagnostic::error(
-                        "features/unknown-dependency",
+                        codes::UNKNOWN_DEPENDENCY,
                         format!(
                             "`{}` depends on `{name}`, which is not in `{}`",
                             ids[from],
                             section.key()
                         ),
-                        dependency.span,
+                        written.span,
                     );
                     if left_out.skipped.contains(&key) {
                         problem = problem
@@ -110,7 +109,7 @@ fn cycles(ids: &[&str], edges: &[Vec<(usize, &Node)>], section: Section) -> Vec<
                             stack[from..].iter().map(|(n, _)| ids[*n]).collect();
                         names.push(ids[to]);
                         problems.push(Diagnostic::error(
-                            "features/dependency-cycle",
+                            codes::DEPENDENCY_CYCLE,
                             format!(
                                 "`dependsOn` of `{}` has a cycle: {}",
                                 section.key(),
@@ -132,23 +131,27 @@ fn cycles(ids: &[&str], edges: &[Vec<(usize, &Node)>], section: Section) -> Vec<
 
 #[cfg(test)]
 mod tests {
+    use std::sync::LazyLock;
+
+    use strata_schema::Decoder;
     use strata_syntax::{Format, Limits, SourceDb};
 
     use super::*;
 
-    fn entries(text: &str) -> Vec<Node> {
+    static BLUEPRINT: LazyLock<Decoder<BlueprintFile>> = LazyLock::new(Decoder::new);
+
+    fn messages(section: Section, entries: &str) -> Vec<String> {
+        let text = format!(
+            "kind: Blueprint\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata: {{name: b}}\n{}:\n{entries}",
+            section.key()
+        );
         let mut db = SourceDb::new();
         let id = db.add("b.yaml", text);
-        strata_syntax::parse(&db, id, Format::Yaml, &Limits::default())
+        let tree = strata_syntax::parse(&db, id, Format::Yaml, &Limits::default())
             .documents
-            .remove(0)
-            .as_seq()
-            .unwrap()
-            .to_vec()
-    }
-
-    fn messages(entries: &[Node], section: Section) -> Vec<String> {
-        check(entries, section, &LeftOut::default())
+            .remove(0);
+        let blueprint = BLUEPRINT.decode(&tree).unwrap();
+        check(&blueprint, &tree, section, &LeftOut::default())
             .into_iter()
             .map(|d| d.message)
             .collect()
@@ -156,18 +159,18 @@ mod tests {
 
     #[test]
     fn names_must_exist_and_cycles_are_printed() {
-        let terraform = entries(
-            "- {path: network/vpc}\n- {path: cluster, dependsOn: [network/vpc, dns]}\n- {name: dns, path: x/dns, dependsOn: [network/vcp]}\n",
-        );
         assert_eq!(
-            messages(&terraform, Section::Terraform),
+            messages(
+                Section::Terraform,
+                "- {path: network/vpc}\n- {path: cluster, dependsOn: [network/vpc, dns]}\n- {name: dns, path: x/dns, dependsOn: [network/vcp]}\n",
+            ),
             ["`dns` depends on `network/vcp`, which is not in `terraform`"]
         );
-        let kustomize = entries(
-            "- {name: a, dependsOn: [b]}\n- {name: b, dependsOn: [c]}\n- {name: c, dependsOn: [a]}\n- {name: d, dependsOn: [d]}\n",
-        );
         assert_eq!(
-            messages(&kustomize, Section::Kustomize),
+            messages(
+                Section::Kustomize,
+                "- {name: a, dependsOn: [b]}\n- {name: b, dependsOn: [c]}\n- {name: c, dependsOn: [a]}\n- {name: d, dependsOn: [d]}\n",
+            ),
             [
                 "`dependsOn` of `kustomize` has a cycle: a -> b -> c -> a",
                 "`dependsOn` of `kustomize` has a cycle: d -> d",
@@ -181,6 +184,6 @@ mod tests {
             .map(|i| format!("- {{name: n{i}, dependsOn: [n{}]}}\n", i + 1))
             .chain(std::iter::once("- {name: n20000}\n".to_owned()))
             .collect();
-        assert!(messages(&entries(&text), Section::Kustomize).is_empty());
+        assert!(messages(Section::Kustomize, &text).is_empty());
     }
 }

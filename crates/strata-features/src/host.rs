@@ -6,30 +6,42 @@
 //! context's name) and `projectName` added as Windsor adds them unless the
 //! values set them (imports are confined the same way); each file is
 //! evaluated once per render.
+//!
+//! A path outside the folder or a file that cannot be read fails the call
+//! ([`HostError::Call`]); a Jsonnet file that fails is reported where it
+//! failed, through [`TraceSources`] as every Jsonnet failure is
+//! ([`HostError::Failed`]), its files registered in the render's sources.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strata_cond::Host;
+use strata_cond::{Host, HostError};
 use strata_fs::Files;
-use strata_jsonnet::{Failure, Input, Setup, Vm};
-use strata_syntax::{Limits, Node, Span};
+use strata_jsonnet::{Failure, Input, Setup, TraceSources, Vm};
+use strata_syntax::{Limits, Node, SourceDb, Span};
 
 /// What the expressions of a render may read.
-pub struct Template {
+pub(crate) struct Template<'a> {
     fs: Arc<dyn Files>,
     context: String,
     limits: Limits,
-    evaluated: RefCell<HashMap<PathBuf, Result<Node, String>>>,
+    db: &'a RefCell<SourceDb>,
+    traces: RefCell<TraceSources>,
+    evaluated: RefCell<HashMap<PathBuf, Result<Node, HostError>>>,
 }
 
-impl Template {
+impl<'a> Template<'a> {
     /// The template folder's files, the values, the context's and the
-    /// project's names, and the bounds.
-    #[must_use]
-    pub fn new(fs: Arc<dyn Files>, values: &Node, names: [&str; 2], limits: Limits) -> Template {
+    /// project's names, the bounds, and the sources failures register in.
+    pub(crate) fn new(
+        fs: Arc<dyn Files>,
+        values: &Node,
+        names: [&str; 2],
+        limits: Limits,
+        db: &'a RefCell<SourceDb>,
+    ) -> Template<'a> {
         let mut context = values.to_json_value();
         if let serde_json::Value::Object(fields) = &mut context {
             for (key, name) in ["name", "projectName"].into_iter().zip(names) {
@@ -39,26 +51,38 @@ impl Template {
             }
         }
         Template {
+            traces: RefCell::new(TraceSources::new(fs.clone(), limits.max_bytes)),
             fs,
             context: context.to_string(),
             limits,
+            db,
             evaluated: RefCell::new(HashMap::new()),
         }
     }
 
     /// The host for expressions written in the feature file `from`
     /// (relative to the template folder).
-    #[must_use]
-    pub fn for_file<'a>(&'a self, from: &'a Path) -> FileHost<'a> {
+    pub(crate) fn for_file<'t>(&'t self, from: &'t Path) -> FileHost<'t, 'a> {
         FileHost {
             template: self,
             from,
         }
     }
 
-    fn jsonnet(&self, path: &Path) -> Result<Node, String> {
+    fn jsonnet(&self, path: &Path) -> Result<Node, HostError> {
         if let Some(done) = self.evaluated.borrow().get(path) {
             return done.clone();
+        }
+        if !self.fs.is_file(path) {
+            // Said at the call: there is no file to point into.
+            let error = self.fs.read(path, self.limits.max_bytes).err().map_or_else(
+                || format!("`{}` is not a file", path.display()),
+                |e| e.to_string(),
+            );
+            return Err(HostError::Call(format!(
+                "`jsonnet(\"{}\")` failed: {error}",
+                path.display()
+            )));
         }
         let setup = Setup {
             fs: self.fs.clone(),
@@ -72,7 +96,13 @@ impl Template {
                 strata_jsonnet::value::to_node(&value, Span::default(), self.limits.max_depth)
                     .map_err(|error| Failure::from_error(&error))
             })
-            .map_err(|failure| describe(path, &failure));
+            .map_err(|failure| {
+                let mut db = self.db.borrow_mut();
+                let mut traces = self.traces.borrow_mut();
+                let fallback = traces.file_start(&mut db, path);
+                let what = format!("`jsonnet(\"{}\")`", path.display());
+                HostError::Failed(Box::new(traces.failure(&mut db, &what, fallback, &failure)))
+            });
         self.evaluated
             .borrow_mut()
             .insert(path.to_path_buf(), result.clone());
@@ -81,44 +111,31 @@ impl Template {
 }
 
 /// `path` relative to the file `from`, kept inside the template folder.
-fn resolve(from: &Path, path: &str) -> Result<PathBuf, String> {
-    strata_fs::join(from, path)
-        .map_err(|_| format!("`{path}` leads outside the template folder (`contexts/_template`)"))
-}
-
-/// A Jsonnet failure as one line: the message and where, innermost first.
-fn describe(path: &Path, failure: &Failure) -> String {
-    let place = failure.frames.first().map(|frame| {
-        let before = &frame.code[..frame.start.min(frame.code.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        format!(" at {}:{line}:{column}", frame.file)
-    });
-    format!(
-        "`jsonnet(\"{}\")` failed: {}{}",
-        path.display(),
-        failure.message,
-        place.unwrap_or_default()
-    )
+fn resolve(from: &Path, path: &str) -> Result<PathBuf, HostError> {
+    strata_fs::join(from, path).map_err(|_| {
+        HostError::Call(format!(
+            "`{path}` leads outside the template folder (`contexts/_template`)"
+        ))
+    })
 }
 
 /// The host of one feature file.
-pub struct FileHost<'a> {
-    template: &'a Template,
-    from: &'a Path,
+pub(crate) struct FileHost<'t, 'a> {
+    template: &'t Template<'a>,
+    from: &'t Path,
 }
 
-impl Host for FileHost<'_> {
-    fn jsonnet(&self, path: &str) -> Result<Node, String> {
+impl Host for FileHost<'_, '_> {
+    fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
         let resolved = resolve(self.from, path)?;
         self.template.jsonnet(&resolved)
     }
 
-    fn file(&self, path: &str) -> Result<String, String> {
+    fn file(&self, path: &str) -> Result<String, HostError> {
         let resolved = resolve(self.from, path)?;
         self.template
             .fs
             .read(&resolved, self.template.limits.max_bytes)
-            .map_err(|error| error.to_string())
+            .map_err(|error| HostError::Call(error.to_string()))
     }
 }

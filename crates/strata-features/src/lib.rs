@@ -12,54 +12,59 @@
 //!
 //! The pipeline, and the module that does each step:
 //!
-//! 1. [`config`]: the values expressions see (the context block, then
-//!    `values.yaml`, then `--set`).
-//! 2. The blueprint and the features are decoded strictly ([`model`]);
-//!    feature names must be unique; features apply in name order.
-//! 3. [`compose`]: the blueprint's components, then each feature whose
+//! 1. Opening ([`Project::open`](Dialect::open)) reads `windsor.yaml`,
+//!    and decodes the blueprint and the features strictly into the typed
+//!    model (`model`: [`BlueprintFile`], [`FeatureFile`]); feature names
+//!    must be unique; features apply in name order.
+//! 2. Rendering a context: `config` gives the values expressions see (the
+//!    context block, then `values.yaml`, then `--set`).
+//! 3. `compose`: the blueprint's components, then each feature whose
 //!    `when` holds: each of its components whose own `when` holds, with
 //!    `${..}` evaluated ([`strata_cond`]), merged by its strategy.
-//!    `jsonnet()` and `file()` read through [`host`], confined to the
+//!    `jsonnet()` and `file()` read through `host`, confined to the
 //!    template folder.
-//! 4. [`graph`]: `dependsOn` names exist and have no cycle.
+//! 4. The composed blueprint is decoded again ([`Rendered::model`]), and
+//!    `graph` checks that `dependsOn` names exist and have no cycle.
 //!
 //! A `when` that yields `null` is false; anything but a boolean is an error
 //! at the expression. Every problem is reported, with the file, line and
 //! column (inside the expression when the text can be found as written).
 //!
-//! | code | when |
-//! |---|---|
-//! | `features/io` | a file cannot be read or parsed |
-//! | `features/duplicate-feature` | two features share a name (both files named) |
-//! | `features/duplicate-entry` | one file gives the same component or kustomization twice |
-//! | `features/missing-path` | a composed kustomization has no `path` |
-//! | `features/source-mismatch` (warning) | a feature's component has an existing one's `path` but another `source`, so it is added, not merged |
-//! | `cond/parse`, `cond/eval` | an expression is malformed or fails |
-//!
-//! The other codes are listed by [`config`] and [`graph`]; decoding
-//! problems are `schema/*`.
+//! Every diagnostic code is listed in [`codes`].
 
 #![forbid(unsafe_code)]
 
-pub mod compose;
-pub mod config;
-pub mod graph;
-pub mod host;
-pub mod model;
+pub mod codes;
+mod compose;
+mod config;
+mod graph;
+mod host;
+mod model;
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use strata_fs::{Files, FsError, RootFs};
+use strata_dialect::Reader;
+use strata_fs::Files;
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, Entry, LayerId, Limits, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, Entry, LayerId, Limits, Node, Segment, SourceDb, Span, Value};
 
-use compose::{Composer, Section};
-use model::{BlueprintFile, FeatureFile};
+use compose::{Candidate, Composer};
+pub use model::{
+    API_VERSION, ApiVersion, BlueprintFile, BlueprintKind, ConditionalKustomization,
+    ConditionalTerraform, FeatureFile, FeatureKind, Kustomization, MergeStrategy, Metadata, Patch,
+    Reference, Repository, Section, Source, Target, TerraformComponent, When,
+};
+
+pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 
 /// The template folder, relative to the project.
 pub const TEMPLATE_DIR: &str = "contexts/_template";
+
+/// The base blueprint, relative to the template folder.
+const BLUEPRINT_FILE: &str = "blueprint.yaml";
 
 static BLUEPRINT: LazyLock<Decoder<BlueprintFile>> = LazyLock::new(Decoder::new);
 static FEATURE: LazyLock<Decoder<FeatureFile>> = LazyLock::new(Decoder::new);
@@ -76,15 +81,36 @@ pub fn feature_schema() -> &'static serde_json::Value {
     FEATURE.schema()
 }
 
-/// A Windsor project.
+/// What a library caller may set.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `projectName` for Jsonnet; the project folder's name when `None`.
+    pub project_name: Option<String>,
+}
+
+/// A Windsor project, opened: its files read and decoded.
 pub struct Project {
-    /// The project's name (its folder's), `projectName` for Jsonnet.
+    /// The project's name, `projectName` for Jsonnet.
     pub name: String,
-    /// Files below the project root (`windsor.yaml`, `contexts/<NAME>`).
-    pub root: Arc<dyn Files>,
-    /// Files below `contexts/_template`, where blueprint, features and the
-    /// files of `jsonnet()`/`file()` are.
-    pub template: Arc<dyn Files>,
+    root: Arc<dyn Files>,
+    template: Arc<dyn Files>,
+    limits: Limits,
+    sources: Arc<SourceDb>,
+    /// `windsor.yaml`, unless it could not be read.
+    windsor: Option<Node>,
+    /// `blueprint.yaml`, decoded, unless it is invalid.
+    blueprint: Option<(BlueprintFile, Node)>,
+    /// The valid features, in name order.
+    features: Vec<Feature>,
+    /// Whether opening found no error: only then does a render compose.
+    complete: bool,
+}
+
+/// A feature file, decoded.
+struct Feature {
+    path: PathBuf,
+    model: FeatureFile,
+    tree: Node,
 }
 
 /// What to render.
@@ -113,6 +139,8 @@ pub struct Contribution {
 pub struct Rendered {
     /// The blueprint, `when`/`strategy` removed, with every node's layer.
     pub blueprint: Node,
+    /// The blueprint, decoded.
+    pub model: BlueprintFile,
     /// The layers by [`LayerId`]: `blueprint`, then each feature applied.
     pub layers: Vec<String>,
 }
@@ -123,17 +151,17 @@ impl Rendered {
     pub fn contributions(&self) -> Vec<Contribution> {
         let mut found = Vec::new();
         for section in [Section::Terraform, Section::Kustomize] {
-            for entry in self
+            let entries = self
                 .blueprint
                 .get(section.key())
                 .and_then(Node::as_seq)
-                .unwrap_or_default()
-            {
+                .unwrap_or_default();
+            for (entry, id) in entries.iter().zip(self.model.ids(section)) {
                 let mut layers = BTreeSet::new();
                 collect_layers(entry, &mut layers);
                 found.push(Contribution {
                     section,
-                    id: graph::id(entry, section).to_owned(),
+                    id: id.to_owned(),
                     at: entry
                         .get("name")
                         .or_else(|| entry.get("path"))
@@ -162,203 +190,224 @@ fn collect_layers(node: &Node, layers: &mut BTreeSet<u32>) {
     }
 }
 
-impl Project {
-    /// A project on disk.
-    pub fn open(dir: &Path) -> Result<Project, FsError> {
-        let name = std::path::absolute(dir)
-            .ok()
-            .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_default();
-        Ok(Project {
-            name,
-            root: Arc::new(RootFs::new(dir)?),
-            template: Arc::new(RootFs::new(dir.join(TEMPLATE_DIR))?),
-        })
-    }
+impl Dialect for Project {
+    type Settings = Settings;
+    type Request = RenderRequest;
+    type Rendered = Rendered;
 
-    /// Composes the blueprint of `request.context`. Diagnostics resolve in
-    /// `db`, where every file read is registered.
-    pub fn render(
-        &self,
-        request: &RenderRequest,
-        limits: Limits,
-        db: &mut SourceDb,
-    ) -> (Option<Rendered>, Vec<Diagnostic>) {
+    /// Reads `windsor.yaml`, and the blueprint and the features of
+    /// `contexts/_template`, decoded. No project when the template folder
+    /// cannot be opened.
+    fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Project> {
+        let mut db = SourceDb::new();
         let mut diagnostics = Vec::new();
-        let rendered = self.render_into(request, limits, db, &mut diagnostics);
-        if diagnostics.iter().any(Diagnostic::is_error) {
-            return (None, diagnostics);
-        }
-        (rendered, diagnostics)
-    }
-
-    fn render_into(
-        &self,
-        request: &RenderRequest,
-        limits: Limits,
-        db: &mut SourceDb,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> Option<Rendered> {
-        let values = config::values(
-            self.root.as_ref(),
-            &request.context,
-            &request.sets,
-            &limits,
-            db,
-            diagnostics,
-        );
-        let blueprint = self.blueprint(limits, db, diagnostics);
-        let features = self.features(limits, db, diagnostics);
-        let (values, blueprint) = (values?, blueprint?);
-        if diagnostics.iter().any(Diagnostic::is_error) {
-            return None;
-        }
-        let names = [request.context.as_str(), self.name.as_str()];
-        let template = host::Template::new(self.template.clone(), &values, names, limits);
-        let blueprint_path = PathBuf::from("blueprint.yaml");
-        let mut composer = Composer::new(db, &values);
-        let mut layers = vec!["blueprint".to_owned()];
-        for section in [Section::Terraform, Section::Kustomize] {
-            composer.apply(
-                &blueprint,
-                section,
-                LayerId(0),
-                &template.for_file(&blueprint_path),
-            );
-        }
-        for (path, feature) in &features {
-            let host = template.for_file(path);
-            if composer.when(feature.get("when"), &host) != Some(true) {
-                continue;
-            }
-            let layer = LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX));
-            layers.push(feature_name(feature).to_owned());
-            for section in [Section::Terraform, Section::Kustomize] {
-                composer.apply(feature, section, layer, &host);
-            }
-        }
-        diagnostics.append(&mut composer.diagnostics);
-        for (entries, section) in [
-            (&composer.terraform, Section::Terraform),
-            (&composer.kustomize, Section::Kustomize),
-        ] {
-            diagnostics.extend(graph::check(entries, section, &composer.left_out));
-        }
-        for kustomization in &composer.kustomize {
-            if kustomization.get("path").is_none() {
-                let name = kustomization.get("name");
-                diagnostics.push(Diagnostic::error(
-                    "features/missing-path",
-                    format!(
-                        "the kustomization `{}` has no `path`",
-                        graph::id(kustomization, Section::Kustomize)
-                    ),
-                    name.map_or(kustomization.span, |n| n.span),
-                ));
-            }
-        }
-        let blueprint = assemble(blueprint, composer.terraform, composer.kustomize);
-        // The composed result must still be a blueprint (inputs and
-        // substitutions now hold values, not expressions).
-        diagnostics.extend(BLUEPRINT.validate(&blueprint));
-        Some(Rendered { blueprint, layers })
-    }
-
-    /// `blueprint.yaml`, checked.
-    fn blueprint(
-        &self,
-        limits: Limits,
-        db: &mut SourceDb,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> Option<Node> {
-        let node = config::read_document(
-            self.template.as_ref(),
-            Path::new("blueprint.yaml"),
-            false,
-            &limits,
-            db,
-            diagnostics,
-        )??;
-        let problems = BLUEPRINT.validate(&node);
-        if problems.is_empty() {
-            Some(node)
-        } else {
-            diagnostics.extend(problems);
-            None
-        }
-    }
-
-    /// Every feature file below `features/`, checked, in name order.
-    fn features(
-        &self,
-        limits: Limits,
-        db: &mut SourceDb,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> Vec<(PathBuf, Node)> {
-        let files = match self.template.list(&["yaml"]) {
-            Ok(files) => files,
+        let template = match files.subtree(Path::new(TEMPLATE_DIR)) {
+            Ok(template) => template,
             Err(error) => {
-                let id = db.add(self.template.display(Path::new("features")), "");
-                diagnostics.push(Diagnostic::error(
-                    "features/io",
-                    error.to_string(),
-                    Span::file_start(id),
-                ));
-                return Vec::new();
+                let span = Span::file_start(db.add(files.display(Path::new(TEMPLATE_DIR)), ""));
+                return Opened::new(db, Outcome::error(error.diagnostic(span)));
             }
         };
-        let mut features: Vec<(PathBuf, Node)> = Vec::new();
-        for path in files
-            .into_iter()
-            .filter(|path| path.starts_with("features"))
-        {
-            let Some(Some(node)) = config::read_document(
-                self.template.as_ref(),
-                &path,
-                false,
-                &limits,
-                db,
-                diagnostics,
-            ) else {
-                continue;
-            };
-            let problems = FEATURE.validate(&node);
-            if problems.is_empty() {
-                features.push((path, node));
-            } else {
-                diagnostics.extend(problems);
-            }
+        let limits = options.limits;
+        let windsor = config::read_document(
+            &mut Reader::new(files.as_ref(), &mut db, limits),
+            Path::new(config::WINDSOR_FILE),
+            &mut diagnostics,
+        );
+        let mut reader = Reader::new(template.as_ref(), &mut db, limits);
+        let blueprint = read_blueprint(&mut reader, &mut diagnostics);
+        let features = read_features(&mut reader, &mut diagnostics);
+        let name = options.settings.project_name.unwrap_or_else(|| {
+            std::path::absolute(files.display(Path::new("")))
+                .ok()
+                .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        });
+        let sources = Arc::new(db);
+        let project = Project {
+            name,
+            root: files,
+            template,
+            limits,
+            sources: sources.clone(),
+            windsor,
+            blueprint,
+            features,
+            complete: !diagnostics.iter().any(Diagnostic::is_error),
+        };
+        Opened {
+            sources,
+            outcome: Outcome::new(Some(project), diagnostics),
         }
-        features.sort_by(|a, b| feature_name(&a.1).cmp(feature_name(&b.1)));
-        let mut first: HashMap<&str, &Node> = HashMap::new();
-        for (_, feature) in &features {
-            let name_node = feature.get("metadata").and_then(|m| m.get("name"));
-            let name = feature_name(feature);
-            if let Some(earlier) = first.insert(name, feature) {
-                let earlier_span = earlier
-                    .get("metadata")
-                    .and_then(|m| m.get("name"))
-                    .map_or(earlier.span, |n| n.span);
-                diagnostics.push(
-                    Diagnostic::error(
-                        "features/duplicate-feature",
-                        format!("two features are named `{name}`"),
-                        name_node.map_or(feature.span, |n| n.span),
-                    )
-                    .with_secondary(earlier_span, "the other one"),
-                );
-            }
-        }
-        features
+    }
+
+    fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Composes the blueprint of `request.context`. When opening reported
+    /// an error, the render checks the request (the context, `values.yaml`,
+    /// `--set`) but composes nothing and gives no value.
+    fn render(&self, request: &RenderRequest, db: &mut SourceDb) -> Outcome<Rendered> {
+        let mut diagnostics = Vec::new();
+        let rendered = self.render_into(request, db, &mut diagnostics);
+        Outcome::new(rendered, diagnostics).valid()
     }
 }
 
-fn feature_name(feature: &Node) -> &str {
-    feature
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Node::as_str)
-        .unwrap_or_default()
+impl Project {
+    fn render_into(
+        &self,
+        request: &RenderRequest,
+        db: &mut SourceDb,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Rendered> {
+        let mut files = Reader::new(self.root.as_ref(), db, self.limits);
+        let values = config::values(
+            self.windsor.as_ref()?,
+            &mut files,
+            &request.context,
+            &request.sets,
+            diagnostics,
+        )?;
+        let (blueprint, blueprint_tree) = self.blueprint.as_ref()?;
+        if !self.complete || diagnostics.iter().any(Diagnostic::is_error) {
+            return None;
+        }
+        // Jsonnet failures register their files while expressions run.
+        let shared = RefCell::new(std::mem::take(db));
+        let names = [request.context.as_str(), self.name.as_str()];
+        let template =
+            host::Template::new(self.template.clone(), &values, names, self.limits, &shared);
+        let mut composer = Composer::new(&shared, &values);
+        let mut layers = vec!["blueprint".to_owned()];
+        let host = template.for_file(Path::new(BLUEPRINT_FILE));
+        for section in [Section::Terraform, Section::Kustomize] {
+            let candidates = Candidate::of_blueprint(blueprint, blueprint_tree, section);
+            composer.apply(candidates, section, LayerId(0), &host);
+        }
+        for feature in &self.features {
+            let host = template.for_file(&feature.path);
+            let when = feature.model.when.as_ref();
+            if composer.when(when, feature.tree.get("when"), &host) != Some(true) {
+                continue;
+            }
+            let layer = LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX));
+            layers.push(feature.model.metadata.name.clone());
+            for section in [Section::Terraform, Section::Kustomize] {
+                let candidates = Candidate::of_feature(&feature.model, &feature.tree, section);
+                composer.apply(candidates, section, layer, &host);
+            }
+        }
+        let Composer {
+            diagnostics: composing,
+            terraform,
+            kustomize,
+            left_out,
+            ..
+        } = composer;
+        drop(template);
+        *db = shared.into_inner();
+        // A `jsonnet()` file two expressions call fails once.
+        diagnostics.extend(strata_syntax::dedupe(composing));
+        let tree = assemble(
+            blueprint_tree.clone(),
+            terraform.into_iter().map(|c| c.node).collect(),
+            kustomize.into_iter().map(|c| c.node).collect(),
+        );
+        // The composed result must still be a blueprint (inputs and
+        // substitutions now hold values, not expressions).
+        let model = BLUEPRINT
+            .decode(&tree)
+            .map_err(|problems| diagnostics.extend(problems))
+            .ok()?;
+        for section in [Section::Terraform, Section::Kustomize] {
+            diagnostics.extend(graph::check(&model, &tree, section, &left_out));
+        }
+        for (index, kustomization) in model.kustomize.iter().enumerate() {
+            if kustomization.path.is_none() {
+                let at = [
+                    Segment::Key(Section::Kustomize.key().to_owned()),
+                    Segment::Index(index),
+                    Segment::Key("name".to_owned()),
+                ];
+                diagnostics.push(Diagnostic::error(
+                    codes::MISSING_PATH,
+                    format!("the kustomization `{}` has no `path`", kustomization.id()),
+                    tree.at(&at).map_or(tree.span, |name| name.span),
+                ));
+            }
+        }
+        Some(Rendered {
+            blueprint: tree,
+            model,
+            layers,
+        })
+    }
+}
+
+/// `blueprint.yaml`, decoded.
+fn read_blueprint(
+    reader: &mut Reader<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(BlueprintFile, Node)> {
+    let tree = config::read_document(reader, Path::new(BLUEPRINT_FILE), diagnostics)?;
+    let model = BLUEPRINT
+        .decode(&tree)
+        .map_err(|problems| diagnostics.extend(problems))
+        .ok()?;
+    Some((model, tree))
+}
+
+/// Every valid feature file below `features/`, in name order; two of one
+/// name are reported.
+fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Feature> {
+    let files = match reader.fs().list(&["yaml"]) {
+        Ok(files) => files,
+        Err(error) => {
+            let span = reader.placeholder(Path::new("features"));
+            diagnostics.push(error.diagnostic(span));
+            return Vec::new();
+        }
+    };
+    let mut features: Vec<Feature> = Vec::new();
+    for path in files
+        .into_iter()
+        .filter(|path| path.starts_with("features"))
+    {
+        let Some(tree) = config::read_document(reader, &path, diagnostics) else {
+            continue;
+        };
+        match FEATURE.decode(&tree) {
+            Ok(model) => features.push(Feature { path, model, tree }),
+            Err(problems) => diagnostics.extend(problems),
+        }
+    }
+    features.sort_by(|a, b| a.model.metadata.name.cmp(&b.model.metadata.name));
+    let name_span = |feature: &Feature| {
+        feature
+            .tree
+            .at(&[
+                Segment::Key("metadata".to_owned()),
+                Segment::Key("name".to_owned()),
+            ])
+            .map_or(feature.tree.span, |name| name.span)
+    };
+    let mut first: HashMap<&str, &Feature> = HashMap::new();
+    for feature in &features {
+        let name = feature.model.metadata.name.as_str();
+        if let Some(earlier) = first.insert(name, feature) {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_FEATURE,
+                    format!("two features are named `{name}`"),
+                    name_span(feature),
+                )
+                .with_secondary(name_span(earlier), "the other one"),
+            );
+        }
+    }
+    features
 }
 
 /// The blueprint with its composed lists in place (added when absent).

@@ -1,9 +1,11 @@
 //! The two file kinds, as Windsor writes them, for strict decoding and for
 //! `strata features schema`.
 //!
-//! The composed blueprint is built on the trees (to keep spans and the
-//! features each value came from); these types define what the trees may
-//! hold. Unknown keys are errors with a did-you-mean.
+//! Every file is decoded into these types (unknown keys are errors with a
+//! did-you-mean), and composition reads its decisions from them: names,
+//! `when`, `strategy`, what makes two entries the same. The values
+//! themselves are merged as trees, so that every node keeps its span and
+//! the file it came from; the composed tree is decoded again at the end.
 
 use std::collections::BTreeMap;
 
@@ -39,10 +41,6 @@ pub enum FeatureKind {
 /// `contexts/_template/blueprint.yaml`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(
-    dead_code,
-    reason = "the schema of the file; composition reads the validated tree"
-)]
 pub struct BlueprintFile {
     /// `Blueprint`.
     pub kind: BlueprintKind,
@@ -146,6 +144,23 @@ pub struct TerraformComponent {
     pub parallelism: Option<u32>,
 }
 
+impl TerraformComponent {
+    /// The name other components depend on it by: `name`, else `path`.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        self.name
+            .as_deref()
+            .filter(|name| !name.is_empty())
+            .unwrap_or(&self.path)
+    }
+
+    /// What makes two components the same: `path` and `source`.
+    #[must_use]
+    pub fn identity(&self) -> (&str, &str) {
+        (&self.path, self.source.as_deref().unwrap_or_default())
+    }
+}
+
 /// A Flux kustomization.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -188,6 +203,15 @@ pub struct Kustomization {
     pub cleanup: Vec<String>,
 }
 
+impl Kustomization {
+    /// The name other kustomizations depend on it by, which also makes two
+    /// the same.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.name
+    }
+}
+
 /// One of `patches`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct Patch {
@@ -222,10 +246,6 @@ pub struct Target {
 /// A feature file.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(
-    dead_code,
-    reason = "the schema of the file; composition reads the validated tree"
-)]
 pub struct FeatureFile {
     /// `Feature`.
     pub kind: FeatureKind,
@@ -266,10 +286,6 @@ pub enum MergeStrategy {
 /// A Terraform component in a feature.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(
-    dead_code,
-    reason = "the schema of the file; composition reads the validated tree"
-)]
 pub struct ConditionalTerraform {
     /// The component.
     #[serde(flatten)]
@@ -283,10 +299,6 @@ pub struct ConditionalTerraform {
 /// A kustomization in a feature.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(
-    dead_code,
-    reason = "the schema of the file; composition reads the validated tree"
-)]
 pub struct ConditionalKustomization {
     /// The kustomization.
     #[serde(flatten)]
@@ -295,4 +307,61 @@ pub struct ConditionalKustomization {
     pub when: Option<When>,
     /// `merge` (default) or `replace`.
     pub strategy: Option<MergeStrategy>,
+}
+
+/// Which list of a blueprint an entry belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// `terraform`.
+    Terraform,
+    /// `kustomize`.
+    Kustomize,
+}
+
+impl Section {
+    /// The key in the files.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::Terraform => "terraform",
+            Section::Kustomize => "kustomize",
+        }
+    }
+
+    /// The key whose scalar names an entry in messages and `--explain`.
+    #[must_use]
+    pub fn name_key(self) -> &'static str {
+        match self {
+            Section::Terraform => "path",
+            Section::Kustomize => "name",
+        }
+    }
+}
+
+impl BlueprintFile {
+    /// The ids of the entries of `section`, in order.
+    #[must_use]
+    pub fn ids(&self, section: Section) -> Vec<&str> {
+        match section {
+            Section::Terraform => self.terraform.iter().map(TerraformComponent::id).collect(),
+            Section::Kustomize => self.kustomize.iter().map(Kustomization::id).collect(),
+        }
+    }
+
+    /// The `dependsOn` of the entries of `section`, in order.
+    #[must_use]
+    pub fn depends_on(&self, section: Section) -> Vec<&[String]> {
+        match section {
+            Section::Terraform => self
+                .terraform
+                .iter()
+                .map(|component| component.depends_on.as_slice())
+                .collect(),
+            Section::Kustomize => self
+                .kustomize
+                .iter()
+                .map(|kustomization| kustomization.depends_on.as_slice())
+                .collect(),
+        }
+    }
 }

@@ -150,9 +150,10 @@ pub trait Files: Send + Sync {
     fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError>;
 }
 
-/// Reads at most `limit` bytes of `reader` as UTF-8 text; `known_size` (the
-/// file's size, when the caller knows it) makes a too-large report exact.
-fn read_bounded(
+/// Reads at most `limit` bytes of `reader` as UTF-8 text, the errors about
+/// `path`; `known_size` (the file's size, when the caller knows it) makes a
+/// too-large report exact. For [`Files`] of other sources (standard input).
+pub fn read_bounded(
     path: &Path,
     reader: impl Read,
     known_size: Option<u64>,

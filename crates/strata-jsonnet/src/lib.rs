@@ -11,14 +11,19 @@
 //!   `renderYaml`, `escapeStringRegex`, `regexMatch`, `regexSubst`,
 //!   `labelsMatchSelector`), available in every VM.
 //! - [`value`]: Jsonnet values to and from spanned trees, depth-bounded.
+//! - [`TraceSources`]: failures and `std.trace` messages as diagnostics
+//!   with positions ([`codes`]), for every dialect that evaluates Jsonnet.
 //!
 //! A jrsonnet `State` is not `Send`: a [`Vm`] lives and dies on one thread;
 //! [`Setup`] is plain data shared by the threads that make VMs.
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod natives;
+mod report;
 pub mod value;
 pub mod vm;
 
+pub use report::TraceSources;
 pub use vm::{Failure, Frame, Input, Inputs, Setup, Traced, Vm};

@@ -14,7 +14,7 @@
 //!
 //! - `parse`: register every file's text in a fresh `SourceDb` and parse it
 //!   with `strata_syntax::parse`, the baseline (byte throughput);
-//! - `load`: `Catalogue::load`, which reads and parses every file, expands
+//! - `load`: `Catalogue::open`, which reads and parses every file, expands
 //!   includes, resolves every chain, compiles every `!cel` scalar and
 //!   renders every concrete blueprint once against `Scope::test` (byte
 //!   throughput);
@@ -44,8 +44,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use strata_fs::MemoryFs;
-use strata_platform::{Catalogue, LoadOptions, RenderRequest, Scope};
+use strata_fs::{Files, MemoryFs};
+use strata_platform::{Catalogue, Dialect, Options, RenderRequest, Scope};
 use strata_syntax::{Format, Limits, Node, Segment, SourceDb, Span, Value, parse};
 
 /// Registers and parses every file; each must parse cleanly.
@@ -89,7 +89,9 @@ fn check(
     let cel: usize = documents.iter().map(catalogue::cel_scalars).sum();
     assert_eq!(cel, generated.cel_written(), "every `!cel` is one scalar");
 
-    let (loaded, diagnostics) = Catalogue::load(fs, LoadOptions::default());
+    let opened = Catalogue::open(Arc::new(fs.clone()), Options::default());
+    let loaded = opened.outcome.value.expect("a catalogue");
+    let diagnostics = opened.outcome.diagnostics;
     if !diagnostics.is_empty() {
         for diagnostic in diagnostics.iter().take(10) {
             eprintln!("{:?}", diagnostic.record(loaded.sources()));
@@ -140,7 +142,11 @@ fn benches(c: &mut Criterion) {
     assert_eq!(resolved.chain.len(), catalogue::DEPTH);
     let rendered_cel = catalogue::cel_scalars(&resolved.node);
     assert_eq!(rendered_cel, catalogue::RENDERED_CEL);
-    let rendered = loaded.render(&request).expect("the workspace renders");
+    let mut db = SourceDb::extending(loaded.sources().clone());
+    let rendered = loaded
+        .render(&request, &mut db)
+        .into_result()
+        .expect("the workspace renders");
     assert_eq!(catalogue::cel_scalars(&rendered.node), 0, "all evaluated");
     assert_eq!(
         rendered.blueprint.hostname.as_deref(),
@@ -185,10 +191,11 @@ fn benches(c: &mut Criterion) {
     group.throughput(throughput);
     group.sampling_mode(SamplingMode::Flat);
     group.sample_size(10);
+    let files: Arc<dyn Files> = Arc::new(fs.clone());
     group.bench_function(&id, |b| {
         b.iter_batched(
-            LoadOptions::default,
-            |options| Catalogue::load(black_box(&fs), options),
+            Options::default,
+            |options| Catalogue::open(black_box(files.clone()), options),
             BatchSize::PerIteration,
         );
     });
@@ -197,7 +204,10 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     group.throughput(Throughput::Elements(1));
     group.bench_function(catalogue::RENDERED, |b| {
-        b.iter_with_large_drop(|| loaded.render(black_box(&request)));
+        b.iter_with_large_drop(|| {
+            let mut db = SourceDb::extending(loaded.sources().clone());
+            loaded.render(black_box(&request), &mut db)
+        });
     });
     group.finish();
 }

@@ -50,7 +50,6 @@ use std::sync::{Arc, LazyLock};
 use indexmap::IndexMap;
 use serde::Deserialize;
 use strata_cel::{CelOptions, Programs};
-use strata_dialect::{Dialect, Opened, Options, Outcome};
 use strata_fs::Files;
 use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
@@ -60,6 +59,7 @@ pub use load::{Definition, SETTINGS_FILE};
 pub use model::{Blueprint, REPO_KEYS, RepoFile};
 pub use resolve::Resolved;
 pub use scope::Scope;
+pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 
 /// The sequence strategies every catalogue starts with.
 pub const DEFAULT_STRATEGIES: &[(&str, &str)] = &[
@@ -170,7 +170,10 @@ impl Catalogue {
         for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
                 // The pattern came from code: it is shown as a source of its own.
-                let id = reader.files.db_mut().add("<load options>", pattern.as_str());
+                let id = reader
+                    .files
+                    .db_mut()
+                    .add("<load options>", pattern.as_str());
                 reader.diagnostics.push(Diagnostic::error(
                     "platform/invalid-strategy",
                     format!("cannot register a strategy for `{pattern}`: {error}"),
@@ -199,7 +202,7 @@ impl Catalogue {
         diagnostics.extend(catalogue.check_all());
         Opened {
             sources,
-            outcome: Outcome::new(Some(catalogue), dedupe(diagnostics)),
+            outcome: Outcome::new(Some(catalogue), strata_syntax::dedupe(diagnostics)),
         }
     }
 
@@ -236,7 +239,6 @@ impl Catalogue {
     pub fn resolved(&self, name: &str) -> Option<&Resolved> {
         self.resolved.get(name)
     }
-
 
     /// [`Dialect::render`] for a caller who may use only the blueprints
     /// `may_use` accepts. Any other name, whether it exists or not, is
@@ -440,16 +442,6 @@ impl Dialect for Catalogue {
     }
 }
 
-/// Drops repeats: a problem in a shared parent shows up in every child's
-/// render, and is reported once, the first time.
-fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = std::collections::HashSet::new();
-    diagnostics
-        .into_iter()
-        .filter(|d| seen.insert((d.code, d.primary.span, d.message.clone())))
-        .collect()
-}
-
 /// Reads `.strata.yaml` (when present) into settings and the strategy registry.
 fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
     let mut strategies = Strategies::new();
@@ -462,8 +454,10 @@ fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
     if !reader.files.fs().is_file(path) {
         return (SettingsFile::default(), strategies);
     }
-    let read = reader.files.optional_document(path, strata_syntax::Format::Yaml);
-    let Some(Some(node)) = read.report(&mut reader.diagnostics) else {
+    let read = reader
+        .files
+        .document_or_empty(path, strata_syntax::Format::Yaml);
+    let Some(node) = read.report(&mut reader.diagnostics) else {
         return (SettingsFile::default(), strategies);
     };
     let settings = SETTINGS.decode(&node).unwrap_or_else(|problems| {

@@ -2,13 +2,31 @@
 
 use std::path::PathBuf;
 
-use strata_fs::{MemoryFs, RootFs};
+use std::sync::Arc;
+
+use strata_fs::{Files, MemoryFs, RootFs};
 use strata_merge::Strategy;
-use strata_platform::{Catalogue, LoadOptions, RenderRequest};
-use strata_syntax::{LayerId, Node, Span, Value};
+use strata_platform::{Catalogue, Dialect, Options, RenderRequest, Settings};
+use strata_syntax::{Diagnostic, LayerId, Limits, Node, SourceDb, Span, Value};
 
 fn name(text: &str) -> Node {
     Node::new(Value::String(text.to_owned()), Span::default())
+}
+
+/// Opens a catalogue: it and every problem found.
+fn load(fs: impl Files + 'static, settings: Settings) -> (Catalogue, Vec<Diagnostic>) {
+    let opened = Catalogue::open(Arc::new(fs), Options::new(Limits::default(), settings));
+    let catalogue = opened.outcome.value.expect("a catalogue is always opened");
+    (catalogue, opened.outcome.diagnostics)
+}
+
+/// Renders on the catalogue's own sources.
+fn render(
+    catalogue: &Catalogue,
+    request: &RenderRequest,
+) -> Result<strata_platform::Rendered, Vec<Diagnostic>> {
+    let mut db = SourceDb::extending(catalogue.sources().clone());
+    catalogue.render(request, &mut db).into_result()
 }
 
 fn codes(diagnostics: &[strata_syntax::Diagnostic]) -> Vec<&'static str> {
@@ -33,7 +51,7 @@ const CHAIN: &str = "blueprints:
 #[test]
 fn chains_resolve_root_first_with_layers_and_without_is_template() {
     let fs = MemoryFs::new().with("all.yaml", &CHAIN.replace("ports", "extFiles_unused"));
-    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    let (catalogue, diagnostics) = load(fs, Settings::default());
     // `extFiles_unused` is not a blueprint key: the test scope check says so.
     assert!(
         codes(&diagnostics)
@@ -71,17 +89,16 @@ fn library_strategies_are_rust_functions_registered_last() {
         name: "keep-lower".to_owned(),
         function: std::sync::Arc::new(|_, lower, _| lower),
     };
-    let options = LoadOptions {
+    let settings = Settings {
         strategies: vec![("initScripts".to_owned(), keep_lower)],
-        ..LoadOptions::default()
     };
-    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
+    let (catalogue, diagnostics) = load(fs, settings);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let request = RenderRequest {
         blueprint: Some(name("leaf")),
         ..RenderRequest::default()
     };
-    let rendered = catalogue.render(&request).expect("renders");
+    let rendered = render(&catalogue, &request).expect("renders");
     assert_eq!(rendered.blueprint.init_scripts.len(), 1);
     assert_eq!(rendered.blueprint.init_scripts[0].script, "one");
     assert_eq!(
@@ -99,7 +116,7 @@ fn cel_errors_name_the_layer_they_come_from() {
             "name: base\nisTemplate: true\nimage: x\nsplash: !cel \"user.nope\"\n",
         )
         .with("child.yaml", "name: child\ntemplate: base\n");
-    let (_, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    let (_, diagnostics) = load(fs, Settings::default());
     assert_eq!(codes(&diagnostics), ["cel/eval"]);
     assert!(
         diagnostics[0]
@@ -134,8 +151,8 @@ fn includes_cannot_follow_symlinks_out_of_the_catalogue() {
     )
     .unwrap();
     let fs = RootFs::new(&root).unwrap();
-    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
-    assert_eq!(codes(&diagnostics), ["platform/include-escapes"]);
+    let (catalogue, diagnostics) = load(fs, Settings::default());
+    assert_eq!(codes(&diagnostics), ["io/outside-root"]);
     assert!(diagnostics[0].message.contains("outside the root"));
     assert_eq!(catalogue.list().len(), 1);
     let _ = std::fs::remove_dir_all(&root);
@@ -150,7 +167,7 @@ fn a_catalogue_can_be_shared_between_threads() {
         "a.yaml",
         "name: a\nimage: x\nhostname: !cel \"user.username + '.example.com'\"\n",
     );
-    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    let (catalogue, diagnostics) = load(fs, Settings::default());
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let hostnames: Vec<String> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..4)
@@ -160,8 +177,7 @@ fn a_catalogue_can_be_shared_between_threads() {
                         blueprint: Some(name("a")),
                         ..RenderRequest::default()
                     };
-                    catalogue
-                        .render(&request)
+                    render(&catalogue, &request)
                         .expect("renders")
                         .blueprint
                         .hostname
@@ -187,7 +203,7 @@ fn access_hides_blueprints_the_caller_may_not_use() {
   - {name: secret-ops, image: ops}
 ",
     );
-    let (catalogue, diagnostics) = Catalogue::load(&fs, LoadOptions::default());
+    let (catalogue, diagnostics) = load(fs, Settings::default());
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let may_use = |name: &str| name.starts_with("python-");
     let render = |asked: &str| {
@@ -195,7 +211,9 @@ fn access_hides_blueprints_the_caller_may_not_use() {
             blueprint: Some(name(asked)),
             ..RenderRequest::default()
         };
-        catalogue.render_with_access(&request, &may_use)
+        catalogue
+            .render_with_access(&request, &may_use)
+            .into_result()
     };
     assert!(render("python-web").is_ok());
     // Existing or not, a name the caller may not use gets the same answer.
@@ -222,6 +240,7 @@ fn access_hides_blueprints_the_caller_may_not_use() {
             },
             &|name| name == "secret-ops",
         )
+        .into_result()
         .unwrap_err();
     assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
 }

@@ -220,9 +220,11 @@ impl<T: DeserializeOwned> Decoder<T> {
                     jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
                     | jsonschema::error::ValidationErrorKind::UnevaluatedProperties {
                         unexpected,
-                    } => unusable.extend(unexpected.iter().map(|key| {
-                        format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"))
-                    })),
+                    } => {
+                        unusable.extend(unexpected.iter().map(|key| {
+                            format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"))
+                        }))
+                    }
                     _ => unusable.push(at),
                 }
             }

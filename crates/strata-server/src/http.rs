@@ -64,7 +64,7 @@ use serde_json::{Value as Json, json};
 use strata_platform::{RenderRequest, Scope};
 use strata_schema::Decoder;
 use strata_syntax::emit::{to_json, to_yaml};
-use strata_syntax::{Diagnostic, DiagnosticRecord, Format, Limits, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, DiagnosticRecord, Format, Limits, Node, SourceDb, Value};
 use tower_http::timeout::TimeoutLayer;
 
 use crate::metrics::RequestLabels;
@@ -446,6 +446,7 @@ fn compose_blocking(
         generation
             .catalogue
             .render_with_access(&request, &|name| user.may_use(name))
+            .into_result()
             .and_then(|rendered| wire.encode(&rendered.node).map_err(|error| vec![error]))
             .map_err(|problems| {
                 let forbidden: Vec<Diagnostic> = problems
@@ -572,19 +573,7 @@ fn parse_one(
     format: Format,
     limits: Limits,
 ) -> Result<Node, Vec<Diagnostic>> {
-    let id = db.add(name, text);
-    let mut parsed = strata_syntax::parse(db, id, format, &limits);
-    if parsed.has_errors() {
-        return Err(parsed.diagnostics);
-    }
-    match parsed.documents.len() {
-        1 => Ok(parsed.documents.remove(0)),
-        count => Err(vec![Diagnostic::error(
-            "request/documents",
-            format!("one document is expected, found {count}"),
-            Span::file_start(id),
-        )]),
-    }
+    strata_dialect::parse_document(db, name, text, format, &limits).into_result()
 }
 
 async fn status(

@@ -19,8 +19,9 @@ use std::time::{Instant, SystemTime};
 
 use arc_swap::ArcSwapOption;
 use sha2::{Digest, Sha256};
+use strata_dialect::{Dialect, Options};
 use strata_fs::RootFs;
-use strata_platform::{Catalogue, LoadOptions};
+use strata_platform::{Catalogue, Settings};
 use strata_syntax::{Diagnostic, DiagnosticRecord, SourceDb, Span};
 
 use crate::Config;
@@ -209,8 +210,8 @@ impl Service {
     /// Returns whether the file loaded.
     pub fn reload_users(&self) -> bool {
         let path = &self.config.users;
-        let (db, loaded) = Users::load(path, &self.config.limits);
-        let loaded = match loaded {
+        let opened = Users::load(path, &self.config.limits);
+        let loaded = match opened.outcome.into_result() {
             Ok(users) => {
                 tracing::info!(
                     target: "strata::reload",
@@ -224,8 +225,10 @@ impl Service {
                 true
             }
             Err(diagnostics) => {
-                let records: Vec<DiagnosticRecord> =
-                    diagnostics.iter().map(|d| d.record(&db)).collect();
+                let records: Vec<DiagnosticRecord> = diagnostics
+                    .iter()
+                    .map(|d| d.record(&opened.sources))
+                    .collect();
                 tracing::warn!(
                     target: "strata::reload",
                     file = %path.display(),
@@ -272,21 +275,21 @@ fn load_catalogue(
     let fs = RootFs::new(root).map_err(|error| {
         let mut db = SourceDb::new();
         let id = db.add(root.display().to_string(), "");
-        vec![Diagnostic::error("platform/io", error.to_string(), Span::file_start(id)).record(&db)]
+        vec![error.diagnostic(Span::file_start(id)).record(&db)]
     })?;
-    let options = LoadOptions {
-        limits: config.limits,
-        ..LoadOptions::default()
-    };
-    let (catalogue, diagnostics) = Catalogue::load(&fs, options);
-    let records = diagnostics
+    let options = Options::new(config.limits, Settings::default());
+    let opened = Catalogue::open(Arc::new(fs), options);
+    let outcome = opened.outcome;
+    let records = outcome
+        .diagnostics
         .iter()
-        .map(|d| d.record(catalogue.sources()))
+        .map(|d| d.record(&opened.sources))
         .collect();
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        Err(records)
-    } else {
-        Ok((catalogue, records))
+    match outcome.value {
+        Some(catalogue) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
+            Ok((catalogue, records))
+        }
+        _ => Err(records),
     }
 }
 

@@ -21,7 +21,6 @@
 //! |---|---|
 //! | `users/duplicate` | two users share a username or a token digest |
 //! | `users/invalid-glob` | an `allowedBlueprints` entry is not a glob |
-//! | `users/io` | the file cannot be read |
 //! | `schema/*`, `syntax/*` | the file's structure and syntax |
 
 use std::collections::HashMap;
@@ -31,7 +30,8 @@ use std::sync::{Arc, LazyLock};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use strata_fs::{Files, RootFs};
+use strata_dialect::{Opened, Reader};
+use strata_fs::PlainFs;
 use strata_schema::Decoder;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
@@ -123,50 +123,17 @@ impl Users {
         self.by_token_digest.is_empty()
     }
 
-    /// Reads and checks the users file at `path`. On failure, the
-    /// diagnostics resolve through the returned database.
-    pub fn load(path: &Path, limits: &Limits) -> (SourceDb, Result<Users, Vec<Diagnostic>>) {
+    /// Reads and checks the users file at `path` (YAML, or JSON by its
+    /// extension): the users when the file holds no error; the diagnostics
+    /// resolve in the sources.
+    pub fn load(path: &Path, limits: &Limits) -> Opened<Users> {
         let mut db = SourceDb::new();
-        let result = read(&mut db, path, limits).and_then(|node| users(&node));
-        (db, result)
-    }
-}
-
-/// Reads the file through a root at its folder: bounded, UTF-8 checked.
-fn read(db: &mut SourceDb, path: &Path, limits: &Limits) -> Result<Node, Vec<Diagnostic>> {
-    let name = path.display().to_string();
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let text = RootFs::new(folder.unwrap_or(Path::new("."))).and_then(|fs| {
-        fs.read(
-            Path::new(path.file_name().unwrap_or_default()),
-            limits.max_bytes,
-        )
-    });
-    let text = match text {
-        Ok(text) => text,
-        Err(error) => {
-            let id = db.add(name, "");
-            return Err(vec![Diagnostic::error(
-                "users/io",
-                error.to_string(),
-                Span::file_start(id),
-            )]);
-        }
-    };
-    let format = Format::from_name(&name);
-    let id = db.add(name, text);
-    let mut parsed = strata_syntax::parse(db, id, format, limits);
-    if parsed.has_errors() {
-        return Err(parsed.diagnostics);
-    }
-    if parsed.documents.len() == 1 {
-        Ok(parsed.documents.remove(0))
-    } else {
-        Err(vec![Diagnostic::error(
-            "users/io",
-            "the users file holds one document, `users: [...]`",
-            Span::file_start(id),
-        )])
+        let format = Format::from_name(&path.to_string_lossy());
+        let outcome = Reader::new(&PlainFs, &mut db, *limits)
+            .document(path, format)
+            .and_then(|node| users(&node).into())
+            .valid();
+        Opened::new(db, outcome)
     }
 }
 

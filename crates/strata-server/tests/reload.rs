@@ -134,7 +134,7 @@ fn a_removed_and_recreated_root_is_watched_again() {
     let status = service.wait_for_reload_error();
     assert_eq!(
         status["lastReloadError"]["diagnostics"][0]["code"],
-        "platform/io"
+        "io/read"
     );
     assert_eq!(mark_served(&service), (Some(1), "v1".to_owned()));
 

@@ -202,6 +202,18 @@ pub struct DiagnosticRecord {
     pub help: Option<String>,
 }
 
+/// `diagnostics` without repeats (the same code, place and message), the
+/// first of each kept in order: a problem in a shared part (a parent
+/// blueprint, a Jsonnet file two expressions call) is reported once.
+#[must_use]
+pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| seen.insert((d.code, d.primary.span, d.message.clone())))
+        .collect()
+}
+
 /// `text` with its first letter lowercased: messages from other libraries
 /// (`No such file or directory`) follow the house style this way.
 #[must_use]

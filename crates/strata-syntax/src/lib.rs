@@ -40,7 +40,7 @@ pub mod source;
 mod yaml;
 
 pub use diagnostic::{
-    Diagnostic, DiagnosticRecord, Label, Severity, did_you_mean, lowercase_first,
+    Diagnostic, DiagnosticRecord, Label, Severity, dedupe, did_you_mean, lowercase_first,
 };
 pub use error::SyntaxError;
 pub use node::{Entry, LayerId, Mapping, Node, Tag, Value};

@@ -76,7 +76,9 @@ impl<T> Outcome<T> {
     /// both, in order.
     pub fn and_then<U>(self, f: impl FnOnce(T) -> Outcome<U>) -> Outcome<U> {
         let mut diagnostics = self.diagnostics;
-        let value = self.value.and_then(|value| f(value).report(&mut diagnostics));
+        let value = self
+            .value
+            .and_then(|value| f(value).report(&mut diagnostics));
         Outcome::new(value, diagnostics)
     }
 

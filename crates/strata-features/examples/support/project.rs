@@ -168,11 +168,10 @@ const INPUT_KEYS: [&str; 24] = [
 
 /// The generated project.
 pub struct Generated {
-    /// Files below the project root: `windsor.yaml`, `contexts/bench/values.yaml`.
-    pub root: MemoryFs,
-    /// Files below `contexts/_template`: the blueprint, the features and
+    /// The project's files: `windsor.yaml`, `contexts/bench/values.yaml`,
+    /// and below `contexts/_template` the blueprint, the features and
     /// `certs/ca.crt`.
-    pub template: MemoryFs,
+    pub project: MemoryFs,
     /// Every YAML file, path relative to the project root and text: the
     /// parse baseline (`certs/ca.crt` is not among them).
     pub files: Vec<(String, String)>,
@@ -202,12 +201,11 @@ pub fn generate() -> Generated {
     let base = base_components();
     let blueprint = blueprint_yaml(&base);
 
-    let root = MemoryFs::new()
+    let mut project = MemoryFs::new()
         .with("windsor.yaml", &windsor)
-        .with("contexts/bench/values.yaml", &values);
-    let mut template = MemoryFs::new()
-        .with("blueprint.yaml", &blueprint)
-        .with("certs/ca.crt", CA_CERT);
+        .with("contexts/bench/values.yaml", &values)
+        .with("contexts/_template/blueprint.yaml", &blueprint)
+        .with("contexts/_template/certs/ca.crt", CA_CERT);
     let mut files = vec![
         ("windsor.yaml".to_owned(), windsor),
         ("contexts/bench/values.yaml".to_owned(), values),
@@ -220,7 +218,10 @@ pub fn generate() -> Generated {
     let mut file_calls = 0;
     for index in 0..FEATURES {
         let feature = feature(index, &toggles, &base);
-        template = template.with(&feature.path, &feature.text);
+        project = project.with(
+            &format!("contexts/_template/{}", feature.path),
+            &feature.text,
+        );
         if feature.applies {
             applied.push(feature.name.clone());
             terraform += feature.added_terraform;
@@ -231,8 +232,7 @@ pub fn generate() -> Generated {
     }
     applied.sort();
     Generated {
-        root,
-        template,
+        project,
         files,
         applied,
         terraform,

@@ -1,0 +1,121 @@
+//! A render's reporting on the calling thread: the sources its diagnostics
+//! point into (the command line's values, the Jsonnet files of traces, the
+//! components' files) and the problems found across components.
+//!
+//! Jsonnet failures and traces become diagnostics through
+//! [`strata_jsonnet::TraceSources`], as in every dialect that evaluates
+//! Jsonnet.
+
+use std::collections::HashMap;
+
+use strata_jsonnet::{Failure, TraceSources, Traced};
+use strata_syntax::{Diagnostic, Node, SourceDb, Span};
+
+use crate::codes;
+use crate::load::{Application, Component, Source};
+use crate::objects;
+
+/// The name the command line's values are shown under.
+const COMMAND_LINE: &str = "<command line>";
+
+/// A render's own state on the calling thread.
+pub(crate) struct Render {
+    pub(crate) db: SourceDb,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    traces: TraceSources,
+}
+
+impl Render {
+    /// Reports into `db` about `application`.
+    pub(crate) fn new(db: SourceDb, application: &Application) -> Render {
+        Render {
+            db,
+            diagnostics: Vec::new(),
+            traces: TraceSources::new(application.fs.clone(), application.limits.max_bytes),
+        }
+    }
+
+    /// Registers `flag value` as the command line's and spans the value.
+    pub(crate) fn command_line(&mut self, flag: &str, value: &str) -> Span {
+        let text = format!("{flag} {value}");
+        let id = self.db.add(COMMAND_LINE, text.as_str());
+        Span::new(id, flag.len() + 1, text.len())
+    }
+
+    /// A span for a component's output: its file, read and registered.
+    pub(crate) fn component_span(&mut self, component: &Component) -> Span {
+        match &component.source {
+            Source::Documents { files, folder } => {
+                let first = files
+                    .first()
+                    .map(|(_, value)| value.span)
+                    .unwrap_or_default();
+                if *folder {
+                    Span::file_start(first.source)
+                } else {
+                    first
+                }
+            }
+            Source::Jsonnet(file) => self.traces.file_start(&mut self.db, file),
+        }
+    }
+
+    /// A failed evaluation of `what` as a diagnostic.
+    pub(crate) fn failure(&mut self, what: &str, fallback: Span, failure: &Failure) -> Diagnostic {
+        self.traces.failure(&mut self.db, what, fallback, failure)
+    }
+
+    /// A `std.trace` message of `what`.
+    pub(crate) fn trace(&mut self, what: &str, fallback: Span, traced: &Traced) {
+        let note = self.traces.trace(&mut self.db, what, fallback, traced);
+        self.diagnostics.push(note);
+    }
+
+    /// Two objects of one kind, namespace and name are an error naming both.
+    pub(crate) fn duplicates(&mut self, objects: &[(String, Node)]) {
+        let mut seen: HashMap<(String, String, String), (&str, Span)> = HashMap::new();
+        for (component, object) in objects {
+            let generated = object
+                .get("metadata")
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str)
+                .is_none_or(str::is_empty);
+            if generated {
+                continue;
+            }
+            let identity = objects::identity(object);
+            if let Some((first, first_span)) = seen.get(&identity) {
+                let (namespace, kind, name) = &identity;
+                let place = if namespace.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in namespace `{namespace}`")
+                };
+                let origin = if first == component {
+                    format!("twice from `{component}`")
+                } else {
+                    format!("from both `{first}` and `{component}`")
+                };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_OBJECT,
+                        format!("the {kind} `{name}`{place} comes {origin}"),
+                        object.span,
+                    )
+                    .with_secondary(*first_span, "the first one"),
+                );
+                continue;
+            }
+            seen.insert(identity, (component, object.span));
+        }
+    }
+}
+
+/// Names as a list for a message: `` `a`, `b` ``.
+pub(crate) fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
