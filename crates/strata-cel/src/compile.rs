@@ -21,6 +21,8 @@ use strata_syntax::{Diagnostic, Span, lowercase_first};
 use crate::runtime::{RANGE_GUARD, SIZE_GUARD, panic_message};
 use crate::{CEL_TAG, MAX_DEPTH, MAX_EXPRESSION_BYTES, MAX_NESTING};
 
+use crate::codes;
+
 /// A compiled expression, ready to be evaluated any number of times.
 #[derive(Debug)]
 pub struct CompiledExpr {
@@ -101,7 +103,7 @@ impl CompileError {
 pub(crate) fn compile(env: &cel::Env, source: &str) -> Result<CompiledExpr, CompileError> {
     if source.len() > MAX_EXPRESSION_BYTES {
         return Err(CompileError::one(
-            "cel/limit",
+            codes::LIMIT,
             format!(
                 "the expression is {} bytes long, more than the limit of {MAX_EXPRESSION_BYTES}",
                 source.len()
@@ -116,7 +118,7 @@ pub(crate) fn compile(env: &cel::Env, source: &str) -> Result<CompiledExpr, Comp
         Ok(Err(errors)) => return Err(parse_errors(&errors)),
         Err(panic) => {
             return Err(CompileError::one(
-                "cel/parse",
+                codes::PARSE,
                 format!("the cel parser failed: {}", panic_message(&*panic)),
             ));
         }
@@ -124,7 +126,7 @@ pub(crate) fn compile(env: &cel::Env, source: &str) -> Result<CompiledExpr, Comp
     let (depth, max_id) = measure(&expr);
     if depth > MAX_DEPTH {
         return Err(CompileError::one(
-            "cel/limit",
+            codes::LIMIT,
             format!("the expression nests {depth} levels deep, more than the limit of {MAX_DEPTH}"),
         ));
     }
@@ -150,7 +152,7 @@ fn parse_errors(errors: &ParseErrors) -> CompileError {
             if !too_deep {
                 too_deep = true;
                 problems.push(Problem {
-                    code: "cel/limit",
+                    code: codes::LIMIT,
                     message: format!("the expression nests more than {MAX_NESTING} levels deep"),
                     at,
                 });
@@ -158,7 +160,7 @@ fn parse_errors(errors: &ParseErrors) -> CompileError {
             continue;
         }
         problems.push(Problem {
-            code: "cel/parse",
+            code: codes::PARSE,
             message: lowercase_first(&error.msg),
             at,
         });
@@ -169,7 +171,7 @@ fn parse_errors(errors: &ParseErrors) -> CompileError {
             first,
             rest: problems.collect(),
         },
-        None => CompileError::one("cel/parse", "the expression does not parse".to_owned()),
+        None => CompileError::one(codes::PARSE, "the expression does not parse".to_owned()),
     }
 }
 

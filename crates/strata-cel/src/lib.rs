@@ -65,14 +65,7 @@
 //!
 //! # Errors
 //!
-//! | code | when | where |
-//! |---|---|---|
-//! | `cel/parse` | the expression does not parse | the offending character when it can be mapped, else the scalar |
-//! | `cel/limit` | a cost bound below was hit | the scalar (or the character, for nesting) |
-//! | `cel/eval` | evaluation failed: no such key, no matching overload, unknown variable or function, division by zero, ... (the `cel` crate's message, lowercased) | the scalar |
-//! | `cel/env-disabled` | `env()` was called without [`CelOptions::allow_env`] | the scalar |
-//! | `cel/result` | the value cannot be put in the tree (see above) | the scalar |
-//! | `cel/not-a-string` | `!cel` tags a mapping, a sequence or a non-string scalar | the node |
+//! Every code, with when and where it is reported, is listed in [`codes`].
 //!
 //! Every diagnostic of a tree walk carries the field path of its node.
 //!
@@ -152,6 +145,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 mod compile;
 mod result;
 mod runtime;

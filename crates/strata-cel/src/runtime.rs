@@ -13,6 +13,8 @@ use strata_syntax::{Diagnostic, Span, lowercase_first};
 use crate::scope::Scope;
 use crate::{CelOptions, MAX_ELEMENTS, MAX_ITERATIONS, MAX_STRING_BYTES};
 
+use crate::codes;
+
 /// The hidden function that charges a comprehension's range to the budget.
 pub(crate) const RANGE_GUARD: &str = "@strata_range";
 
@@ -166,18 +168,18 @@ pub(crate) fn eval_error(error: &ExecutionError, span: Span, scope: &Scope) -> D
         ExecutionError::FunctionError { function, message }
             if function == ENV_FUNCTION && message == ENV_DISABLED =>
         {
-            Diagnostic::error("cel/env-disabled", "`env()` is disabled", span).with_help(ENV_HELP)
+            Diagnostic::error(codes::ENV_DISABLED, "`env()` is disabled", span).with_help(ENV_HELP)
         }
         ExecutionError::FunctionError { function, message }
             if function == RANGE_GUARD || function == SIZE_GUARD =>
         {
-            Diagnostic::error("cel/limit", message, span)
+            Diagnostic::error(codes::LIMIT, message, span)
         }
         ExecutionError::UndeclaredReference(name) => {
-            Diagnostic::error("cel/eval", lowercase_first(&error.to_string()), span)
+            Diagnostic::error(codes::EVAL, lowercase_first(&error.to_string()), span)
                 .with_suggestion(name, scope.names())
         }
-        _ => Diagnostic::error("cel/eval", lowercase_first(&error.to_string()), span),
+        _ => Diagnostic::error(codes::EVAL, lowercase_first(&error.to_string()), span),
     }
 }
 

@@ -11,6 +11,8 @@ use crate::runtime::{self, eval_error, panic_message};
 use crate::scope::Scope;
 use crate::{CEL_TAG, Programs};
 
+use crate::codes;
+
 /// Compiles every `!cel` scalar of `root`.
 pub(crate) fn compile(programs: &Programs, root: &Node) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
@@ -68,7 +70,7 @@ fn evaluate_scalar(
         Ok(Err(error)) => return Err(eval_error(&error, span, scope)),
         Err(panic) => {
             return Err(Diagnostic::error(
-                "cel/eval",
+                codes::EVAL,
                 format!("the cel evaluator failed: {}", panic_message(&*panic)),
                 span,
             ));
@@ -80,7 +82,7 @@ fn evaluate_scalar(
             Ok(())
         }
         Err(problem) => {
-            let diagnostic = Diagnostic::error("cel/result", problem.message, span);
+            let diagnostic = Diagnostic::error(codes::RESULT, problem.message, span);
             Err(match problem.help {
                 Some(help) => diagnostic.with_help(help),
                 None => diagnostic,
@@ -95,7 +97,7 @@ fn is_cel(node: &Node) -> bool {
 
 fn not_a_string(node: &Node) -> Diagnostic {
     Diagnostic::error(
-        "cel/not-a-string",
+        codes::NOT_A_STRING,
         format!(
             "`{CEL_TAG}` tags a {}, not an expression string",
             node.value.kind_name()

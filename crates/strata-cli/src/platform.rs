@@ -146,7 +146,7 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     } else {
         let id = session.db.add("--scope", "");
         session.diagnostics.push(Diagnostic::note(
-            "platform/test-scope",
+            strata_platform::codes::TEST_SCOPE,
             "no --scope given: rendering against the synthetic test scope",
             Span::file_start(id),
         ));

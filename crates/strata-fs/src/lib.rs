@@ -20,14 +20,9 @@
 //! already have the text. [`PlainFs`] reads the paths a person names on the
 //! command line as they are, unconfined, within the same size bound.
 //!
-//! Every [`FsError`] becomes one diagnostic ([`FsError::diagnostic`]):
-//!
-//! | code | when |
-//! |---|---|
-//! | `io/read` | the file or folder cannot be read (missing, not a folder, refused) |
-//! | `io/not-utf8` | the file is not UTF-8 text |
-//! | `io/outside-root` | the path leads outside the root, lexically or through a symlink |
-//! | `syntax/too-large` | the file is larger than the bound (the loader's own code for the same bound) |
+//! Every [`FsError`] becomes one diagnostic ([`FsError::diagnostic`]) with
+//! one of the [`codes`]; a file larger than the bound is `syntax/too-large`,
+//! the loader's own code for the same bound.
 
 #![forbid(unsafe_code)]
 
@@ -38,15 +33,7 @@ use std::path::{Component, Path, PathBuf};
 
 use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
 
-/// The diagnostic codes of file access.
-pub mod codes {
-    /// The file or folder cannot be read.
-    pub const READ: &str = "io/read";
-    /// The file is not UTF-8 text.
-    pub const NOT_UTF8: &str = "io/not-utf8";
-    /// The path leads outside the root.
-    pub const OUTSIDE_ROOT: &str = "io/outside-root";
-}
+pub mod codes;
 
 /// Why a file could not be had.
 #[derive(Debug)]
@@ -96,12 +83,7 @@ impl FsError {
     pub fn code(&self) -> &'static str {
         match self {
             FsError::Escapes(_) => codes::OUTSIDE_ROOT,
-            FsError::TooLarge { .. } => SyntaxError::TooLarge {
-                span: Span::default(),
-                size: 0,
-                limit: 0,
-            }
-            .code(),
+            FsError::TooLarge { .. } => strata_syntax::codes::TOO_LARGE,
             FsError::NotUtf8(_) => codes::NOT_UTF8,
             FsError::Io(..) => codes::READ,
         }

@@ -6,10 +6,7 @@
 //! source such as `<extvar:x>` under its own), so many failures of one
 //! render share their sources.
 //!
-//! | code | when |
-//! |---|---|
-//! | `jsonnet/eval` | an evaluation failed (a component, a variable's code, a post-processor, a `jsonnet()` call) or did not finish in time; at the innermost frame, every frame in the notes |
-//! | `jsonnet/trace` (note) | a `std.trace` message, where it was called |
+//! Codes: [`crate::codes`].
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -58,6 +58,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 mod pvc;
 mod quantity;
 

@@ -19,6 +19,8 @@ use std::fmt;
 
 use strata_syntax::{Diagnostic, FieldPath, Node, Value};
 
+use crate::codes;
+
 /// The suffixes a quantity may end with, for help texts.
 const SUFFIX_HELP: &str = "valid suffixes are `Ki`, `Mi`, `Gi`, `Ti`, `Pi`, `Ei` (powers of 1024), \
      `n`, `u`, `m`, `k`, `M`, `G`, `T`, `P`, `E` (powers of 1000) and exponents such as `e3`";
@@ -174,7 +176,7 @@ pub fn check_quantity(node: &Node, path: FieldPath) -> Result<Quantity, Diagnost
         other => {
             let kind = other.kind_name();
             return Err(Diagnostic::error(
-                "k8s/invalid-quantity",
+                codes::INVALID_QUANTITY,
                 format!("expected a kubernetes quantity, found {kind}"),
                 node.span,
             )
@@ -187,7 +189,7 @@ pub fn check_quantity(node: &Node, path: FieldPath) -> Result<Quantity, Diagnost
 
 fn invalid(text: &str, reason: &str, node: &Node, path: FieldPath) -> Diagnostic {
     let diagnostic = Diagnostic::error(
-        "k8s/invalid-quantity",
+        codes::INVALID_QUANTITY,
         format!("`{text}` is not a valid kubernetes quantity"),
         node.span,
     )

@@ -68,6 +68,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod strategy;
 
 use indexmap::IndexMap;
@@ -142,7 +143,7 @@ impl SequenceMerge<'_> {
     /// Records a problem at `span`, under the current path.
     pub fn report(&mut self, span: Span, message: impl Into<String>) {
         let diagnostic =
-            Diagnostic::error("merge/strategy-failed", message, span).with_path(self.path());
+            Diagnostic::error(codes::STRATEGY_FAILED, message, span).with_path(self.path());
         self.diagnostics.push(diagnostic);
     }
 
@@ -325,7 +326,7 @@ impl From<MergeError> for Diagnostic {
                 span,
                 path,
             } => Diagnostic::error(
-                "merge/item-not-mapping",
+                codes::ITEM_NOT_MAPPING,
                 format!("items merged by key `{field}` must be mappings, found {found}"),
                 span,
             )
@@ -341,7 +342,7 @@ impl From<MergeError> for Diagnostic {
                     Some(kind) => format!("merge key `{field}` must be a scalar, found {kind}"),
                     None => format!("item has no merge key `{field}`"),
                 };
-                Diagnostic::error("merge/missing-key-field", message, span)
+                Diagnostic::error(codes::MISSING_KEY_FIELD, message, span)
                     .with_help(format!("give every item a `{field}` field"))
                     .with_note("the item is kept, appended after the matched items")
                     .with_path(path)

@@ -38,6 +38,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod load;
 pub mod model;
 pub mod resolve;
@@ -175,7 +176,7 @@ impl Catalogue {
                     .db_mut()
                     .add("<load options>", pattern.as_str());
                 reader.diagnostics.push(Diagnostic::error(
-                    "platform/invalid-strategy",
+                    codes::INVALID_STRATEGY,
                     format!("cannot register a strategy for `{pattern}`: {error}"),
                     Span::new(id, 0, pattern.len()),
                 ));
@@ -268,7 +269,7 @@ impl Catalogue {
                 let template_span = node.get("template").map_or(node.span, |n| n.span);
                 return Err(vec![
                     Diagnostic::error(
-                        "platform/blueprint-mismatch",
+                        codes::BLUEPRINT_MISMATCH,
                         format!("`{name}` was asked for, but the repository names `{template}`"),
                         span,
                     )
@@ -282,7 +283,7 @@ impl Catalogue {
             ),
             (None, None) => {
                 return Err(vec![Diagnostic::error(
-                    "platform/no-blueprint",
+                    codes::NO_BLUEPRINT,
                     "the request names no blueprint and has no repository file naming one",
                     Span::default(),
                 )]);
@@ -360,7 +361,7 @@ impl Catalogue {
     ) -> Result<&Resolved, Vec<Diagnostic>> {
         if !may_use(name) {
             return Err(vec![Diagnostic::error(
-                "platform/blueprint-not-allowed",
+                codes::BLUEPRINT_NOT_ALLOWED,
                 format!("`{name}` is not among the blueprints you may use"),
                 span,
             )]);
@@ -368,7 +369,7 @@ impl Catalogue {
         match self.resolved.get(name) {
             Some(resolved) if resolved.is_template() => Err(vec![
                 Diagnostic::error(
-                    "platform/template-not-composable",
+                    codes::TEMPLATE_NOT_COMPOSABLE,
                     format!("`{name}` is a template and cannot be composed"),
                     span,
                 )
@@ -383,7 +384,7 @@ impl Catalogue {
                     .map(|(n, _)| n.as_str());
                 Err(vec![
                     Diagnostic::error(
-                        "platform/unknown-blueprint",
+                        codes::UNKNOWN_BLUEPRINT,
                         format!("no blueprint is named `{name}`"),
                         span,
                     )
@@ -481,7 +482,7 @@ fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
                     .key("mergeStrategies")
                     .key(pattern);
                 reader.diagnostics.push(
-                    Diagnostic::error("platform/invalid-strategy", message, entry.value.span)
+                    Diagnostic::error(codes::INVALID_STRATEGY, message, entry.value.span)
                         .with_path(path),
                 );
             }
@@ -493,29 +494,34 @@ fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
 /// Checks a repository file and returns the template it names and the
 /// overlay to merge.
 fn repo_overlay(file: &Node) -> Result<(String, Node), Vec<Diagnostic>> {
-    let Some(blueprint) = file.get("blueprint").filter(|node| node.as_map().is_some()) else {
-        return Err(vec![Diagnostic::error(
-            "platform/invalid-repo",
-            "a repository file holds `blueprint: {template: NAME, ...}`",
-            file.span,
-        )]);
-    };
     let mut problems = Vec::new();
     if let Some(map) = file.as_map() {
         for (key, entry) in map.iter().filter(|(key, _)| key.as_str() != "blueprint") {
             problems.push(Diagnostic::error(
-                "platform/invalid-repo",
+                codes::INVALID_REPO,
                 format!("unknown key `{key}` in a repository file"),
                 entry.key_span,
             ));
         }
     }
+    let Some(blueprint) = file.get("blueprint").filter(|node| node.as_map().is_some()) else {
+        let at = file.get("blueprint").map_or(file.span, |node| node.span);
+        problems.insert(
+            0,
+            Diagnostic::error(
+                codes::INVALID_REPO,
+                "a repository file holds `blueprint: {template: NAME, ...}`",
+                at,
+            ),
+        );
+        return Err(problems);
+    };
     if let Some(map) = blueprint.as_map() {
         for (key, entry) in map {
             if !REPO_KEYS.contains(&key.as_str()) {
                 problems.push(
                     Diagnostic::error(
-                        "platform/repo-key-not-allowed",
+                        codes::REPO_KEY_NOT_ALLOWED,
                         format!("a repository may not set `{key}`"),
                         entry.key_span,
                     )
@@ -536,7 +542,7 @@ fn repo_overlay(file: &Node) -> Result<(String, Node), Vec<Diagnostic>> {
         }) => Some(name.clone()),
         Some(other) => {
             problems.push(Diagnostic::error(
-                "platform/invalid-template",
+                codes::INVALID_TEMPLATE,
                 format!(
                     "`template` names a blueprint and must be a string, found {}",
                     other.value.kind_name()
@@ -547,7 +553,7 @@ fn repo_overlay(file: &Node) -> Result<(String, Node), Vec<Diagnostic>> {
         }
         None => {
             problems.push(Diagnostic::error(
-                "platform/invalid-repo",
+                codes::INVALID_REPO,
                 "the repository blueprint has no `template` naming the platform blueprint",
                 blueprint.span,
             ));
@@ -568,7 +574,7 @@ fn check_no_includes(node: &Node, problems: &mut Vec<Diagnostic>) {
         .is_some_and(|tag| tag.as_str() == "!include")
     {
         problems.push(Diagnostic::error(
-            "platform/include-in-repo",
+            codes::INCLUDE_IN_REPO,
             "a repository file may not include files",
             node.span,
         ));

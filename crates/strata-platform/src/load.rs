@@ -23,6 +23,8 @@ use indexmap::IndexMap;
 use strata_fs::Files;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
+use crate::codes;
+
 /// The file of catalogue settings at the root.
 pub const SETTINGS_FILE: &str = ".strata.yaml";
 
@@ -71,7 +73,7 @@ impl<'a> Reader<'a> {
             let span = node.span;
             let Some(reference) = node.as_str().map(str::to_owned) else {
                 self.diagnostics.push(Diagnostic::error(
-                    "platform/include-invalid",
+                    codes::INCLUDE_INVALID,
                     format!(
                         "`!include` takes a file path, found {}",
                         node.value.kind_name()
@@ -107,7 +109,7 @@ impl<'a> Reader<'a> {
             Ok(target) => target,
             Err(error) => {
                 self.diagnostics.push(
-                    Diagnostic::error("platform/include-escapes", error.to_string(), span)
+                    Diagnostic::error(codes::INCLUDE_ESCAPES, error.to_string(), span)
                         .with_help("includes are confined to the catalogue folder"),
                 );
                 return None;
@@ -120,7 +122,7 @@ impl<'a> Reader<'a> {
                 .map(|path| path.display().to_string())
                 .collect();
             self.diagnostics.push(Diagnostic::error(
-                "platform/include-cycle",
+                codes::INCLUDE_CYCLE,
                 format!("include cycle: {}", chain.join(" -> ")),
                 span,
             ));
@@ -191,7 +193,7 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
                     let span = blueprint.get("name").map_or(blueprint.span, |n| n.span);
                     reader.diagnostics.push(
                         Diagnostic::error(
-                            "platform/duplicate-name",
+                            codes::DUPLICATE_NAME,
                             format!("two blueprints are named `{name}`"),
                             span,
                         )
@@ -234,7 +236,7 @@ fn split_blueprints(document: Node, diagnostics: &mut Vec<Diagnostic>) -> Vec<No
                 }) => items,
                 Some(other) => {
                     diagnostics.push(Diagnostic::error(
-                        "platform/invalid-file",
+                        codes::INVALID_FILE,
                         format!(
                             "`blueprints` must be a list of blueprints, found {}",
                             other.value.kind_name()
@@ -249,7 +251,7 @@ fn split_blueprints(document: Node, diagnostics: &mut Vec<Diagnostic>) -> Vec<No
         value @ Value::Map(_) => vec![Node { value, ..document }],
         other => {
             diagnostics.push(Diagnostic::error(
-                "platform/invalid-file",
+                codes::INVALID_FILE,
                 format!(
                     "a catalogue file holds blueprint mappings, found {}",
                     other.kind_name()
@@ -264,7 +266,7 @@ fn split_blueprints(document: Node, diagnostics: &mut Vec<Diagnostic>) -> Vec<No
 fn blueprint_name(blueprint: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     if blueprint.as_map().is_none() {
         diagnostics.push(Diagnostic::error(
-            "platform/invalid-file",
+            codes::INVALID_FILE,
             format!(
                 "a blueprint must be a mapping, found {}",
                 blueprint.value.kind_name()
@@ -280,7 +282,7 @@ fn blueprint_name(blueprint: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option
         }) if !name.is_empty() => Some(name.clone()),
         Some(other) => {
             diagnostics.push(Diagnostic::error(
-                "platform/missing-name",
+                codes::MISSING_NAME,
                 "a blueprint's `name` must be a non-empty string",
                 other.span,
             ));
@@ -289,7 +291,7 @@ fn blueprint_name(blueprint: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option
         None => {
             diagnostics.push(
                 Diagnostic::error(
-                    "platform/missing-name",
+                    codes::MISSING_NAME,
                     "blueprint has no `name`",
                     blueprint.span,
                 )

@@ -23,6 +23,8 @@ use strata_syntax::{Diagnostic, LayerId, Node, Value};
 
 use crate::load::Definition;
 
+use crate::codes;
+
 /// A blueprint resolved over its chain.
 #[derive(Debug, Clone)]
 pub struct Resolved {
@@ -165,7 +167,7 @@ fn parents(
                 ) => {
                     diagnostics.push(
                         Diagnostic::error(
-                            "platform/unknown-template",
+                            codes::UNKNOWN_TEMPLATE,
                             format!("blueprint `{name}` names an unknown template `{parent}`"),
                             node.span,
                         )
@@ -175,7 +177,7 @@ fn parents(
                 }
                 Some(node) => {
                     diagnostics.push(Diagnostic::error(
-                        "platform/invalid-template",
+                        codes::INVALID_TEMPLATE,
                         format!(
                             "`template` names a blueprint and must be a string, found {}",
                             node.value.kind_name()
@@ -223,7 +225,7 @@ fn report_cycles(
                     .map_or(definition.node.span, |node| node.span);
                 diagnostics.push(
                     Diagnostic::error(
-                        "platform/template-cycle",
+                        codes::TEMPLATE_CYCLE,
                         format!("template cycle: {}", ordered.join(" -> ")),
                         span,
                     )

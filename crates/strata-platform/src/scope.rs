@@ -14,6 +14,8 @@
 
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
+use crate::codes;
+
 /// The longest `metadata.name` after normalisation.
 pub const MAX_NAME_LENGTH: usize = 53;
 
@@ -64,7 +66,7 @@ impl Scope {
         let mut problems = Vec::new();
         let Some(map) = node.as_map() else {
             return Err(vec![Diagnostic::error(
-                "platform/invalid-scope",
+                codes::INVALID_SCOPE,
                 format!(
                     "a scope is a mapping with `user`, `workspaceName` and `metadata`, found {}",
                     node.value.kind_name()
@@ -76,7 +78,7 @@ impl Scope {
             if !["user", "workspaceName", "metadata"].contains(&key.as_str()) {
                 problems.push(
                     Diagnostic::error(
-                        "platform/invalid-scope",
+                        codes::INVALID_SCOPE,
                         format!("unknown scope key `{key}`"),
                         entry.key_span,
                     )
@@ -88,7 +90,7 @@ impl Scope {
             Some(value) if value.as_map().is_some() => value.clone(),
             Some(value) => {
                 problems.push(Diagnostic::error(
-                    "platform/invalid-scope",
+                    codes::INVALID_SCOPE,
                     format!(
                         "`{key}` must be a mapping, found {}",
                         value.value.kind_name()
@@ -99,7 +101,7 @@ impl Scope {
             }
             None => {
                 problems.push(Diagnostic::error(
-                    "platform/invalid-scope",
+                    codes::INVALID_SCOPE,
                     format!("the scope has no `{key}`"),
                     node.span,
                 ));
@@ -115,7 +117,7 @@ impl Scope {
             }) => name.clone(),
             Some(other) => {
                 problems.push(Diagnostic::error(
-                    "platform/invalid-scope",
+                    codes::INVALID_SCOPE,
                     format!(
                         "`workspaceName` must be a string, found {}",
                         other.value.kind_name()
@@ -126,7 +128,7 @@ impl Scope {
             }
             None => {
                 problems.push(Diagnostic::error(
-                    "platform/invalid-scope",
+                    codes::INVALID_SCOPE,
                     "the scope has no `workspaceName`",
                     node.span,
                 ));

@@ -23,6 +23,8 @@ use strata_syntax::{Diagnostic, FieldPath, Node};
 
 use crate::model::{Blueprint, Resources, Storage, StorageType};
 
+use crate::codes;
+
 /// Capabilities `k8shelld` needs in the workspace container.
 const REQUIRED_CAPABILITIES: &[&str] = &["CHOWN", "SETUID", "SETGID"];
 
@@ -75,7 +77,7 @@ impl Checker<'_> {
         ] {
             if let Some(name) = value.as_deref().filter(|name| !is_hostname(name)) {
                 self.report(
-                    "platform/invalid-hostname",
+                    codes::INVALID_HOSTNAME,
                     format!("`{name}` is not a valid host name"),
                     path(&[key]),
                 );
@@ -83,7 +85,7 @@ impl Checker<'_> {
         }
         for name in blueprint.env.keys().filter(|name| !is_env_name(name)) {
             self.report(
-                "platform/invalid-env-name",
+                codes::INVALID_ENV_NAME,
                 format!("`{name}` is not a valid environment variable name"),
                 path(&["env", name]),
             );
@@ -92,7 +94,7 @@ impl Checker<'_> {
             for (index, cidr) in network.allow_egress_to_cidrs.iter().enumerate() {
                 if !is_cidr(cidr) {
                     self.report(
-                        "platform/invalid-cidr",
+                        codes::INVALID_CIDR,
                         format!("`{cidr}` is not a cidr such as `10.0.0.0/8`"),
                         path(&["network", "allowEgressToCIDRs"]).index(index),
                     );
@@ -105,7 +107,7 @@ impl Checker<'_> {
         for file in blueprint.ext_files.keys() {
             if !file.starts_with('/') {
                 self.report(
-                    "platform/invalid-path",
+                    codes::INVALID_PATH,
                     format!("`extFiles` paths must be absolute, found `{file}`"),
                     path(&["extFiles", file]),
                 );
@@ -115,7 +117,7 @@ impl Checker<'_> {
         if let Some(podman) = &blueprint.podman {
             if podman.enabled && podman.image.as_deref().is_none_or(str::is_empty) {
                 self.report(
-                    "platform/missing-field",
+                    codes::MISSING_FIELD,
                     "enabled podman needs an `image`".to_owned(),
                     path(&["podman"]),
                 );
@@ -128,7 +130,7 @@ impl Checker<'_> {
                 if !blueprint.storages.contains_key(name) {
                     let at = path(&["podman", "parentStorages"]).index(index);
                     let problem = self.diagnostic(
-                        "platform/unknown-storage",
+                        codes::UNKNOWN_STORAGE,
                         format!("`{name}` is not a storage of this blueprint"),
                         at,
                     );
@@ -167,12 +169,12 @@ impl Checker<'_> {
             if storage.is_enabled() {
                 match storage.path.as_deref() {
                     None | Some("") => self.report(
-                        "platform/missing-field",
+                        codes::MISSING_FIELD,
                         format!("enabled storage `{name}` needs a `path`"),
                         here.clone(),
                     ),
                     Some(mount) if !mount.starts_with('/') => self.report(
-                        "platform/invalid-path",
+                        codes::INVALID_PATH,
                         format!("storage paths must be absolute, found `{mount}`"),
                         here.key("path"),
                     ),
@@ -182,7 +184,7 @@ impl Checker<'_> {
                     && storage.existing_claim.as_deref().is_none_or(str::is_empty)
                 {
                     self.report(
-                        "platform/missing-field",
+                        codes::MISSING_FIELD,
                         format!("enabled shared storage `{name}` needs an `existingClaim`"),
                         here.clone(),
                     );
@@ -193,7 +195,7 @@ impl Checker<'_> {
                     self.quantity(here.key("sizeLimit"));
                 } else {
                     self.report(
-                        "platform/size-limit-not-allowed",
+                        codes::SIZE_LIMIT_NOT_ALLOWED,
                         format!("`sizeLimit` is only allowed on `emptyDir` and `memory` storages, not on `{}`", storage_type_name(kind)),
                         here.key("sizeLimit"),
                     );
@@ -218,7 +220,7 @@ impl Checker<'_> {
         ] {
             if let Some(id) = value.filter(|id| *id != 0) {
                 self.report(
-                    "platform/security-context",
+                    codes::SECURITY_CONTEXT,
                     format!("`{key}` must be 0 for k8shelld, found {id}"),
                     at(key),
                 );
@@ -230,7 +232,7 @@ impl Checker<'_> {
         ] {
             if value == Some(true) {
                 self.report(
-                    "platform/security-context",
+                    codes::SECURITY_CONTEXT,
                     format!("`{key}` cannot be true: k8shelld runs as root and writes to the root file system"),
                     at(key),
                 );
@@ -238,7 +240,7 @@ impl Checker<'_> {
         }
         if context.allow_privilege_escalation == Some(false) {
             self.report(
-                "platform/security-context",
+                codes::SECURITY_CONTEXT,
                 "`allowPrivilegeEscalation` cannot be false: k8shelld switches users".to_owned(),
                 at("allowPrivilegeEscalation"),
             );
@@ -267,7 +269,7 @@ impl Checker<'_> {
                     "remove them from `drop`".to_owned()
                 };
                 let problem = self.diagnostic(
-                    "platform/security-context",
+                    codes::SECURITY_CONTEXT,
                     format!("k8shelld needs {}, which this drops", lost.join(", ")),
                     path(&["securityContext", "capabilities", "drop"]),
                 );

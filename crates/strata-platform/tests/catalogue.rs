@@ -244,3 +244,26 @@ fn access_hides_blueprints_the_caller_may_not_use() {
         .unwrap_err();
     assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
 }
+
+#[test]
+fn a_request_must_name_a_blueprint() {
+    let (catalogue, diagnostics) = load(
+        MemoryFs::new().with("a.yaml", "name: a\nimage: x\n"),
+        Settings::default(),
+    );
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let problems = render(&catalogue, &RenderRequest::default()).unwrap_err();
+    assert_eq!(codes(&problems), ["platform/no-blueprint"]);
+}
+
+#[test]
+fn one_structural_error_hides_no_semantic_one() {
+    // An enum error in `imagePullPolicy` and a bad quantity elsewhere in the
+    // same blueprint: both are reported.
+    let fs = MemoryFs::new().with(
+        "a.yaml",
+        "name: a\nimage: x\nimagePullPolicy: Sometimes\nresources: {cpu: lots}\n",
+    );
+    let (_, diagnostics) = load(fs, Settings::default());
+    assert_eq!(codes(&diagnostics), ["schema/enum", "k8s/invalid-quantity"]);
+}

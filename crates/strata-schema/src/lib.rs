@@ -33,14 +33,7 @@
 //!
 //! # Diagnostic codes
 //!
-//! | code | when | where |
-//! |---|---|---|
-//! | `schema/unknown-key` | a key the schema does not allow; help: did-you-mean; note: the allowed keys, when few | the key |
-//! | `schema/type` | `expected string, found mapping` | the value |
-//! | `schema/required` | `` missing required key `image` `` | the mapping, with its path |
-//! | `schema/enum` | `` `Sometimes` is not one of `Always`, `Never` ``; help: did-you-mean | the value |
-//! | `schema/constraint` | lengths, patterns, ranges, item counts, ...: the validator's message | the value |
-//! | `schema/decode` | serde refused a tree the schema accepted | the root |
+//! Every code, with when and where it is reported, is listed in [`codes`].
 //!
 //! # Example
 //!
@@ -78,6 +71,7 @@
 #![forbid(unsafe_code)]
 
 mod close;
+pub mod codes;
 mod report;
 
 use std::fmt;
@@ -192,9 +186,7 @@ impl<T: DeserializeOwned> Decoder<T> {
         }
         serde_json::from_value(json).map_err(|error| {
             let message = lowercase_first(&error.to_string());
-            vec![
-                Diagnostic::error("schema/decode", message, node.span).with_path(FieldPath::root()),
-            ]
+            vec![Diagnostic::error(codes::DECODE, message, node.span).with_path(FieldPath::root())]
         })
     }
 
@@ -223,7 +215,7 @@ impl<T: DeserializeOwned> Decoder<T> {
                     } => {
                         unusable.extend(unexpected.iter().map(|key| {
                             format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"))
-                        }))
+                        }));
                     }
                     _ => unusable.push(at),
                 }

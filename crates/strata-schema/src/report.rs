@@ -15,6 +15,8 @@ use jsonschema::error::ValidationErrorKind as Kind;
 use serde_json::Value as Json;
 use strata_syntax::{Diagnostic, FieldPath, Node, Segment, Span, Value, lowercase_first};
 
+use crate::codes;
+
 /// Up to how many allowed keys an unknown-key diagnostic lists in a note.
 const MAX_LISTED_KEYS: usize = 12;
 
@@ -341,7 +343,7 @@ impl Reporter<'_> {
             Kind::Required { property } => {
                 let key = property.as_str().unwrap_or_default();
                 Diagnostic::error(
-                    "schema/required",
+                    codes::REQUIRED,
                     format!("missing required key `{key}`"),
                     node.span,
                 )
@@ -361,13 +363,13 @@ impl Reporter<'_> {
                 constraint(inner, node, span).with_path(path)
             }
             Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } => Diagnostic::error(
-                "schema/constraint",
+                codes::CONSTRAINT,
                 "the value matches none of the allowed forms",
                 node.span,
             )
             .with_path(path),
             Kind::OneOfMultipleValid { .. } => Diagnostic::error(
-                "schema/constraint",
+                codes::CONSTRAINT,
                 "the value matches more than one of the allowed forms",
                 node.span,
             )
@@ -416,7 +418,7 @@ impl Reporter<'_> {
                 .map(String::as_str)
                 .filter(|name| map.is_none_or(|map| !map.contains_key(*name)));
             let mut diagnostic =
-                Diagnostic::error("schema/unknown-key", format!("unknown key `{key}`"), span)
+                Diagnostic::error(codes::UNKNOWN_KEY, format!("unknown key `{key}`"), span)
                     .with_path(path.key(key))
                     .with_suggestion(key, candidates);
             if known.is_empty() {
@@ -497,7 +499,7 @@ fn type_mismatch(expected: &[String], node: &Node, path: FieldPath) -> Diagnosti
     } else {
         format!("expected {}, found {found}", or_list(expected))
     };
-    Diagnostic::error("schema/type", message, node.span).with_path(path)
+    Diagnostic::error(codes::TYPE, message, node.span).with_path(path)
 }
 
 /// `` `Sometimes` is not one of `Always`, `Never` ``, with a did-you-mean.
@@ -509,7 +511,7 @@ fn not_one_of(options: &[Json], node: &Node, path: FieldPath) -> Diagnostic {
         let names: Vec<String> = options.iter().map(quote_value).collect();
         format!("`{found}` is not one of {}", quoted_list(&names))
     };
-    let diagnostic = Diagnostic::error("schema/enum", message, node.span).with_path(path);
+    let diagnostic = Diagnostic::error(codes::ENUM, message, node.span).with_path(path);
     match node.as_str() {
         Some(text) => diagnostic.with_suggestion(text, options.iter().filter_map(Json::as_str)),
         None => diagnostic,
@@ -526,7 +528,7 @@ fn constraint(error: &ValidationError<'_>, node: &Node, span: Span) -> Diagnosti
             .masked_with(format!("the {}", node.value.kind_name()))
             .to_string()
     };
-    Diagnostic::error("schema/constraint", lowercase_first(&message), span)
+    Diagnostic::error(codes::CONSTRAINT, lowercase_first(&message), span)
 }
 
 /// A value as it reads in a message: strings bare, the rest as JSON, shortened.

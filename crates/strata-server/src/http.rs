@@ -451,7 +451,7 @@ fn compose_blocking(
             .map_err(|problems| {
                 let forbidden: Vec<Diagnostic> = problems
                     .iter()
-                    .filter(|d| d.code == "platform/blueprint-not-allowed")
+                    .filter(|d| d.code == strata_platform::codes::BLUEPRINT_NOT_ALLOWED)
                     .cloned()
                     .collect();
                 if forbidden.is_empty() {

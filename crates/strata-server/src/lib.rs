@@ -21,6 +21,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod http;
 pub mod metrics;
 pub mod service;

@@ -17,11 +17,8 @@
 //! - The file is decoded strictly (YAML or JSON, by extension); usernames and
 //!   token digests must be unique and every glob must compile.
 //!
-//! | code | when |
-//! |---|---|
-//! | `users/duplicate` | two users share a username or a token digest |
-//! | `users/invalid-glob` | an `allowedBlueprints` entry is not a glob |
-//! | `schema/*`, `syntax/*` | the file's structure and syntax |
+//! Codes: [`crate::codes`] (`users/*`), and `schema/*`, `syntax/*` and
+//! `io/*` for the file's structure, syntax and reading.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -34,6 +31,8 @@ use strata_dialect::{Opened, Reader};
 use strata_fs::PlainFs;
 use strata_schema::Decoder;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
+
+use crate::codes;
 
 /// The role that may use every blueprint.
 pub const ADMIN_ROLE: &str = "admin";
@@ -149,7 +148,7 @@ fn users(node: &Node) -> Result<Users, Vec<Diagnostic>> {
         if let Some(first) = by_name.insert(&entry.username, span_of("username")) {
             problems.push(
                 Diagnostic::error(
-                    "users/duplicate",
+                    codes::DUPLICATE,
                     format!("the username `{}` is given twice", entry.username),
                     span_of("username"),
                 )
@@ -165,7 +164,7 @@ fn users(node: &Node) -> Result<Users, Vec<Diagnostic>> {
             match glob::Pattern::new(glob) {
                 Ok(pattern) => allowed.push(pattern),
                 Err(error) => problems.push(Diagnostic::error(
-                    "users/invalid-glob",
+                    codes::INVALID_GLOB,
                     format!("`{glob}` is not a glob: {}", error.msg),
                     glob_node.span,
                 )),
@@ -186,7 +185,7 @@ fn users(node: &Node) -> Result<Users, Vec<Diagnostic>> {
                 .is_some()
         {
             problems.push(Diagnostic::error(
-                "users/duplicate",
+                codes::DUPLICATE,
                 format!(
                     "`{}` has the same token digest as another user",
                     entry.username

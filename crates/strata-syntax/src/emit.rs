@@ -27,6 +27,8 @@ use crate::node::{Mapping, Node, Value};
 use crate::path::{FieldPath, Segment};
 use crate::scalar::{Resolved, resolve_plain};
 
+use crate::codes;
+
 /// A function that may give a comment for a node.
 pub type Annotate<'a> = &'a dyn Fn(&Node) -> Option<String>;
 
@@ -442,7 +444,7 @@ impl JsonWriter {
             }
             Value::Float(f) => {
                 return Err(Diagnostic::error(
-                    "emit/non-finite-float",
+                    codes::NON_FINITE_FLOAT,
                     format!("`{f}` cannot be written as json"),
                     node.span,
                 )

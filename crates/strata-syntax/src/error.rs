@@ -1,21 +1,12 @@
 //! The problems the loader reports, and their stable codes.
 //!
-//! | code | meaning |
-//! |---|---|
-//! | `syntax/yaml` | the YAML scanner or parser rejected the text |
-//! | `syntax/json` | the JSON parser rejected the text |
-//! | `syntax/duplicate-key` | a mapping has the same key twice (both places named) |
-//! | `syntax/complex-key` | a mapping key is a sequence or a mapping |
-//! | `syntax/invalid-merge-key` | a `<<` merge key's value is not a mapping or a list of mappings |
-//! | `syntax/invalid-tagged-value` | a `!!int`/`!!float`/`!!bool`/`!!null` scalar does not hold that type |
-//! | `syntax/integer-out-of-range` | an integer does not fit in 64 bits |
-//! | `syntax/too-deep` | nesting deeper than the configured bound |
-//! | `syntax/alias-expansion` | aliases expand to more nodes than the configured bound |
-//! | `syntax/too-large` | the input is larger than the configured bound |
+//! Each variant has its code in [`crate::codes`].
 
 use crate::diagnostic::Diagnostic;
 use crate::path::FieldPath;
 use crate::source::Span;
+
+use crate::codes;
 
 /// A problem found while loading a YAML or JSON source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,16 +100,16 @@ impl SyntaxError {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            SyntaxError::Yaml { .. } => "syntax/yaml",
-            SyntaxError::Json { .. } => "syntax/json",
-            SyntaxError::DuplicateKey { .. } => "syntax/duplicate-key",
-            SyntaxError::ComplexKey { .. } => "syntax/complex-key",
-            SyntaxError::InvalidMergeKey { .. } => "syntax/invalid-merge-key",
-            SyntaxError::InvalidTaggedValue { .. } => "syntax/invalid-tagged-value",
-            SyntaxError::IntegerOutOfRange { .. } => "syntax/integer-out-of-range",
-            SyntaxError::TooDeep { .. } => "syntax/too-deep",
-            SyntaxError::AliasExpansion { .. } => "syntax/alias-expansion",
-            SyntaxError::TooLarge { .. } => "syntax/too-large",
+            SyntaxError::Yaml { .. } => codes::YAML,
+            SyntaxError::Json { .. } => codes::JSON,
+            SyntaxError::DuplicateKey { .. } => codes::DUPLICATE_KEY,
+            SyntaxError::ComplexKey { .. } => codes::COMPLEX_KEY,
+            SyntaxError::InvalidMergeKey { .. } => codes::INVALID_MERGE_KEY,
+            SyntaxError::InvalidTaggedValue { .. } => codes::INVALID_TAGGED_VALUE,
+            SyntaxError::IntegerOutOfRange { .. } => codes::INTEGER_OUT_OF_RANGE,
+            SyntaxError::TooDeep { .. } => codes::TOO_DEEP,
+            SyntaxError::AliasExpansion { .. } => codes::ALIAS_EXPANSION,
+            SyntaxError::TooLarge { .. } => codes::TOO_LARGE,
         }
     }
 }

@@ -28,6 +28,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod diagnostic;
 pub mod emit;
 pub mod error;

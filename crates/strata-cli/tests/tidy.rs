@@ -1,0 +1,212 @@
+//! Conventions checked by a test rather than by memory (rust-analyzer's
+//! `tidy`).
+//!
+//! Diagnostic codes: every crate that reports declares its codes once, in
+//! `src/codes.rs`, as constants (`pub const UNKNOWN_KEY: &str =
+//! "schema/unknown-key";`) listed in that module's doc table. Outside
+//! `codes.rs` no code is written as a string literal, except in tests. And
+//! every code is exercised: a fixture's `expected.diagnostics` or a test
+//! (an integration test, a snapshot, a `#[cfg(test)]` module) names it, by
+//! its text or by its constant.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every file below `dir` whose name ends with one of `suffixes`, sorted.
+fn files(dir: &Path, suffixes: &[&str]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if suffixes
+                .iter()
+                .any(|suffix| path.to_string_lossy().ends_with(suffix))
+            {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// A code: `area/kind`, lowercase words joined by `-`.
+fn is_code(text: &str) -> bool {
+    text.split_once('/').is_some_and(|(area, kind)| {
+        !area.is_empty()
+            && !kind.is_empty()
+            && area
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && kind
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    })
+}
+
+/// The string literals of a line of code (not of a comment).
+fn literals(line: &str) -> Vec<&str> {
+    if line.trim_start().starts_with("//") {
+        return Vec::new();
+    }
+    line.split('"').skip(1).step_by(2).collect()
+}
+
+/// The code of a file before its `#[cfg(test)]` module, and the test part.
+fn split_tests(text: &str) -> (&str, &str) {
+    text.find("#[cfg(test)]")
+        .map_or((text, ""), |at| text.split_at(at))
+}
+
+/// The name a code's constant has: `schema/unknown-key` is `UNKNOWN_KEY`.
+fn constant_name(code: &str) -> String {
+    code.split_once('/')
+        .map_or(code, |(_, kind)| kind)
+        .to_uppercase()
+        .replace('-', "_")
+}
+
+#[derive(Debug)]
+struct Declared {
+    file: PathBuf,
+    constant: String,
+}
+
+/// The codes `file` (a `codes.rs`) declares, each checked against the
+/// module's doc table and against the codes declared before.
+fn declarations(
+    file: &Path,
+    declared: &mut BTreeMap<String, Declared>,
+    problems: &mut Vec<String>,
+) {
+    let text = read(file);
+    let documented: BTreeSet<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("//! | `"))
+        .filter_map(|row| row.split('`').next())
+        .collect();
+    let mut constants = BTreeSet::new();
+    for line in text.lines().filter(|l| l.starts_with("pub const ")) {
+        let name = line["pub const ".len()..].split(':').next().unwrap_or("");
+        let Some(code) = literals(line).first().copied().filter(|c| is_code(c)) else {
+            problems.push(format!("{}: `{line}` declares no code", file.display()));
+            continue;
+        };
+        constants.insert(code);
+        if name != constant_name(code) {
+            problems.push(format!(
+                "{}: `{code}` is named `{name}`, not `{}`",
+                file.display(),
+                constant_name(code)
+            ));
+        }
+        let entry = Declared {
+            file: file.to_path_buf(),
+            constant: name.to_owned(),
+        };
+        if let Some(first) = declared.insert(code.to_owned(), entry) {
+            problems.push(format!(
+                "`{code}` is declared in {} and in {}",
+                first.file.display(),
+                file.display()
+            ));
+        }
+    }
+    for code in constants.difference(&documented) {
+        problems.push(format!(
+            "{}: `{code}` is not in the module's doc table",
+            file.display()
+        ));
+    }
+    for code in documented.difference(&constants) {
+        problems.push(format!(
+            "{}: the doc table lists `{code}`, which has no constant",
+            file.display()
+        ));
+    }
+}
+
+#[test]
+fn diagnostic_codes_are_declared_once_documented_and_exercised() {
+    let root = workspace();
+    let sources = files(&root.join("crates"), &[".rs"]);
+    let mut problems = Vec::new();
+    let mut declared: BTreeMap<String, Declared> = BTreeMap::new();
+
+    for file in sources.iter().filter(|f| f.ends_with("src/codes.rs")) {
+        declarations(file, &mut declared, &mut problems);
+    }
+    assert!(
+        declared.len() > 80,
+        "the codes are found ({} declared)",
+        declared.len()
+    );
+    let areas: BTreeSet<&str> = declared
+        .keys()
+        .filter_map(|code| code.split_once('/').map(|(area, _)| area))
+        .collect();
+
+    // Written once: no literal code outside `codes.rs`, tests aside.
+    let mut test_material = String::new();
+    for file in &sources {
+        let text = read(file);
+        let in_tests_folder = file.components().any(|c| c.as_os_str() == "tests")
+            || file.components().any(|c| c.as_os_str() == "benches");
+        let (code, tests) = if in_tests_folder {
+            ("", text.as_str())
+        } else {
+            split_tests(&text)
+        };
+        test_material.push_str(tests);
+        if file.ends_with("src/codes.rs") {
+            continue;
+        }
+        for (number, line) in code.lines().enumerate() {
+            for literal in literals(line) {
+                let area = literal.split_once('/').map(|(area, _)| area);
+                if is_code(literal) && area.is_some_and(|area| areas.contains(area)) {
+                    problems.push(format!(
+                        "{}:{}: `{literal}` is written out; use its constant from `codes`",
+                        file.display(),
+                        number + 1
+                    ));
+                }
+            }
+        }
+    }
+    for file in files(&root.join("tests/fixtures"), &["expected.diagnostics"])
+        .into_iter()
+        .chain(files(&root.join("crates"), &[".snap"]))
+    {
+        test_material.push_str(&read(&file));
+    }
+
+    // Exercised: a fixture or a test names each code.
+    for (code, declared) in &declared {
+        let by_constant = format!("codes::{}", declared.constant);
+        if !test_material.contains(&format!("\"{code}\""))
+            && !test_material.contains(&format!("[{code}]"))
+            && !test_material.contains(&by_constant)
+        {
+            problems.push(format!(
+                "`{code}` ({}) is exercised by no fixture and no test",
+                declared.file.display()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
