@@ -1,5 +1,6 @@
 //! Evaluating `!cel` scalars in trees: results, errors, positions, the
 //! cache and the cost bounds.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::sync::Arc;
 

@@ -14,7 +14,7 @@ use crate::{GlobalArgs, OutputFormat};
 
 /// Components: Jsonnet, JSON and YAML evaluated into Kubernetes objects.
 #[derive(Debug, Subcommand)]
-pub enum ComponentsCommand {
+pub(crate) enum ComponentsCommand {
     /// Evaluate an environment's components into a stream of objects.
     Render(RenderArgs),
     /// List the components, their files, and whether an environment includes them.
@@ -27,7 +27,7 @@ pub enum ComponentsCommand {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     /// The application folder (with `qbec.yaml`).
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -53,7 +53,7 @@ pub struct RenderArgs {
 
 /// The variables of the Jsonnet VMs, qbec's way.
 #[derive(Debug, Args)]
-pub struct VmArgs {
+pub(crate) struct VmArgs {
     /// An external variable as a string (`NAME` alone reads the environment variable NAME).
     #[arg(long = "vm:ext-str", value_name = "NAME=VALUE")]
     ext_str: Vec<String>,
@@ -73,7 +73,7 @@ pub struct VmArgs {
 
 /// `list` arguments.
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// The application folder.
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -84,7 +84,7 @@ pub struct ListArgs {
 
 /// `check` arguments.
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The application folder.
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -95,7 +95,7 @@ pub struct CheckArgs {
     vm: VmArgs,
 }
 
-pub fn run(global: &GlobalArgs, command: &ComponentsCommand) -> ExitCode {
+pub(crate) fn run(global: &GlobalArgs, command: &ComponentsCommand) -> ExitCode {
     match command {
         ComponentsCommand::Render(args) => render(global, args),
         ComponentsCommand::List(args) => list(global, args),

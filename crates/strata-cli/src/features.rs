@@ -14,7 +14,7 @@ use crate::{GlobalArgs, OutputFormat};
 
 /// Features: a base blueprint extended by conditional feature files.
 #[derive(Debug, Subcommand)]
-pub enum FeaturesCommand {
+pub(crate) enum FeaturesCommand {
     /// Compose a context's blueprint from the base blueprint and its features.
     Render(RenderArgs),
     /// Compose a context's blueprint and report every problem; exit 0 or 1.
@@ -25,7 +25,7 @@ pub enum FeaturesCommand {
 
 /// A project and a context.
 #[derive(Debug, Args)]
-pub struct ContextArgs {
+pub(crate) struct ContextArgs {
     /// The project folder (with `windsor.yaml` and `contexts/_template`).
     #[arg(value_name = "PROJECT")]
     dir: PathBuf,
@@ -39,7 +39,7 @@ pub struct ContextArgs {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     #[command(flatten)]
     context: ContextArgs,
     /// Name, beside each component and kustomization, the files that made it (YAML only).
@@ -49,7 +49,7 @@ pub struct RenderArgs {
 
 /// `schema` arguments.
 #[derive(Debug, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Which file's schema.
     #[arg(value_enum, default_value_t = SchemaKind::Blueprint)]
     kind: SchemaKind,
@@ -57,7 +57,7 @@ pub struct SchemaArgs {
 
 /// The schemas `strata features schema` prints.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum SchemaKind {
+pub(crate) enum SchemaKind {
     /// `contexts/_template/blueprint.yaml`.
     Blueprint,
     /// A feature file.
@@ -71,7 +71,7 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("`{text}` is not PATH=VALUE"))
 }
 
-pub fn run(global: &GlobalArgs, command: &FeaturesCommand) -> ExitCode {
+pub(crate) fn run(global: &GlobalArgs, command: &FeaturesCommand) -> ExitCode {
     match command {
         FeaturesCommand::Render(args) => {
             if let Some(usage) = global.explain_conflict(args.explain) {

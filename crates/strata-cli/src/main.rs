@@ -6,6 +6,10 @@
 //! input is invalid (diagnostics on stderr, nothing on stdout), 2 usage.
 
 #![forbid(unsafe_code)]
+#![expect(
+    clippy::print_stderr,
+    reason = "the binary is the one crate that prints: diagnostics and usage errors"
+)]
 
 mod components;
 mod features;

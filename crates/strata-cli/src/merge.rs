@@ -14,7 +14,7 @@ use crate::{GlobalArgs, OutputFormat};
 
 /// Merge layered YAML/JSON files, the first as the lowest layer.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// Files to merge, lowest layer first (`-` reads standard input).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
@@ -35,7 +35,7 @@ fn parse_strategy(text: &str) -> Result<(String, Strategy), String> {
     Ok((path.to_owned(), strategy))
 }
 
-pub fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
+pub(crate) fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
     if let Some(usage) = global.explain_conflict(args.explain) {
         return usage;
     }

@@ -13,7 +13,7 @@ use crate::{GlobalArgs, OutputFormat};
 
 /// Platform blueprints: a catalogue folder composed per request.
 #[derive(Debug, Subcommand)]
-pub enum PlatformCommand {
+pub(crate) enum PlatformCommand {
     /// Load, resolve and validate every blueprint of a catalogue.
     Check(CatalogueArgs),
     /// List the blueprints of a catalogue with their inheritance chains.
@@ -28,7 +28,7 @@ pub enum PlatformCommand {
 
 /// A catalogue folder.
 #[derive(Debug, Args)]
-pub struct CatalogueArgs {
+pub(crate) struct CatalogueArgs {
     /// The catalogue folder.
     #[arg(value_name = "DIR")]
     dir: PathBuf,
@@ -36,7 +36,7 @@ pub struct CatalogueArgs {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     #[command(flatten)]
     catalogue: CatalogueArgs,
     /// The platform blueprint (may be left out with `--repo`, whose `template` decides).
@@ -55,7 +55,7 @@ pub struct RenderArgs {
 
 /// `schema` arguments.
 #[derive(Debug, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Which file's schema.
     #[arg(value_enum, default_value_t = SchemaKind::Blueprint)]
     kind: SchemaKind,
@@ -63,7 +63,7 @@ pub struct SchemaArgs {
 
 /// The schemas `strata platform schema` prints.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum SchemaKind {
+pub(crate) enum SchemaKind {
     /// A catalogue blueprint.
     Blueprint,
     /// A repository's `.k8shell.yaml`.
@@ -74,7 +74,7 @@ pub enum SchemaKind {
     Compose,
 }
 
-pub fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
+pub(crate) fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
     match command {
         PlatformCommand::Check(args) => {
             let mut session = Session::new(global);

@@ -18,7 +18,7 @@ use strata_syntax::{Diagnostic, Severity, SourceDb, SourceId};
 use crate::{ColorChoice, DiagnosticFormat, GlobalArgs};
 
 /// Writes every diagnostic to standard error in the chosen format.
-pub fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalArgs) {
+pub(crate) fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalArgs) {
     match global.diagnostics {
         DiagnosticFormat::Json => {
             let mut stderr = io::stderr().lock();

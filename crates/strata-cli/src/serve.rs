@@ -14,7 +14,7 @@ use crate::GlobalArgs;
 
 /// `serve` arguments.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The catalogue folder, watched for changes.
     #[arg(value_name = "DIR")]
     dir: PathBuf,
@@ -37,14 +37,14 @@ pub struct ServeArgs {
 
 /// `--log-format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     /// One human-readable line per event.
     Text,
     /// One JSON object per line.
     Json,
 }
 
-pub fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
+pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
     // `notify` reports routine inotify housekeeping at info level.
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,notify=warn"));

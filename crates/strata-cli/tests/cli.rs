@@ -1,5 +1,6 @@
 //! The `strata` binary end to end: global options, exit statuses, and
 //! snapshots of the human diagnostics (`insta`).
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::io::Write;
 use std::path::PathBuf;

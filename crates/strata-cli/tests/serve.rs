@@ -1,5 +1,6 @@
 //! `strata platform serve` through the binary: the bundled example served on
 //! an ephemeral loopback port, composed over HTTP, stopped by SIGTERM.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

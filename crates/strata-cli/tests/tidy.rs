@@ -8,6 +8,7 @@
 //! every code is exercised: a fixture's `expected.diagnostics` or a test
 //! (an integration test, a snapshot, a `#[cfg(test)]` module) names it, by
 //! its text or by its constant.
+#![expect(clippy::panic, reason = "a test stops at the first surprise")]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

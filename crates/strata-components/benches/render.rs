@@ -29,6 +29,11 @@
 //! ```text
 //! cargo bench -p strata-components --bench render -- --warm-up-time 1 --measurement-time 5
 //! ```
+#![expect(
+    clippy::expect_used,
+    clippy::print_stderr,
+    reason = "a benchmark stops on an input that is not what it claims, and reports what it measured"
+)]
 
 #[path = "../examples/support/app.rs"]
 mod app;

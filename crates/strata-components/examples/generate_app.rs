@@ -7,6 +7,11 @@
 //! ```
 //!
 //! `COMPONENTS` defaults to 200. Prints what it wrote.
+#![expect(
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "an example stops on a bad input and prints its result"
+)]
 
 #[path = "support/app.rs"]
 mod app;

@@ -217,7 +217,7 @@ pub struct ComputedVar {
 
 /// Whether `text` is a valid Kubernetes label value (and not empty).
 #[must_use]
-pub fn is_label_value(text: &str) -> bool {
+pub(crate) fn is_label_value(text: &str) -> bool {
     let bytes = text.as_bytes();
     !bytes.is_empty()
         && bytes.len() <= 63

@@ -23,7 +23,7 @@ use strata_syntax::{Diagnostic, Entry, Node, Value};
 
 /// Walks `output`, collecting its objects in order; every problem is reported.
 #[must_use]
-pub fn extract(output: Node, component: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+pub(crate) fn extract(output: Node, component: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     let mut walk = Walk {
         component,
         objects: Vec::new(),
@@ -170,7 +170,7 @@ impl Walk<'_> {
 
 /// `kind` and `apiVersion` are non-empty strings.
 #[must_use]
-pub fn is_object(entries: &strata_syntax::Mapping) -> bool {
+pub(crate) fn is_object(entries: &strata_syntax::Mapping) -> bool {
     ["kind", "apiVersion"].iter().all(|key| {
         entries
             .get(*key)
@@ -181,7 +181,7 @@ pub fn is_object(entries: &strata_syntax::Mapping) -> bool {
 
 /// Sorts every mapping's keys, as qbec writes objects (Go marshals maps
 /// sorted), so output does not depend on how a component ordered them.
-pub fn sort_keys(node: &mut Node) {
+pub(crate) fn sort_keys(node: &mut Node) {
     match &mut node.value {
         Value::Map(entries) => {
             entries.sort_keys();
@@ -210,7 +210,7 @@ fn member(key: &str) -> String {
 
 /// `metadata.name`, else `metadata.generateName`, when a non-empty string.
 #[must_use]
-pub fn name(object: &Node) -> Option<&str> {
+pub(crate) fn name(object: &Node) -> Option<&str> {
     let metadata = object.get("metadata")?;
     ["name", "generateName"]
         .into_iter()
@@ -220,7 +220,7 @@ pub fn name(object: &Node) -> Option<&str> {
 
 /// The sort key of an object: namespace, kind, name.
 #[must_use]
-pub fn identity(object: &Node) -> (String, String, String) {
+pub(crate) fn identity(object: &Node) -> (String, String, String) {
     let text = |node: Option<&Node>| node.and_then(Node::as_str).unwrap_or_default().to_owned();
     let metadata = object.get("metadata");
     (
@@ -232,7 +232,7 @@ pub fn identity(object: &Node) -> (String, String, String) {
 
 /// Sets `metadata.<section>.<key>` to `value`, creating the mappings; the
 /// problem when `metadata.<section>` is not a mapping.
-pub fn set_metadata(
+pub(crate) fn set_metadata(
     object: &mut Node,
     section: &str,
     key: &str,

@@ -1,4 +1,9 @@
 //! The components library on the bundled example and on scratch apps.
+#![expect(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a test stops at the first surprise"
+)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

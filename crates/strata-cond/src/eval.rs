@@ -297,7 +297,7 @@ fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondErr
 }
 
 /// A number as a float, for mixed arithmetic.
-#[allow(
+#[expect(
     clippy::cast_precision_loss,
     reason = "mixed arithmetic is float arithmetic"
 )]

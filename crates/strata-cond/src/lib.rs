@@ -9,7 +9,7 @@
 //! ${jsonnet("talos.jsonnet").worker_config_patches}
 //! ```
 //!
-//! - [`parse`]: literals (`null`/`nil`, `true`/`false`, integers, floats,
+//! - [`parse`](mod@parse): literals (`null`/`nil`, `true`/`false`, integers, floats,
 //!   single- and double-quoted strings, `[lists]`), names, `.field`,
 //!   `[index]`, calls, prefix `!`/`not`/`-`, and the binary operators with
 //!   expr's precedence (module docs there). Every node keeps its byte range.

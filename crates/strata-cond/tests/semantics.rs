@@ -1,4 +1,9 @@
 //! Every operator and rule of the language, on a small configuration.
+#![expect(
+    clippy::panic,
+    clippy::unwrap_used,
+    reason = "a test stops at the first surprise"
+)]
 
 use strata_cond::{CondError, Host, HostError, condition, evaluate, parse};
 use strata_syntax::{Format, Limits, Node, SourceDb};

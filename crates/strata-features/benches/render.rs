@@ -41,6 +41,12 @@
 //! ```text
 //! cargo bench -p strata-features --bench render -- --warm-up-time 1 --measurement-time 5
 //! ```
+#![expect(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stderr,
+    reason = "a benchmark stops on an input that is not what it claims, and reports what it measured"
+)]
 
 #[path = "../examples/support/project.rs"]
 mod project;

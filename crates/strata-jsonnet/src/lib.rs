@@ -1,13 +1,13 @@
 //! Jsonnet for the dialects, on jrsonnet (pinned to one pre-release, with its
 //! sibling crates; see the workspace manifest for why `0.5.0-pre97`).
 //!
-//! - [`vm`]: a fresh VM per evaluation with the standard library, external
+//! - `vm`: a fresh VM per evaluation with the standard library, external
 //!   variables, top-level arguments, imports confined to a [`strata_fs`]
 //!   root (relative to the importing file, then along library folders),
 //!   `std.trace` collected instead of printed, and failures returned as
 //!   plain data with their traces ([`Failure`]), so they can cross threads
 //!   and become diagnostics with positions.
-//! - [`natives`]: qbec's `std.native` functions (`parseJson`, `parseYaml`,
+//! - `natives`: qbec's `std.native` functions (`parseJson`, `parseYaml`,
 //!   `renderYaml`, `escapeStringRegex`, `regexMatch`, `regexSubst`,
 //!   `labelsMatchSelector`), available in every VM.
 //! - [`value`]: Jsonnet values to and from spanned trees, depth-bounded.
@@ -20,10 +20,10 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
-pub mod natives;
+mod natives;
 mod report;
 pub mod value;
-pub mod vm;
+mod vm;
 
 pub use report::TraceSources;
 pub use vm::{Failure, Frame, Input, Inputs, Setup, Traced, Vm};

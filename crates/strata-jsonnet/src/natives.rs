@@ -54,7 +54,7 @@ use crate::value::{from_node, to_node};
 ///
 /// `limits` bounds what `parseJson` and `parseYaml` accept (size, nesting,
 /// alias expansion) and how deeply nested a value `renderYaml` renders.
-pub fn register(context: &ContextInitializer, limits: Limits) {
+pub(crate) fn register(context: &ContextInitializer, limits: Limits) {
     context.add_native("parseJson", parseJson { limits });
     context.add_native("parseYaml", parseYaml { limits });
     context.add_native("renderYaml", renderYaml { limits });
@@ -80,7 +80,7 @@ pub fn register(context: &ContextInitializer, limits: Limits) {
     #[trace(skip)]
     limits: Limits,
 ))]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -99,7 +99,7 @@ fn parseJson(this: &parseJson, json: IStr) -> Result<Val> {
     #[trace(skip)]
     limits: Limits,
 ))]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -118,7 +118,7 @@ fn parseYaml(this: &parseYaml, yaml: IStr) -> Result<Val> {
     #[trace(skip)]
     limits: Limits,
 ))]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -149,7 +149,7 @@ fn renderYaml(this: &renderYaml, data: Val) -> Result<String> {
 }
 
 #[builtin]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -162,7 +162,7 @@ fn escapeStringRegex(str: IStr) -> String {
     #[trace(skip)]
     cache: Rc<RegexCache>,
 ))]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -176,7 +176,7 @@ fn regexMatch(this: &regexMatch, regex: IStr, string: IStr) -> Result<bool> {
     #[trace(skip)]
     cache: Rc<RegexCache>,
 ))]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
@@ -187,7 +187,7 @@ fn regexSubst(this: &regexSubst, regex: IStr, src: IStr, repl: IStr) -> Result<S
 }
 
 #[builtin]
-#[allow(
+#[expect(
     non_snake_case,
     clippy::needless_pass_by_value,
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"

@@ -95,7 +95,7 @@ fn deeper(max_depth: usize) -> Result<usize> {
 fn number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() <= EXACT_INTEGER {
         // In range and whole: the conversion is exact.
-        #[allow(
+        #[expect(
             clippy::cast_possible_truncation,
             reason = "checked to be whole and in range"
         )]
@@ -111,8 +111,8 @@ pub fn from_node(node: &Node) -> Val {
     match &node.value {
         Value::Null => Val::Null,
         Value::Bool(b) => Val::Bool(*b),
-        #[allow(clippy::cast_precision_loss, reason = "Jsonnet numbers are doubles")]
-        Value::Int(i) => Val::Num(NumValue::new(*i as f64).unwrap_or_else(zero)),
+        #[expect(clippy::cast_precision_loss, reason = "Jsonnet numbers are doubles")]
+        Value::Int(i) => NumValue::new(*i as f64).map_or(Val::Null, Val::Num),
         Value::Float(f) => NumValue::new(*f).map_or(Val::Null, Val::Num),
         Value::String(s) => Val::Str(s.as_str().into()),
         Value::Seq(items) => Val::Arr(ArrValue::eager(items.iter().map(from_node).collect())),
@@ -124,10 +124,6 @@ pub fn from_node(node: &Node) -> Val {
             Val::Obj(object.build())
         }
     }
-}
-
-fn zero() -> NumValue {
-    NumValue::new(0.0).expect("zero is finite")
 }
 
 #[cfg(test)]

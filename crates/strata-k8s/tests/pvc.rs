@@ -1,4 +1,5 @@
 //! Strict decoding of `PersistentVolumeClaimSpec` and quantity checks.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use strata_k8s::{check_quantity, decode_pvc_spec, decode_pvc_spec_at, pvc_spec_decoder};

@@ -23,6 +23,11 @@
 //! ```text
 //! cargo bench -p strata-merge --bench merge
 //! ```
+#![expect(
+    clippy::expect_used,
+    clippy::print_stderr,
+    reason = "a benchmark stops on an input that is not what it claims, and reports what it measured"
+)]
 
 #[path = "../examples/support/stack.rs"]
 mod stack;

@@ -8,6 +8,12 @@
 //!
 //! ("Maximum resident set size" in the `time -v` report). The stack is the
 //! one `benches/merge.rs` times; see `examples/support/stack.rs`.
+#![expect(
+    clippy::expect_used,
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "an example stops on a bad input and prints its result"
+)]
 
 #[path = "support/stack.rs"]
 mod stack;

@@ -3,6 +3,7 @@
 //! - an empty upper (or lower) mapping is the identity of merge;
 //! - merging is deterministic: the same layers give the same bytes;
 //! - merge by key is idempotent on a layer merged with itself.
+#![expect(clippy::unwrap_used, reason = "a test stops at the first surprise")]
 
 use proptest::prelude::*;
 use strata_merge::{Strategies, Strategy as MergeStrategy, merge};

@@ -1,4 +1,5 @@
 //! The library API of the merge: custom strategies and provenance.
+#![expect(clippy::unwrap_used, reason = "a test stops at the first surprise")]
 
 use strata_merge::{Strategies, merge_layers};
 use strata_syntax::emit::to_yaml;

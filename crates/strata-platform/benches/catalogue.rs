@@ -36,6 +36,12 @@
 //! ```text
 //! cargo bench -p strata-platform --bench catalogue -- --warm-up-time 1 --measurement-time 5
 //! ```
+#![expect(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stderr,
+    reason = "a benchmark stops on an input that is not what it claims, and reports what it measured"
+)]
 
 #[path = "../examples/support/catalogue.rs"]
 mod catalogue;

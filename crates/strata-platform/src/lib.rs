@@ -4,14 +4,14 @@
 //!
 //! The pipeline, and the module that does each step:
 //!
-//! 1. [`load`]: read every blueprint file below the catalogue root,
+//! 1. `load`: read every blueprint file below the catalogue root,
 //!    expanding `!include`s, confined to the root.
-//! 2. [`resolve`]: resolve each blueprint over its `template` chain with
+//! 2. `resolve`: resolve each blueprint over its `template` chain with
 //!    the layered merge (memoised, cycles reported with the whole chain).
 //! 3. [`Catalogue::render`]: merge a repository's `.k8shell.yaml` on top
 //!    (only the keys a repository may set), evaluate every `!cel` scalar
 //!    against the request's [`Scope`], decode strictly into a [`Blueprint`]
-//!    and [`validate`] it.
+//!    and `validate` it.
 //!
 //! At load every concrete blueprint is rendered once against the synthetic
 //! [`Scope::test`], so configuration errors surface before any request.
@@ -39,11 +39,11 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
-pub mod load;
-pub mod model;
-pub mod resolve;
-pub mod scope;
-pub mod validate;
+mod load;
+mod model;
+mod resolve;
+mod scope;
+mod validate;
 
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
@@ -57,7 +57,11 @@ use strata_schema::Decoder;
 use strata_syntax::{Diagnostic, LayerId, Node, SourceDb, Span, Value};
 
 pub use load::{Definition, SETTINGS_FILE};
-pub use model::{Blueprint, REPO_KEYS, RepoFile};
+pub use model::{
+    App, Blueprint, Connection, InitScript, K8shelld, Network, NetworkPolicyClass, Podman,
+    Protocol, PullPolicy, REPO_KEYS, RepoBlueprint, RepoFile, Resources, RestartPolicy, Storage,
+    StorageType,
+};
 pub use resolve::Resolved;
 pub use scope::Scope;
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};
@@ -91,7 +95,7 @@ pub fn repo_schema() -> &'static serde_json::Value {
 struct SettingsFile {
     /// Sequence strategies by path.
     #[serde(default)]
-    #[allow(
+    #[expect(
         dead_code,
         reason = "checked by the schema; registered from the document, in its order, with spans"
     )]

@@ -54,7 +54,7 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(fs: &'a dyn Files, db: &'a mut SourceDb, limits: Limits) -> Reader<'a> {
+    pub(crate) fn new(fs: &'a dyn Files, db: &'a mut SourceDb, limits: Limits) -> Reader<'a> {
         Reader {
             files: strata_dialect::Reader::new(fs, db, limits),
             diagnostics: Vec::new(),
@@ -64,7 +64,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Replaces every `!include` below `node`, read from `file`.
-    pub fn expand(&mut self, node: &mut Node, file: &Path, stack: &mut Vec<PathBuf>) {
+    pub(crate) fn expand(&mut self, node: &mut Node, file: &Path, stack: &mut Vec<PathBuf>) {
         if node
             .tag
             .as_ref()

@@ -17,7 +17,7 @@ use strata_syntax::{Diagnostic, Node, Span, Value};
 use crate::codes;
 
 /// The longest `metadata.name` after normalisation.
-pub const MAX_NAME_LENGTH: usize = 53;
+pub(crate) const MAX_NAME_LENGTH: usize = 53;
 
 /// What a render evaluates `!cel` against.
 #[derive(Debug, Clone)]
@@ -168,7 +168,7 @@ impl Scope {
 
 /// `text` as a DNS label: lowercase, `[a-z0-9-]`, at most [`MAX_NAME_LENGTH`].
 #[must_use]
-pub fn dns_label(text: &str) -> String {
+pub(crate) fn dns_label(text: &str) -> String {
     let mut label = String::with_capacity(text.len());
     for c in text.chars().flat_map(char::to_lowercase) {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {

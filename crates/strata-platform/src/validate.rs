@@ -30,7 +30,7 @@ const REQUIRED_CAPABILITIES: &[&str] = &["CHOWN", "SETUID", "SETGID"];
 
 /// Checks `blueprint`, decoded from `node`, and returns every problem.
 #[must_use]
-pub fn validate(blueprint: &Blueprint, node: &Node) -> Vec<Diagnostic> {
+pub(crate) fn validate(blueprint: &Blueprint, node: &Node) -> Vec<Diagnostic> {
     let mut checker = Checker {
         node,
         problems: Vec::new(),

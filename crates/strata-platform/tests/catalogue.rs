@@ -1,4 +1,9 @@
 //! The platform library API on in-memory and on-disk catalogues.
+#![expect(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a test stops at the first surprise"
+)]
 
 use std::path::PathBuf;
 

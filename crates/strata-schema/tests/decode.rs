@@ -1,5 +1,6 @@
 //! Decoding trees into a small application type: every problem, with its
 //! code, path, position and help.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;

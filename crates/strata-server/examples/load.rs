@@ -10,6 +10,13 @@
 //! ```text
 //! cargo run --release -p strata-server --example load -- [--clients N] [--requests N] [--seconds S]
 //! ```
+#![expect(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "an example stops on a bad input and prints its result"
+)]
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, TcpListener};

@@ -108,7 +108,7 @@ pub fn router(service: Arc<Service>) -> Router {
 /// whose spans the diagnostics need, not this type.
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(
+#[expect(
     dead_code,
     reason = "the schema a compose request is validated against; the tree is read"
 )]
@@ -126,7 +126,7 @@ struct ComposeRequest {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(dead_code, reason = "part of the compose request's schema")]
+#[expect(dead_code, reason = "part of the compose request's schema")]
 struct RequestMetadata {
     /// The workspace's name (normalised to a DNS label for CEL).
     #[schemars(length(min = 1))]
@@ -139,7 +139,7 @@ struct RequestMetadata {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code, reason = "part of the compose request's schema")]
+#[expect(dead_code, reason = "part of the compose request's schema")]
 enum RepoFile {
     Text(String),
     Object(serde_json::Map<String, Json>),

@@ -1,16 +1,16 @@
 //! The HTTP service for platform blueprints (`strata platform serve`).
 //!
 //! A provisioning service keeps a catalogue ([`strata_platform::Catalogue`])
-//! loaded, reloads it whenever its files change ([`watch`]), and composes
-//! blueprints for authenticated callers over HTTP ([`http`]).
+//! loaded, reloads it whenever its files change (`watch`), and composes
+//! blueprints for authenticated callers over HTTP (`http`).
 //!
 //! - **Generations.** Every reload builds a complete new catalogue before it
 //!   is swapped in; a request sees exactly one generation from start to end,
 //!   and says which (`X-Strata-Generation`). A reload that fails keeps the
-//!   previous generation and is reported in `/v1/status` ([`service`]).
+//!   previous generation and is reported in `/v1/status` (`service`).
 //! - **Users.** Bearer tokens, stored as SHA-256 digests in a users file that
 //!   is reloaded like the catalogue; each user may use the blueprints its
-//!   globs allow, admins all ([`users`]). Tokens are never logged.
+//!   globs allow, admins all (`users`). Tokens are never logged.
 //! - **Bounds.** Request bodies (1 MiB by default, 413 above), every file
 //!   and body parsed under [`strata_syntax::Limits`], and a timeout on every
 //!   request (408), its headers included (the connection is closed).
@@ -22,11 +22,11 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
-pub mod http;
-pub mod metrics;
-pub mod service;
-pub mod users;
-pub mod watch;
+mod http;
+mod metrics;
+mod service;
+mod users;
+mod watch;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -36,7 +36,7 @@ use std::time::Duration;
 use strata_syntax::Limits;
 
 pub use http::{DIGEST_HEADER, GENERATION_HEADER, compose_request_schema, router};
-pub use service::{Generation, Outcome, Service};
+pub use service::{Generation, ReloadOutcome, Service};
 pub use users::{User, Users, users_schema};
 
 /// The default request body limit: 1 MiB.

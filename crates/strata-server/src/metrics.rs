@@ -32,7 +32,7 @@ pub struct RequestLabels {
 
 /// What a reload is counted by.
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct ReloadLabels {
+pub(crate) struct ReloadLabels {
     /// `catalogue` or `users`.
     pub target: &'static str,
     /// `loaded`, `unchanged` or `failed`.
@@ -41,7 +41,7 @@ pub struct ReloadLabels {
 
 /// What is reloaded.
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct TargetLabels {
+pub(crate) struct TargetLabels {
     /// `catalogue` or `users`.
     pub target: &'static str,
 }

@@ -53,7 +53,7 @@ pub struct ReloadFailure {
 
 /// What a reload did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ReloadOutcome {
     /// A new generation is served.
     Loaded(u64),
     /// The content is what is already served.
@@ -62,12 +62,12 @@ pub enum Outcome {
     Failed,
 }
 
-impl Outcome {
+impl ReloadOutcome {
     fn label(self) -> &'static str {
         match self {
-            Outcome::Loaded(_) => "loaded",
-            Outcome::Unchanged(_) => "unchanged",
-            Outcome::Failed => "failed",
+            ReloadOutcome::Loaded(_) => "loaded",
+            ReloadOutcome::Unchanged(_) => "unchanged",
+            ReloadOutcome::Failed => "failed",
         }
     }
 }
@@ -149,7 +149,7 @@ impl Service {
     }
 
     /// Loads the catalogue again and serves it if it is valid and new.
-    pub fn reload_catalogue(&self) -> Outcome {
+    pub fn reload_catalogue(&self) -> ReloadOutcome {
         let started = Instant::now();
         let root = &self.config.catalogue;
         let outcome = match load_catalogue(root, &self.config) {
@@ -158,7 +158,7 @@ impl Service {
                 let digest = digest(&catalogue, root);
                 let (outcome, generation) = match self.generation() {
                     Some(previous) if previous.digest == digest => {
-                        (Outcome::Unchanged(previous.number), previous)
+                        (ReloadOutcome::Unchanged(previous.number), previous)
                     }
                     previous => {
                         let generation = Arc::new(Generation {
@@ -171,7 +171,7 @@ impl Service {
                         self.generation.store(Some(generation.clone()));
                         let blueprints = concrete_count(&generation.catalogue);
                         self.metrics.serving(generation.number, blueprints);
-                        (Outcome::Loaded(generation.number), generation)
+                        (ReloadOutcome::Loaded(generation.number), generation)
                     }
                 };
                 tracing::info!(
@@ -199,7 +199,7 @@ impl Service {
                     "catalogue reload",
                 );
                 self.record(|f| &mut f.catalogue, Some(ReloadFailure::now(diagnostics)));
-                Outcome::Failed
+                ReloadOutcome::Failed
             }
         };
         self.metrics.reload("catalogue", outcome.label());
@@ -295,7 +295,7 @@ fn load_catalogue(
 
 /// The number of blueprints that can be composed.
 #[must_use]
-pub fn concrete_count(catalogue: &Catalogue) -> usize {
+pub(crate) fn concrete_count(catalogue: &Catalogue) -> usize {
     catalogue.list().iter().filter(|s| !s.is_template).count()
 }
 

@@ -35,7 +35,7 @@ use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 use crate::codes;
 
 /// The role that may use every blueprint.
-pub const ADMIN_ROLE: &str = "admin";
+pub(crate) const ADMIN_ROLE: &str = "admin";
 
 /// The users file, as written.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -36,7 +36,7 @@ enum Signal {
 }
 
 /// The watching thread; [`Watcher::stop`] ends it.
-pub struct Watcher {
+pub(crate) struct Watcher {
     signals: mpsc::Sender<Signal>,
     thread: Option<JoinHandle<()>>,
 }
@@ -45,7 +45,7 @@ impl Watcher {
     /// Starts watching for `service`, then loads the users and the
     /// catalogue once on the watching thread (so no change made meanwhile is
     /// missed, and no two reloads overlap) and returns when they are done.
-    pub fn start(service: Arc<Service>) -> std::io::Result<Watcher> {
+    pub(crate) fn start(service: Arc<Service>) -> std::io::Result<Watcher> {
         let (signals, received) = mpsc::channel();
         let events = signals.clone();
         let debouncer = new_debouncer(service.config().debounce, None, move |result| {
@@ -79,7 +79,7 @@ impl Watcher {
     }
 
     /// Stops watching and waits for a reload in progress to finish.
-    pub fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         self.halt();
     }
 

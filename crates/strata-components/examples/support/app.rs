@@ -41,14 +41,14 @@ use std::path::Path;
 use fastrand::Rng;
 
 /// The seed every component's sequence starts from (plus its index).
-pub const SEED: u64 = 0x0051_7a7a_c0de;
+pub(crate) const SEED: u64 = 0x0051_7a7a_c0de;
 
 /// The number of components a default application has.
-pub const DEFAULT_COMPONENTS: usize = 200;
+pub(crate) const DEFAULT_COMPONENTS: usize = 200;
 
 /// What [`write_app`] wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Jsonnet components.
     pub jsonnet: usize,
     /// JSON components.
@@ -63,7 +63,7 @@ pub struct Summary {
 
 /// Writes an application of `components` components below `dir` (created
 /// if missing; files of the same names are replaced).
-pub fn write_app(dir: &Path, components: usize) -> io::Result<Summary> {
+pub(crate) fn write_app(dir: &Path, components: usize) -> io::Result<Summary> {
     fs::create_dir_all(dir.join("components"))?;
     fs::create_dir_all(dir.join("lib"))?;
     let mut summary = Summary::default();

@@ -43,18 +43,18 @@ use fastrand::Rng;
 use strata_fs::MemoryFs;
 
 /// The context rendered.
-pub const CONTEXT: &str = "bench";
+pub(crate) const CONTEXT: &str = "bench";
 /// Terraform components in `blueprint.yaml`.
-pub const TERRAFORM: usize = 150;
+pub(crate) const TERRAFORM: usize = 150;
 /// Kustomizations in `blueprint.yaml`.
-pub const KUSTOMIZE: usize = 50;
+pub(crate) const KUSTOMIZE: usize = 50;
 /// Feature files.
-pub const FEATURES: usize = 100;
+pub(crate) const FEATURES: usize = 100;
 /// Every this many features, one reads `certs/ca.crt` with `file()`.
-pub const FILE_EVERY: usize = 23;
+pub(crate) const FILE_EVERY: usize = 23;
 
 /// The feature toggles of the context, `toggles.<name>`.
-pub const TOGGLES: [&str; 40] = [
+pub(crate) const TOGGLES: [&str; 40] = [
     "argocd",
     "cert_manager",
     "external_dns",
@@ -167,7 +167,7 @@ const INPUT_KEYS: [&str; 24] = [
 ];
 
 /// The generated project.
-pub struct Generated {
+pub(crate) struct Generated {
     /// The project's files: `windsor.yaml`, `contexts/bench/values.yaml`,
     /// and below `contexts/_template` the blueprint, the features and
     /// `certs/ca.crt`.
@@ -188,13 +188,13 @@ pub struct Generated {
 
 impl Generated {
     /// The total size of the YAML files, in bytes.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.files.iter().map(|(_, text)| text.len()).sum()
     }
 }
 
 /// Generates the project.
-pub fn generate() -> Generated {
+pub(crate) fn generate() -> Generated {
     let toggles = toggle_values();
     let windsor = windsor_yaml(&toggles);
     let values = values_yaml(&toggles);

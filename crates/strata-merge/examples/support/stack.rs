@@ -13,6 +13,10 @@
 //!
 //! The values come from a `fastrand` sequence seeded per layer, so the
 //! text is the same on every run and machine.
+#![expect(
+    clippy::expect_used,
+    reason = "an example stops on a bad input and prints its result"
+)]
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -23,13 +27,13 @@ use strata_merge::{Strategies, Strategy};
 use strata_syntax::{Node, Value};
 
 /// How many layers the stack has.
-pub const LAYERS: usize = 5;
+pub(crate) const LAYERS: usize = 5;
 /// Services defined by layer 0.
-pub const BASE_SERVICES: usize = 64;
+pub(crate) const BASE_SERVICES: usize = 64;
 /// Services added by each upper layer.
-pub const NEW_SERVICES_PER_LAYER: usize = 48;
+pub(crate) const NEW_SERVICES_PER_LAYER: usize = 48;
 /// Existing services each upper layer overrides.
-pub const OVERRIDES_PER_LAYER: usize = 32;
+pub(crate) const OVERRIDES_PER_LAYER: usize = 32;
 /// Plain environment variables of a new service (three more are fixed).
 const ENV_VARS: usize = 9;
 
@@ -37,7 +41,7 @@ const LOG_LEVELS: &[&str] = &["debug", "info", "warn", "error"];
 const MEMORY: &[&str] = &["128Mi", "256Mi", "512Mi", "1Gi", "2Gi"];
 
 /// The YAML text of every layer, lowest first.
-pub fn layers() -> Vec<String> {
+pub(crate) fn layers() -> Vec<String> {
     let mut services: Vec<String> = Vec::new();
     (0..LAYERS)
         .map(|layer| layer_text(layer, &mut services))
@@ -45,7 +49,7 @@ pub fn layers() -> Vec<String> {
 }
 
 /// The strategy registry the stack is meant to be merged with.
-pub fn strategies() -> Strategies {
+pub(crate) fn strategies() -> Strategies {
     let mut strategies = Strategies::new();
     strategies
         .register("ports", Strategy::Union)
@@ -60,7 +64,7 @@ pub fn strategies() -> Strategies {
 }
 
 /// The number of leaf scalars in a tree (sequence items included).
-pub fn leaves(node: &Node) -> usize {
+pub(crate) fn leaves(node: &Node) -> usize {
     match &node.value {
         Value::Seq(items) => items.iter().map(leaves).sum(),
         Value::Map(map) => map.values().map(|entry| leaves(&entry.value)).sum(),

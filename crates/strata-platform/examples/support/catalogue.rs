@@ -35,21 +35,21 @@ use fastrand::Rng;
 use strata_syntax::{Node, Value};
 
 /// How many blueprints the catalogue holds, templates included.
-pub const BLUEPRINTS: usize = 1_000;
+pub(crate) const BLUEPRINTS: usize = 1_000;
 /// The length of every concrete blueprint's chain, root to itself.
-pub const DEPTH: usize = 5;
+pub(crate) const DEPTH: usize = 5;
 /// Children of each template above the workspaces.
-pub const FANOUT: usize = 4;
+pub(crate) const FANOUT: usize = 4;
 /// Workspaces written to a file of their own.
-pub const SINGLE_FILES: usize = 40;
+pub(crate) const SINGLE_FILES: usize = 40;
 /// Workspaces per `blueprints: [...]` file, after the single ones.
-pub const PER_FILE: usize = 25;
+pub(crate) const PER_FILE: usize = 25;
 /// The workspace the render benchmark composes: an `ops` stack (podman) in
 /// a shared file.
-pub const RENDERED: &str = "python-ops-alpha-ws076";
+pub(crate) const RENDERED: &str = "python-ops-alpha-ws076";
 
 /// The request scope the render benchmark evaluates against.
-pub const REQUEST_SCOPE: &str = "\
+pub(crate) const REQUEST_SCOPE: &str = "\
 user:
   username: ada
   uid: 1001
@@ -68,10 +68,10 @@ metadata:
 /// The `!cel` scalars of [`RENDERED`] resolved over its chain: 17 written
 /// along it, less the root's `hostname` and `splash`, which the workspace
 /// and its language template override.
-pub const RENDERED_CEL: usize = 15;
+pub(crate) const RENDERED_CEL: usize = 15;
 
 /// The host name [`RENDERED`] gets in [`REQUEST_SCOPE`].
-pub const RENDERED_HOSTNAME: &str = "python-ops-alpha-ws076-ada.dev.example.com";
+pub(crate) const RENDERED_HOSTNAME: &str = "python-ops-alpha-ws076-ada.dev.example.com";
 
 /// A language template: its name, image, a variable computed by CEL, and
 /// the app it offers (name, binary, port).
@@ -131,7 +131,7 @@ const STORAGE_CLASSES: &[&str] = &["ssd", "standard", "premium-rwo"];
 const LOG_LEVELS: &[&str] = &["debug", "info", "warn"];
 
 /// The generated catalogue.
-pub struct Generated {
+pub(crate) struct Generated {
     /// Every file, path relative to the root and text, settings file first.
     pub files: Vec<(String, String)>,
     /// Templates among the blueprints.
@@ -142,12 +142,12 @@ pub struct Generated {
 
 impl Generated {
     /// The total size of the files, in bytes.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.files.iter().map(|(_, text)| text.len()).sum()
     }
 
     /// The `!cel` tags written in the files (each tags one scalar).
-    pub fn cel_written(&self) -> usize {
+    pub(crate) fn cel_written(&self) -> usize {
         self.files
             .iter()
             .map(|(_, text)| text.matches("!cel ").count())
@@ -155,7 +155,7 @@ impl Generated {
     }
 
     /// The files as an in-memory tree.
-    pub fn memory_fs(&self) -> strata_fs::MemoryFs {
+    pub(crate) fn memory_fs(&self) -> strata_fs::MemoryFs {
         self.files
             .iter()
             .fold(strata_fs::MemoryFs::new(), |fs, (path, text)| {
@@ -165,7 +165,7 @@ impl Generated {
 }
 
 /// The number of `!cel` scalars in a tree.
-pub fn cel_scalars(node: &Node) -> usize {
+pub(crate) fn cel_scalars(node: &Node) -> usize {
     let own = usize::from(node.tag.as_ref().is_some_and(|tag| tag.as_str() == "!cel"));
     own + match &node.value {
         Value::Seq(items) => items.iter().map(cel_scalars).sum(),
@@ -175,7 +175,7 @@ pub fn cel_scalars(node: &Node) -> usize {
 }
 
 /// Generates the catalogue.
-pub fn generate() -> Generated {
+pub(crate) fn generate() -> Generated {
     let mut files = vec![
         (".strata.yaml".to_owned(), SETTINGS.to_owned()),
         (

@@ -1,6 +1,10 @@
 //! A service on an ephemeral loopback port over a scratch catalogue, and a
 //! small blocking client for it.
-
+#![expect(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test stops at the first surprise"
+)]
 #![allow(
     dead_code,
     reason = "each test binary uses its own part of the shared support"
@@ -15,14 +19,14 @@ use serde_json::Value as Json;
 use strata_server::Config;
 
 /// How long any wait in these tests may last before it fails.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(20);
 
 /// `alice` may use `python-*`.
-pub const ALICE: &str = "alice-token";
+pub(crate) const ALICE: &str = "alice-token";
 /// `root` is an admin.
-pub const ROOT: &str = "root-token";
+pub(crate) const ROOT: &str = "root-token";
 
-pub const USERS: &str = "users:
+pub(crate) const USERS: &str = "users:
   - username: alice
     tokenSha256: 9c220f200955d76c0a38d308225e0ef10c5f971acaf2f8d1d8f732affa5bd1dc
     uid: 1000
@@ -38,7 +42,7 @@ pub const USERS: &str = "users:
 
 /// A catalogue whose `python-data` says which version of the file it came
 /// from in `env.MARK`.
-pub fn catalogue(mark: &str) -> String {
+pub(crate) fn catalogue(mark: &str) -> String {
     format!(
         "blueprints:
   - name: base
@@ -61,7 +65,7 @@ pub fn catalogue(mark: &str) -> String {
 }
 
 /// A compose request for `blueprint`.
-pub fn compose_body(blueprint: &str) -> String {
+pub(crate) fn compose_body(blueprint: &str) -> String {
     serde_json::json!({
         "blueprint": blueprint,
         "workspaceName": "alice-analysis-1",
@@ -73,7 +77,7 @@ pub fn compose_body(blueprint: &str) -> String {
 
 /// An answer.
 #[derive(Debug)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub status: u16,
     pub generation: Option<u64>,
     pub content_type: String,
@@ -82,14 +86,14 @@ pub struct Answer {
 
 impl Answer {
     /// The body as JSON.
-    pub fn json(&self) -> Json {
+    pub(crate) fn json(&self) -> Json {
         serde_json::from_str(&self.text)
             .unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.text))
     }
 }
 
 /// A running service; dropping it shuts it down.
-pub struct Running {
+pub(crate) struct Running {
     pub address: SocketAddr,
     pub catalogue: PathBuf,
     pub users: PathBuf,
@@ -101,12 +105,12 @@ pub struct Running {
 
 impl Running {
     /// Serves `files` (relative path, text) as the catalogue.
-    pub fn start(files: &[(&str, &str)]) -> Running {
+    pub(crate) fn start(files: &[(&str, &str)]) -> Running {
         Running::start_with(files, |_| {})
     }
 
     /// Like [`Running::start`], with the configuration adjusted.
-    pub fn start_with(files: &[(&str, &str)], adjust: impl FnOnce(&mut Config)) -> Running {
+    pub(crate) fn start_with(files: &[(&str, &str)], adjust: impl FnOnce(&mut Config)) -> Running {
         let scratch = tempfile::tempdir().expect("a scratch folder");
         let catalogue = scratch.path().join("catalogue");
         for (path, text) in files {
@@ -160,12 +164,12 @@ impl Running {
     }
 
     /// `GET path`, with `token` as the bearer token.
-    pub fn get(&self, path: &str, token: Option<&str>) -> Answer {
+    pub(crate) fn get(&self, path: &str, token: Option<&str>) -> Answer {
         self.get_as(path, token, "application/json")
     }
 
     /// `GET path` asking for `accept`.
-    pub fn get_as(&self, path: &str, token: Option<&str>, accept: &str) -> Answer {
+    pub(crate) fn get_as(&self, path: &str, token: Option<&str>, accept: &str) -> Answer {
         let mut request = self.agent.get(&self.url(path)).header("Accept", accept);
         if let Some(token) = token {
             request = request.header("Authorization", &format!("Bearer {token}"));
@@ -174,12 +178,12 @@ impl Running {
     }
 
     /// `POST path` with a JSON body.
-    pub fn post(&self, path: &str, token: Option<&str>, body: &str) -> Answer {
+    pub(crate) fn post(&self, path: &str, token: Option<&str>, body: &str) -> Answer {
         self.post_as(path, token, body, "application/json", "application/json")
     }
 
     /// `POST path` with a body of `content_type`, asking for `accept`.
-    pub fn post_as(
+    pub(crate) fn post_as(
         &self,
         path: &str,
         token: Option<&str>,
@@ -199,12 +203,12 @@ impl Running {
     }
 
     /// `/v1/status`, as the admin sees it.
-    pub fn status(&self) -> Json {
+    pub(crate) fn status(&self) -> Json {
         self.get("/v1/status", Some(ROOT)).json()
     }
 
     /// Polls until `condition` holds; fails the test after [`PATIENCE`].
-    pub fn wait_until(&self, what: &str, condition: impl Fn(&Running) -> bool) {
+    pub(crate) fn wait_until(&self, what: &str, condition: impl Fn(&Running) -> bool) {
         let deadline = Instant::now() + PATIENCE;
         while !condition(self) {
             assert!(Instant::now() < deadline, "gave up waiting for {what}");
@@ -213,7 +217,7 @@ impl Running {
     }
 
     /// Waits until the status reports `generation`.
-    pub fn wait_for_generation(&self, generation: u64) -> Json {
+    pub(crate) fn wait_for_generation(&self, generation: u64) -> Json {
         self.wait_until(&format!("generation {generation}"), |r| {
             r.status()["generation"] == generation
         });
@@ -221,7 +225,7 @@ impl Running {
     }
 
     /// Waits until the status reports a catalogue reload error.
-    pub fn wait_for_reload_error(&self) -> Json {
+    pub(crate) fn wait_for_reload_error(&self) -> Json {
         self.wait_until("a reload error", |r| {
             !r.status()["lastReloadError"].is_null()
         });
@@ -229,7 +233,7 @@ impl Running {
     }
 
     /// Stops the service as a signal would and returns what `serve` did.
-    pub fn shut_down(mut self) -> std::io::Result<()> {
+    pub(crate) fn shut_down(mut self) -> std::io::Result<()> {
         self.halt().expect("the service was running")
     }
 
@@ -269,14 +273,14 @@ fn answer(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answ
 }
 
 /// Writes a file, creating its folders.
-pub fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
     std::fs::write(path, text).expect("the file is written");
 }
 
 /// Replaces a file the way editors and `kubectl cp` do: a new file renamed
 /// over the old, so a reader never sees half of it.
-pub fn replace(path: &Path, text: &str) {
+pub(crate) fn replace(path: &Path, text: &str) {
     let staged = path.with_extension("staged");
     std::fs::write(&staged, text).expect("the staged file is written");
     std::fs::rename(&staged, path).expect("the staged file replaces the old");
