@@ -215,34 +215,17 @@ pub struct ComputedVar {
     pub secret: bool,
 }
 
-/// Whether `text` is a valid Kubernetes label value (and not empty).
-#[must_use]
-pub(crate) fn is_label_value(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 63
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn defaults_and_label_values() {
+    fn defaults() {
         let spec: AppSpec = serde_json::from_value(serde_json::json!({
             "environments": {"dev": {}},
         }))
         .unwrap();
         assert_eq!(spec.environments["dev"].default_namespace, "default");
         assert_eq!(spec.components_dir, "components");
-        assert!(is_label_value("shop-1.a_b"));
-        for bad in ["", "-a", "a-", "my env", &"x".repeat(64)] {
-            assert!(!is_label_value(bad), "{bad}");
-        }
     }
 }

@@ -146,7 +146,7 @@ impl Application {
         if let Some(tag) = request
             .tag
             .as_deref()
-            .filter(|tag| !app::is_label_value(tag))
+            .filter(|tag| !strata_k8s::names::is_label_name(tag))
         {
             let span = render.command_line("--app-tag", tag);
             render.diagnostics.push(Diagnostic::error(

@@ -279,7 +279,8 @@ impl ApplicationReader<'_> {
             }
         }
         for (name, span) in named {
-            if !crate::app::is_label_value(&name) {
+            // A name that becomes a label value, which may not be empty here.
+            if !strata_k8s::names::is_label_name(&name) {
                 self.diagnostics.push(
                     Diagnostic::error(
                         codes::INVALID_NAME,

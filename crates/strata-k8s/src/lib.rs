@@ -1,4 +1,11 @@
-//! Kubernetes quantities and strict decoding of Kubernetes types.
+//! Kubernetes knowledge: quantities, names, label selectors and strict
+//! decoding of Kubernetes types.
+//!
+//! - [`names`]: one grammar for label names and values, DNS-1123 labels and
+//!   subdomains, shared by every crate that checks them.
+//! - [`Selector`]: label selectors as apimachinery's `labels.Parse` reads
+//!   them (qbec's `labelsMatchSelector` native).
+//! - [`Quantity`]: the API server's quantity grammar.
 //!
 //! `k8s-openapi`'s types ignore unknown fields and know no spans, so they
 //! are decoded through [`strata_schema::Decoder`]: their JSON Schema (from
@@ -59,8 +66,11 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+pub mod names;
 mod pvc;
 mod quantity;
+mod selector;
 
 pub use pvc::{ACCESS_MODES, VOLUME_MODES, decode_pvc_spec, decode_pvc_spec_at, pvc_spec_decoder};
 pub use quantity::{Quantity, check_quantity, parse_quantity};
+pub use selector::Selector;
