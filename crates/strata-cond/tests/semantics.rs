@@ -6,7 +6,7 @@
 )]
 
 use strata_cond::{CondError, Host, HostError, condition, evaluate, parse};
-use strata_syntax::{Format, Limits, Node, SourceDb};
+use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span};
 
 struct Files;
 
@@ -200,4 +200,40 @@ fn short_circuits_skip_the_other_side() {
     assert_eq!(when("false && name.first"), Ok(false));
     assert_eq!(when("true || name.first"), Ok(true));
     assert_eq!(value("provider ?? name.first"), "aws");
+}
+
+/// A host whose Jsonnet fails where its code is written.
+struct FailingJsonnet(Span);
+
+impl Host for FailingJsonnet {
+    fn jsonnet(&self, _path: &str) -> Result<Node, HostError> {
+        let failure = Diagnostic::error("jsonnet/eval", "no cluster", self.0);
+        Err(HostError::Failed(Box::new(failure)))
+    }
+
+    fn file(&self, path: &str) -> Result<String, HostError> {
+        Err(HostError::Call(format!("cannot read `{path}`")))
+    }
+}
+
+#[test]
+fn a_failing_host_is_reported_where_it_failed_with_the_call_beside() {
+    let mut db = SourceDb::new();
+    let jsonnet = db.add("broken.jsonnet", "error 'no cluster'\n");
+    let text = "jsonnet('broken.jsonnet').x == 1";
+    let feature = db.add("feature.yaml", format!("when: {text}\n"));
+    let scalar = Span::new(feature, 6, 6 + text.len());
+    let host = FailingJsonnet(Span::new(jsonnet, 0, 18));
+    let error = condition(text, &config(), &host).unwrap_err();
+    let diagnostic = error.diagnostic(&db, scalar, text);
+    assert_eq!(diagnostic.code, "jsonnet/eval");
+    assert_eq!(diagnostic.primary.span.source, jsonnet);
+    // The call is the secondary place: `jsonnet('broken.jsonnet')`.
+    let call = diagnostic.secondary[0].span;
+    assert_eq!(db.snippet(call), "jsonnet('broken.jsonnet')");
+    // A call that fails by itself is reported at the call.
+    let text = "file('x.txt') == ''";
+    let error = condition(text, &config(), &host).unwrap_err();
+    assert_eq!(error.message, "cannot read `x.txt`");
+    assert!(error.cause.is_none());
 }

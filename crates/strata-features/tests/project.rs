@@ -1,0 +1,106 @@
+//! The features library on in-memory projects, through the dialect contract.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
+
+use std::sync::Arc;
+
+use strata_features::{Dialect, Options, Project, RenderRequest, Section, Settings};
+use strata_fs::MemoryFs;
+use strata_syntax::{Diagnostic, Limits, SourceDb};
+
+const BLUEPRINT: &str = "kind: Blueprint
+apiVersion: blueprints.windsorcli.dev/v1alpha1
+metadata: {name: base}
+terraform:
+  - {path: network, inputs: {cidr: 10.0.0.0/16}}
+kustomize:
+  - {name: ingress, path: ingress}
+";
+
+const FEATURE: &str = "kind: Feature
+apiVersion: blueprints.windsorcli.dev/v1alpha1
+metadata: {name: aws}
+when: provider == 'aws'
+terraform:
+  - path: network
+    inputs: {region: '${region}'}
+  - {path: cluster, dependsOn: [network]}
+";
+
+fn project(feature: &str) -> MemoryFs {
+    MemoryFs::new()
+        .with(
+            "windsor.yaml",
+            "contexts:\n  prod: {provider: aws, region: eu-west-1}\n  local: {provider: local}\n",
+        )
+        .with("contexts/_template/blueprint.yaml", BLUEPRINT)
+        .with("contexts/_template/features/aws.yaml", feature)
+}
+
+/// Opens and renders `context`: the result's diagnostics and the
+/// contributions, as `section id: sources`.
+fn render(fs: MemoryFs, context: &str) -> (Vec<Diagnostic>, Option<Vec<String>>) {
+    let settings = Settings {
+        project_name: Some("shop".to_owned()),
+    };
+    let opened = Project::open(Arc::new(fs), Options::new(Limits::default(), settings));
+    let mut diagnostics = opened.outcome.diagnostics;
+    let project = opened.outcome.value.expect("a project");
+    assert_eq!(project.name, "shop");
+    let mut db = SourceDb::extending(opened.sources);
+    let request = RenderRequest {
+        context: context.to_owned(),
+        sets: Vec::new(),
+    };
+    let rendered = project.render(&request, &mut db);
+    diagnostics.extend(rendered.diagnostics);
+    let contributions = rendered.value.map(|rendered| {
+        assert_eq!(rendered.model.metadata.name, "base");
+        rendered
+            .contributions()
+            .into_iter()
+            .map(|c| {
+                let section = if c.section == Section::Terraform {
+                    "terraform"
+                } else {
+                    "kustomize"
+                };
+                format!("{section} {}: {}", c.id, c.sources.join(", "))
+            })
+            .collect()
+    });
+    (diagnostics, contributions)
+}
+
+#[test]
+fn a_feature_applies_where_its_condition_holds() {
+    let (diagnostics, contributions) = render(project(FEATURE), "prod");
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(
+        contributions.unwrap(),
+        [
+            "terraform network: blueprint, aws",
+            "terraform cluster: aws",
+            "kustomize ingress: blueprint"
+        ]
+    );
+    let (diagnostics, contributions) = render(project(FEATURE), "local");
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(contributions.unwrap().len(), 2);
+}
+
+#[test]
+fn a_broken_feature_and_an_unknown_context_are_reported_together() {
+    let broken = FEATURE.replace("when:", "wen:");
+    let (diagnostics, contributions) = render(project(&broken), "prd");
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["schema/unknown-key", "features/unknown-context"]);
+    assert!(contributions.is_none());
+}
+
+#[test]
+fn a_project_without_a_template_folder_is_not_opened() {
+    let fs = MemoryFs::new().with("windsor.yaml", "contexts: {}\n");
+    let opened = Project::open(Arc::new(fs), Options::default());
+    assert!(opened.outcome.value.is_none());
+    assert_eq!(opened.outcome.diagnostics[0].code, "io/read");
+}
