@@ -79,15 +79,10 @@ impl Application {
                 }
                 (None, None) => {
                     ok = false;
-                    let span = self.span_at(&["spec", "vars", "external"]);
-                    let span = self
-                        .app_node
-                        .get("spec")
-                        .and_then(|s| s.get("vars"))
-                        .and_then(|v| v.get("external"))
-                        .and_then(Node::as_seq)
-                        .and_then(|items| items.get(index))
-                        .map_or(span, |item| item.span);
+                    let span = self.declared("external").get(index).map_or_else(
+                        || self.span_at(&["spec", "vars", "external"]),
+                        |item| item.span,
+                    );
                     render.diagnostics.push(
                         Diagnostic::error(
                             codes::MISSING_VAR,
@@ -111,13 +106,7 @@ impl Application {
 
     /// Evaluates `vars.computed` in order, each seeing the variables before it.
     fn computed_vars(&self, vars: &mut Inputs, render: &mut Render) -> Option<()> {
-        let written = self
-            .app_node
-            .get("spec")
-            .and_then(|s| s.get("vars"))
-            .and_then(|v| v.get("computed"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
+        let written = self.declared("computed");
         for (index, computed) in self.app.spec.vars.computed.iter().enumerate() {
             let setup = Setup {
                 fs: self.fs.clone(),
@@ -198,5 +187,15 @@ impl Application {
             }
         }
         ok.then_some(by_component)
+    }
+
+    /// The declarations of `spec.vars.<kind>` as written, for their spans.
+    fn declared(&self, kind: &str) -> &[Node] {
+        self.app_node
+            .get("spec")
+            .and_then(|s| s.get("vars"))
+            .and_then(|v| v.get(kind))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
     }
 }

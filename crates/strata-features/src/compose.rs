@@ -34,9 +34,7 @@ use strata_syntax::{Diagnostic, Entry, LayerId, Mapping, Node, SourceDb, Span, V
 
 use crate::codes;
 use crate::graph::LeftOut;
-use crate::model::{
-    BlueprintFile, FeatureFile, Kustomization, MergeStrategy, Section, TerraformComponent, When,
-};
+use crate::model::{BlueprintFile, FeatureFile, MergeStrategy, Section, When};
 
 /// The kustomization settings a merge updates when the feature gives them.
 const KUSTOMIZATION_UPDATES: &[&str] = &[
@@ -66,6 +64,15 @@ pub(crate) struct Candidate<'a> {
     strategy: MergeStrategy,
 }
 
+/// What composition reads of a decoded entry: its id, its identity, its
+/// condition and its strategy.
+type Decided<'a> = (
+    &'a str,
+    (&'a str, &'a str),
+    Option<&'a When>,
+    Option<MergeStrategy>,
+);
+
 impl<'a> Candidate<'a> {
     /// The entries of `section` of the blueprint, whose tree is `tree`.
     pub(crate) fn of_blueprint(
@@ -75,18 +82,12 @@ impl<'a> Candidate<'a> {
     ) -> Vec<Candidate<'a>> {
         let nodes = entries(tree, section);
         match section {
-            Section::Terraform => file
-                .terraform
-                .iter()
-                .zip(nodes)
-                .map(|(entry, node)| Candidate::terraform(entry, node, None, None))
-                .collect(),
-            Section::Kustomize => file
-                .kustomize
-                .iter()
-                .zip(nodes)
-                .map(|(entry, node)| Candidate::kustomization(entry, node, None, None))
-                .collect(),
+            Section::Terraform => Candidate::pair(&file.terraform, nodes, |entry| {
+                (entry.id(), entry.identity(), None, None)
+            }),
+            Section::Kustomize => Candidate::pair(&file.kustomize, nodes, |entry| {
+                (entry.id(), entry.identity(), None, None)
+            }),
         }
     }
 
@@ -98,63 +99,47 @@ impl<'a> Candidate<'a> {
     ) -> Vec<Candidate<'a>> {
         let nodes = entries(tree, section);
         match section {
-            Section::Terraform => file
-                .terraform
-                .iter()
-                .zip(nodes)
-                .map(|(entry, node)| {
-                    Candidate::terraform(
-                        &entry.component,
-                        node,
-                        entry.when.as_ref(),
-                        entry.strategy,
-                    )
-                })
-                .collect(),
-            Section::Kustomize => file
-                .kustomize
-                .iter()
-                .zip(nodes)
-                .map(|(entry, node)| {
-                    Candidate::kustomization(
-                        &entry.kustomization,
-                        node,
-                        entry.when.as_ref(),
-                        entry.strategy,
-                    )
-                })
-                .collect(),
+            Section::Terraform => Candidate::pair(&file.terraform, nodes, |entry| {
+                let component = &entry.component;
+                (
+                    component.id(),
+                    component.identity(),
+                    entry.when.as_ref(),
+                    entry.strategy,
+                )
+            }),
+            Section::Kustomize => Candidate::pair(&file.kustomize, nodes, |entry| {
+                let kustomization = &entry.kustomization;
+                (
+                    kustomization.id(),
+                    kustomization.identity(),
+                    entry.when.as_ref(),
+                    entry.strategy,
+                )
+            }),
         }
     }
 
-    fn terraform(
-        entry: &'a TerraformComponent,
-        node: &'a Node,
-        when: Option<&'a When>,
-        strategy: Option<MergeStrategy>,
-    ) -> Candidate<'a> {
-        Candidate {
-            node,
-            id: entry.id(),
-            identity: entry.identity(),
-            when,
-            strategy: strategy.unwrap_or(MergeStrategy::Merge),
-        }
-    }
-
-    fn kustomization(
-        entry: &'a Kustomization,
-        node: &'a Node,
-        when: Option<&'a When>,
-        strategy: Option<MergeStrategy>,
-    ) -> Candidate<'a> {
-        Candidate {
-            node,
-            id: entry.id(),
-            identity: (entry.id(), ""),
-            when,
-            strategy: strategy.unwrap_or(MergeStrategy::Merge),
-        }
+    /// Each decoded entry with its tree, as `decide` reads it.
+    fn pair<T>(
+        decoded: &'a [T],
+        nodes: &'a [Node],
+        decide: impl Fn(&'a T) -> Decided<'a>,
+    ) -> Vec<Candidate<'a>> {
+        decoded
+            .iter()
+            .zip(nodes)
+            .map(|(entry, node)| {
+                let (id, identity, when, strategy) = decide(entry);
+                Candidate {
+                    node,
+                    id,
+                    identity,
+                    when,
+                    strategy: strategy.unwrap_or(MergeStrategy::Merge),
+                }
+            })
+            .collect()
     }
 }
 

@@ -210,6 +210,12 @@ impl Kustomization {
     pub fn id(&self) -> &str {
         &self.name
     }
+
+    /// What makes two kustomizations the same: `name` (and no source).
+    #[must_use]
+    pub fn identity(&self) -> (&str, &str) {
+        (&self.name, "")
+    }
 }
 
 /// One of `patches`.
