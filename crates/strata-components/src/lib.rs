@@ -64,10 +64,10 @@ pub use app::{
     ExternalVar, TopLevelVar, Vars,
 };
 pub use load::{Application, Component, Source, app_schema};
+pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 pub use strata_jsonnet::{Input, Inputs};
 
 use report::Render;
-pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 use workers::Job;
 
 /// The default number of components evaluated at once.
@@ -91,7 +91,7 @@ pub struct RenderRequest {
     /// `qbec.io/cleanMode` is `on`.
     pub clean_mode: bool,
     /// How long evaluation may take; components not done by then are
-    /// reported (`components/eval`: "did not finish within ...") and left
+    /// reported (`jsonnet/eval`: "did not finish within ...") and left
     /// running on their detached threads, since a Jsonnet VM cannot be
     /// interrupted. `None` waits.
     pub timeout: Option<Duration>,

@@ -11,7 +11,8 @@
 //! 3. [`Catalogue::render`]: merge a repository's `.k8shell.yaml` on top
 //!    (only the keys a repository may set), evaluate every `!cel` scalar
 //!    against the request's [`Scope`], decode strictly into a [`Blueprint`]
-//!    and `validate` it.
+//!    and `validate` it: the rules run on every field that decoded, so a
+//!    structural problem in one field hides no semantic problem in another.
 //!
 //! At load every concrete blueprint is rendered once against the synthetic
 //! [`Scope::test`], so configuration errors surface before any request.

@@ -188,10 +188,7 @@ impl<T: DeserializeOwned> Decoder<T> {
         if !diagnostics.is_empty() {
             return Err(report::finish(diagnostics));
         }
-        serde_json::from_value(json).map_err(|error| {
-            let message = lowercase_first(&error.to_string());
-            vec![Diagnostic::error(codes::DECODE, message, node.span).with_path(FieldPath::root())]
-        })
+        deserialize(node, json)
     }
 
     /// Every problem of `node`, and as much of it as decodes: the value
@@ -204,7 +201,7 @@ impl<T: DeserializeOwned> Decoder<T> {
         let mut json = node.to_json_value();
         let diagnostics = self.check(node, &json);
         if diagnostics.is_empty() {
-            return self.decode(node).into();
+            return deserialize(node, json).into();
         }
         // Each round removes at least one node, and no tree is deeper than
         // the loader's bound; a cap keeps a pathological schema finite.
@@ -246,6 +243,18 @@ impl<T: DeserializeOwned> Decoder<T> {
         let errors: Vec<_> = self.validator.iter_errors(json).collect();
         report::finish(report::diagnose(&self.schema, node, &errors))
     }
+}
+
+/// Serde's decoding of a tree the schema accepted (`json` is `node`'s); a
+/// refusal is reported at the root.
+fn deserialize<T: DeserializeOwned>(
+    node: &Node,
+    json: serde_json::Value,
+) -> Result<T, Vec<Diagnostic>> {
+    serde_json::from_value(json).map_err(|error| {
+        let message = lowercase_first(&error.to_string());
+        vec![Diagnostic::error(codes::DECODE, message, node.span).with_path(FieldPath::root())]
+    })
 }
 
 /// How many times [`Decoder::decode_partial`] prunes and validates again.
