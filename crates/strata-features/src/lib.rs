@@ -49,7 +49,9 @@ use std::sync::{Arc, LazyLock};
 use strata_dialect::Reader;
 use strata_fs::Files;
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, Entry, LayerId, Limits, Node, Segment, SourceDb, Span, Value};
+use strata_syntax::{
+    Diagnostic, Entry, LayerId, Limits, Mapping, Node, Segment, SourceDb, Span, Value,
+};
 
 use compose::{Candidate, Composer};
 pub use model::{
@@ -311,7 +313,7 @@ impl Project {
         // A `jsonnet()` file two expressions call fails once.
         diagnostics.extend(strata_syntax::dedupe(composing));
         let tree = assemble(
-            blueprint_tree.clone(),
+            blueprint_tree,
             terraform.into_iter().map(|c| c.node).collect(),
             kustomize.into_iter().map(|c| c.node).collect(),
         );
@@ -411,32 +413,50 @@ fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> 
 }
 
 /// The blueprint with its composed lists in place (added when absent).
-fn assemble(mut blueprint: Node, terraform: Vec<Node>, kustomize: Vec<Node>) -> Node {
+fn assemble(blueprint: &Node, terraform: Vec<Node>, kustomize: Vec<Node>) -> Node {
     let span = blueprint.span;
-    if let Value::Map(fields) = &mut blueprint.value {
-        for (key, entries) in [("terraform", terraform), ("kustomize", kustomize)] {
-            if entries.is_empty() && !fields.contains_key(key) {
-                continue;
-            }
-            let value = Node::new(Value::Seq(entries), span);
-            match fields.get_mut(key) {
-                Some(entry) => {
-                    entry.value = Node {
-                        layer: entry.value.layer,
-                        ..value
-                    }
-                }
-                None => {
-                    fields.insert(
-                        key.to_owned(),
-                        Entry {
-                            key_span: span,
-                            value,
-                        },
-                    );
-                }
-            }
+    let Value::Map(fields) = &blueprint.value else {
+        return blueprint.clone();
+    };
+    let mut composed = [
+        ("terraform", Some(terraform)),
+        ("kustomize", Some(kustomize)),
+    ];
+    let list = |entries: Vec<Node>, layer| Node {
+        layer,
+        ..Node::new(Value::Seq(entries), span)
+    };
+    // The blueprint's own lists are replaced, not cloned: they are most of it.
+    let mut assembled = Mapping::with_capacity(fields.len() + 2);
+    for (key, entry) in fields {
+        let value = match composed.iter_mut().find(|(name, _)| name == key) {
+            Some((_, entries)) => list(entries.take().unwrap_or_default(), entry.value.layer),
+            None => entry.value.clone(),
+        };
+        assembled.insert(
+            key.clone(),
+            Entry {
+                key_span: entry.key_span,
+                value,
+            },
+        );
+    }
+    for (key, entries) in composed {
+        if let Some(entries) = entries.filter(|entries| !entries.is_empty()) {
+            let value = list(entries, None);
+            assembled.insert(
+                key.to_owned(),
+                Entry {
+                    key_span: span,
+                    value,
+                },
+            );
         }
     }
-    blueprint
+    Node {
+        value: Value::Map(assembled),
+        span,
+        tag: blueprint.tag.clone(),
+        layer: blueprint.layer,
+    }
 }
