@@ -9,16 +9,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata_cond::{Host, Template, condition};
+use strata_cond::{Host, HostError, Template, condition};
 use strata_syntax::{Format, Limits, Node, SourceDb, Span, parse};
 
 struct Files;
 
 impl Host for Files {
-    fn jsonnet(&self, path: &str) -> Result<Node, String> {
-        Err(format!("no `{path}` here"))
+    fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
+        Err(HostError::Call(format!("no `{path}` here")))
     }
-    fn file(&self, path: &str) -> Result<String, String> {
+    fn file(&self, path: &str) -> Result<String, HostError> {
         Ok(path.to_owned())
     }
 }
