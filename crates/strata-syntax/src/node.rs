@@ -172,6 +172,18 @@ impl Node {
         })
     }
 
+    /// The node at `path` below this one, to change it. Wildcards match nothing.
+    pub fn at_mut(&mut self, path: &[Segment]) -> Option<&mut Node> {
+        path.iter()
+            .try_fold(self, |node, segment| match (segment, &mut node.value) {
+                (Segment::Key(key), Value::Map(entries)) => {
+                    entries.get_mut(key).map(|entry| &mut entry.value)
+                }
+                (Segment::Index(index), Value::Seq(items)) => items.get_mut(*index),
+                _ => None,
+            })
+    }
+
     /// The tree as a JSON value, for libraries that work on `serde_json`:
     /// tags are dropped (the value is kept) and non-finite floats, which JSON
     /// cannot hold, become `null`.

@@ -1,0 +1,32 @@
+//! The diagnostic codes of the capabilities dialect.
+//!
+//! | code | when |
+//! |---|---|
+//! | `capabilities/invalid-name` | a profile's `metadata.name` is not a DNS-1123 subdomain |
+//! | `capabilities/invalid-binding-key` | a `spec.capabilities` key is not `<traitType>` or `<traitType>.<scope>` |
+//! | `capabilities/missing-rendering-key` | a rendering misses a key its branch requires (`ingressClassName` when `controllerType` is `ingress`) |
+//! | `capabilities/branch-key` | a rendering key belongs to another branch (`gatewayName` under `ingress`), or needs a key that is absent (`authSigninURL` without `authURL`) |
+//! | `capabilities/invalid-rendering` | a rendering value breaks a rule its type cannot state (`authURL` with a query string) |
+//! | `capabilities/invalid-definition` | a definition's default does not have its property's type |
+//! | `capabilities/builtin-definition` | a `CapabilityDefinition` names a built-in handler's type |
+//! | `capabilities/conflicting-definition` | two definitions of one trait type differ |
+//!
+//! Unknown keys, missing required keys and wrong types, in a document or in
+//! a rendering validated against a definition, are `schema/*`.
+
+/// A profile's name is not a DNS-1123 subdomain.
+pub const INVALID_NAME: &str = "capabilities/invalid-name";
+/// A binding key is not `<traitType>` or `<traitType>.<scope>`.
+pub const INVALID_BINDING_KEY: &str = "capabilities/invalid-binding-key";
+/// A rendering misses a key its branch requires.
+pub const MISSING_RENDERING_KEY: &str = "capabilities/missing-rendering-key";
+/// A rendering key belongs to another branch, or needs an absent key.
+pub const BRANCH_KEY: &str = "capabilities/branch-key";
+/// A rendering value breaks a rule its type cannot state.
+pub const INVALID_RENDERING: &str = "capabilities/invalid-rendering";
+/// A definition's default does not have its property's type.
+pub const INVALID_DEFINITION: &str = "capabilities/invalid-definition";
+/// A `CapabilityDefinition` names a built-in handler's type.
+pub const BUILTIN_DEFINITION: &str = "capabilities/builtin-definition";
+/// Two definitions of one trait type differ.
+pub const CONFLICTING_DEFINITION: &str = "capabilities/conflicting-definition";

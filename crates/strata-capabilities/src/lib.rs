@@ -1,0 +1,51 @@
+//! The `capabilities` dialect (in progress): the Kure launcher's cluster
+//! profiles, the typed rendering schemas of its capability-aware handlers
+//! and `CapabilityDefinition` documents for custom capabilities.
+//!
+//! What is here:
+//!
+//! - `model`: the documents as typed structs ([`ClusterProfile`],
+//!   [`CapabilityDefinition`]), strict, with their JSON Schemas.
+//! - `handlers`: the [`Registry`] of component and trait handlers, Kure's
+//!   built-ins and the ones a library user registers ([`Handler`]); a
+//!   capability-aware handler without a rendering schema is refused
+//!   ([`RegistryError`]), Kure's startup assertion as an error.
+//! - `rendering`: the typed rendering schemas ([`Rendering`], [`Typed`]) of
+//!   `expose`, `certificate`, `external-secret`, `pvc`, `volsync`, and the
+//!   key-less `configmap`, `networkpolicy`, `cilium-networkpolicy`: strict
+//!   decode, conditional rules, branch-specific defaults.
+//! - `definitions`: custom capabilities' schemas ([`Definitions`]) and the
+//!   validation of a binding against one.
+//! - `profile`: [`evaluate_profile`], validate-and-default of every binding
+//!   before any Application is looked at.
+//!
+//! Still to come (issue 11): the Application document and its dispatch,
+//! the dialect contract and `strata capabilities`, schemas with the
+//! conditional rules as `if`/`then`, examples, fixtures and a benchmark.
+//!
+//! Every diagnostic code is listed in [`codes`].
+
+#![forbid(unsafe_code)]
+
+pub mod codes;
+mod definitions;
+mod handlers;
+mod model;
+mod profile;
+mod rendering;
+
+pub use definitions::{Defined, Definitions, definition_schema, validate as validate_rendering};
+pub use handlers::{
+    BUILTIN_COMPONENTS, BUILTIN_TRAITS, Handler, HandlerKind, PassThroughTrait, Registry,
+    RegistryError,
+};
+pub use model::{
+    API_VERSION, ApiVersion, Binding, CapabilityDefinition, ClusterProfile, DefinitionKind,
+    DefinitionSpec, GitopsEngine, Name, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
+    RenderingSpec,
+};
+pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
+pub use rendering::{
+    CertificateRendering, ControllerType, ExposeRendering, ExternalSecretRendering, IssuerRef,
+    NoKeys, PvcRendering, Rendering, Rules, SecretStoreRef, Typed, VolsyncRendering,
+};

@@ -1,0 +1,203 @@
+//! Evaluating a cluster profile: every binding validated and completed once,
+//! before any Application is looked at.
+//!
+//! - The profile decodes strictly; `metadata.name` is a DNS-1123 subdomain;
+//!   an absent or empty `gitopsEngine` is `fluxcd` in the effective profile.
+//! - A binding key is `<traitType>` or `<traitType>.<scope>`.
+//! - A binding of a built-in capability-aware trait is validated and
+//!   defaulted by the trait's typed rendering schema; a binding of a custom
+//!   capability with a `CapabilityDefinition`, by the definition. Any other
+//!   binding passes through: whether an Application uses it decides
+//!   whether that deserves a word.
+//! - The completed rendering replaces the written one in the effective
+//!   profile. Every problem carries the profile's file, line and the field
+//!   path from the document's root.
+
+use std::sync::LazyLock;
+
+use strata_schema::{Decoder, rebase};
+use strata_syntax::{Diagnostic, Entry, FieldPath, Mapping, Node, Outcome, Span, Value};
+
+use crate::codes;
+use crate::definitions::{self, Definitions};
+use crate::handlers::Registry;
+use crate::model::ClusterProfile;
+
+static PROFILE: LazyLock<Decoder<ClusterProfile>> = LazyLock::new(Decoder::new);
+
+/// The JSON Schema of a `ClusterProfile`.
+#[must_use]
+pub fn profile_schema() -> &'static serde_json::Value {
+    PROFILE.schema()
+}
+
+/// A profile with its defaults applied.
+#[derive(Debug, Clone)]
+pub struct EffectiveProfile {
+    /// The profile, decoded.
+    pub profile: ClusterProfile,
+    /// The effective document: `gitopsEngine` set, every rendering
+    /// completed; spans point into the written profile (defaults at the
+    /// mapping that received them).
+    pub tree: Node,
+}
+
+/// Evaluates the profile document `tree`: its effective form when no
+/// diagnostic is an error, and every problem found.
+pub fn evaluate(
+    tree: &Node,
+    registry: &Registry,
+    definitions: &Definitions,
+) -> Outcome<EffectiveProfile> {
+    let decoded = PROFILE.decode_partial(tree);
+    let mut problems = decoded.diagnostics;
+    if let Some(name) = tree.get("metadata").and_then(|m| m.get("name"))
+        && let Some(text) = name.as_str()
+        && !strata_k8s::names::is_dns1123_subdomain(text)
+    {
+        problems.push(
+            Diagnostic::error(
+                codes::INVALID_NAME,
+                format!("`{text}` is not a DNS-1123 subdomain"),
+                name.span,
+            )
+            .with_path(FieldPath::root().key("metadata").key("name"))
+            .with_help("use lowercase letters, digits, `-` and `.`, starting and ending with a letter or digit"),
+        );
+    }
+    let mut effective = tree.clone();
+    let bindings = tree
+        .at(capabilities_path().segments())
+        .and_then(Node::as_map)
+        .cloned()
+        .unwrap_or_default();
+    for (key, binding) in &bindings {
+        let base = capabilities_path().key(key);
+        let Some(trait_type) = trait_type(key) else {
+            problems.push(
+                Diagnostic::error(
+                    codes::INVALID_BINDING_KEY,
+                    format!("`{key}` is not `<traitType>` or `<traitType>.<scope>`"),
+                    binding.key_span,
+                )
+                .with_path(base),
+            );
+            continue;
+        };
+        let written = binding.value.get("rendering");
+        let rendering = written
+            .cloned()
+            .unwrap_or_else(|| empty_mapping(binding.value.span));
+        if !matches!(rendering.value, Value::Map(_)) {
+            // The schema reports a rendering that is not a mapping.
+            continue;
+        }
+        let checked = match (
+            registry.get(trait_type).and_then(|h| h.rendering()),
+            definitions.get(trait_type),
+        ) {
+            (Some(schema), _) => schema.validate_and_default(&rendering),
+            (None, Some(defined)) => {
+                definitions::validate(&defined.definition.spec.rendering, &rendering)
+            }
+            (None, None) => continue,
+        };
+        let mut diagnostics = checked.diagnostics;
+        rebase(&mut diagnostics, &base.clone().key("rendering"));
+        problems.extend(diagnostics);
+        if let Some(completed) = checked.value {
+            set_rendering(&mut effective, key, completed);
+        }
+    }
+    set_gitops_engine(&mut effective);
+    if problems.iter().any(Diagnostic::is_error) {
+        return Outcome::failed(problems);
+    }
+    match PROFILE.decode(&effective) {
+        Ok(profile) => Outcome::new(
+            Some(EffectiveProfile {
+                profile,
+                tree: effective,
+            }),
+            problems,
+        ),
+        Err(invalid) => {
+            problems.extend(invalid);
+            Outcome::failed(problems)
+        }
+    }
+}
+
+/// `spec.capabilities`.
+fn capabilities_path() -> FieldPath {
+    FieldPath::root().key("spec").key("capabilities")
+}
+
+/// The trait type of a binding key: `<traitType>` or `<traitType>.<scope>`,
+/// neither part empty.
+fn trait_type(key: &str) -> Option<&str> {
+    match key.split_once('.') {
+        Some((trait_type, scope)) if !trait_type.is_empty() && !scope.is_empty() => {
+            Some(trait_type)
+        }
+        Some(_) => None,
+        None => (!key.is_empty()).then_some(key),
+    }
+}
+
+fn empty_mapping(span: Span) -> Node {
+    Node::new(Value::Map(Mapping::new()), span)
+}
+
+/// Puts `rendering` in the binding `key` of the effective profile.
+fn set_rendering(effective: &mut Node, key: &str, rendering: Node) {
+    let path = capabilities_path().key(key);
+    let Some(binding) = effective.at_mut(path.segments()) else {
+        return;
+    };
+    let span = binding.span;
+    if matches!(binding.value, Value::Null) {
+        binding.value = Value::Map(Mapping::new());
+    }
+    if let Value::Map(entries) = &mut binding.value {
+        entries.insert(
+            "rendering".to_owned(),
+            Entry {
+                key_span: span,
+                value: rendering,
+            },
+        );
+    }
+}
+
+/// `spec.gitopsEngine: fluxcd` when it is absent or empty.
+fn set_gitops_engine(effective: &mut Node) {
+    let Some(Node {
+        value: Value::Map(spec),
+        span,
+        ..
+    }) = effective.at_mut(FieldPath::root().key("spec").segments())
+    else {
+        return;
+    };
+    let span = *span;
+    let engine = Node::new(Value::String("fluxcd".to_owned()), span);
+    match spec.get_mut("gitopsEngine") {
+        Some(entry) if entry.value.as_str().is_some_and(str::is_empty) => {
+            entry.value = Node {
+                span: entry.value.span,
+                ..engine
+            };
+        }
+        Some(_) => {}
+        None => {
+            spec.insert(
+                "gitopsEngine".to_owned(),
+                Entry {
+                    key_span: span,
+                    value: engine,
+                },
+            );
+        }
+    }
+}
