@@ -18,15 +18,19 @@
 //!   validation of a binding against one.
 //! - `profile`: [`evaluate_profile`], validate-and-default of every binding
 //!   before any Application is looked at.
+//! - `application`: [`Dispatch`], an [`Application`] checked against the
+//!   handlers and the evaluated profile, with each trait's effective
+//!   properties.
 //!
-//! Still to come (issue 11): the Application document and its dispatch,
-//! the dialect contract and `strata capabilities`, schemas with the
-//! conditional rules as `if`/`then`, examples, fixtures and a benchmark.
+//! Still to come (issue 11): the built-in property schemas, the dialect
+//! contract and `strata capabilities`, schemas with the conditional rules
+//! as `if`/`then`, examples, fixtures and a benchmark.
 //!
 //! Every diagnostic code is listed in [`codes`].
 
 #![forbid(unsafe_code)]
 
+mod application;
 pub mod codes;
 mod definitions;
 mod handlers;
@@ -34,15 +38,17 @@ mod model;
 mod profile;
 mod rendering;
 
+pub use application::{Dispatch, PLATFORM_RESERVED, application_schema};
 pub use definitions::{Defined, Definitions, definition_schema, validate as validate_rendering};
 pub use handlers::{
     BUILTIN_COMPONENTS, BUILTIN_TRAITS, Handler, HandlerKind, PassThroughTrait, Registry,
     RegistryError,
 };
 pub use model::{
-    API_VERSION, ApiVersion, Binding, CapabilityDefinition, ClusterProfile, DefinitionKind,
-    DefinitionSpec, GitopsEngine, Name, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
-    RenderingSpec,
+    API_VERSION, ApiVersion, Application, ApplicationKind, ApplicationMetadata, ApplicationSpec,
+    Binding, CapabilityDefinition, ClusterProfile, Component, DefinitionKind, DefinitionSpec,
+    GitopsEngine, Name, Policy, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
+    RenderingSpec, Trait,
 };
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
 pub use rendering::{

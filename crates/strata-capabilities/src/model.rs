@@ -174,3 +174,96 @@ impl PropertyType {
         }
     }
 }
+
+/// `kind: Application`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum ApplicationKind {
+    /// `Application`.
+    Application,
+}
+
+/// A package's `app.yaml`: the components an application is made of.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Application {
+    /// `launcher.gokure.dev/v1alpha1`.
+    pub api_version: ApiVersion,
+    /// `Application`.
+    pub kind: ApplicationKind,
+    /// Name, namespace, labels and annotations.
+    pub metadata: ApplicationMetadata,
+    /// The components and policies.
+    pub spec: ApplicationSpec,
+}
+
+/// `metadata` of an application.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ApplicationMetadata {
+    /// The application's name.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// Its namespace.
+    pub namespace: Option<String>,
+    /// Labels.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// Annotations.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, String>,
+}
+
+/// `spec` of an application.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ApplicationSpec {
+    /// The components, at least one.
+    #[schemars(length(min = 1))]
+    pub components: Vec<Component>,
+    /// Policies, kept as given.
+    #[serde(default)]
+    pub policies: Vec<Policy>,
+}
+
+/// One component of an application.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Component {
+    /// A DNS-1123 label, unique in the application.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The component type: a registered component handler.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// What the handler gets.
+    #[serde(default)]
+    pub properties: serde_json::Map<String, Json>,
+    /// Annotations.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, String>,
+    /// The traits, in order.
+    #[serde(default)]
+    pub traits: Vec<Trait>,
+}
+
+/// One trait of a component.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Trait {
+    /// The trait type: a registered trait handler.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// What the handler gets; `scope` selects the binding
+    /// `<type>.<scope>` and is not passed on.
+    #[serde(default)]
+    pub properties: serde_json::Map<String, Json>,
+}
+
+/// A policy, kept as given.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Policy {
+    /// Unique in the application.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The policy type.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Its properties.
+    pub properties: Option<serde_json::Map<String, Json>>,
+}

@@ -1,0 +1,338 @@
+//! An Application dispatched against the handlers and an evaluated profile.
+//!
+//! - The document decodes strictly; component names are unique DNS-1123
+//!   labels, policy names unique; the `scaler` trait goes only on
+//!   `webservice` and `worker` components.
+//! - Every component and trait type must have a registered handler of its
+//!   kind (a did-you-mean otherwise), with or without a definition.
+//! - A trait's binding is `<type>.<scope>` when its `properties.scope` is
+//!   set, else `<type>`; a trait whose handler requires a binding and finds
+//!   none is an error naming the trait, the component and the profile.
+//! - Platform-reserved properties (on `expose`, `ingress`, `httproute`)
+//!   only the profile may supply: an author who sets one gets an error.
+//! - A custom capability the Application uses, bound by the profile, with
+//!   no `CapabilityDefinition` passes through unvalidated: a warning, an
+//!   error with `strict_capabilities`.
+//! - The effective properties of a trait are the binding's rendering merged
+//!   shallowly under the authored properties (top-level keys; what the
+//!   author wrote wins), as Kure's code merges them (its design note speaks
+//!   of a deep merge; the code does not, and authors rely on the code).
+//!   `scope` is not passed on.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use strata_schema::Decoder;
+use strata_syntax::{Diagnostic, Entry, FieldPath, Mapping, Node, Outcome, Span, Value};
+
+use crate::codes;
+use crate::definitions::Definitions;
+use crate::handlers::{HandlerKind, Registry};
+use crate::model::Application;
+use crate::profile::EffectiveProfile;
+
+static APPLICATION: LazyLock<Decoder<Application>> = LazyLock::new(Decoder::new);
+
+/// The JSON Schema of an `Application`.
+#[must_use]
+pub fn application_schema() -> &'static serde_json::Value {
+    APPLICATION.schema()
+}
+
+/// The properties only a cluster profile may supply, by trait type.
+pub const PLATFORM_RESERVED: &[(&str, &[&str])] = &[
+    (
+        "expose",
+        &[
+            "controllerType",
+            "certManagerClusterIssuer",
+            "allowedHostnameWildcard",
+            "gatewayName",
+            "gatewayNamespace",
+            "authURL",
+            "authResponseHeaders",
+            "networkPolicy",
+        ],
+    ),
+    ("ingress", &["allowedHostnameWildcard", "networkPolicy"]),
+    ("httproute", &["networkPolicy"]),
+];
+
+/// The component types a `scaler` trait may go on.
+const SCALABLE: &[&str] = &["webservice", "worker"];
+
+/// What dispatch needs besides the documents.
+pub struct Dispatch<'a> {
+    /// The handlers.
+    pub registry: &'a Registry,
+    /// The custom capabilities' definitions.
+    pub definitions: &'a Definitions,
+    /// The evaluated profile.
+    pub profile: &'a EffectiveProfile,
+    /// Whether an unvalidated custom capability is an error.
+    pub strict_capabilities: bool,
+}
+
+impl Dispatch<'_> {
+    /// Checks the Application `tree` and gives it with every trait's
+    /// effective properties; no value when any diagnostic is an error.
+    pub fn application(&self, tree: &Node) -> Outcome<Node> {
+        let mut problems = match APPLICATION.decode(tree) {
+            Ok(_) => Vec::new(),
+            Err(invalid) => return Outcome::failed(invalid),
+        };
+        let mut effective = tree.clone();
+        let components = FieldPath::root().key("spec").key("components");
+        let written = tree
+            .at(components.segments())
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        let mut names: HashMap<&str, Span> = HashMap::new();
+        for (index, component) in written.iter().enumerate() {
+            let path = components.index(index);
+            let name_node = component.get("name");
+            let name = name_node.and_then(Node::as_str).unwrap_or_default();
+            let name_span = name_node.map_or(component.span, |n| n.span);
+            if !strata_k8s::names::is_dns1123_label(name) {
+                problems.push(
+                    Diagnostic::error(
+                        codes::INVALID_NAME,
+                        format!("the component name `{name}` is not a DNS-1123 label"),
+                        name_span,
+                    )
+                    .with_path(path.key("name")),
+                );
+            }
+            if let Some(first) = names.insert(name, name_span) {
+                problems.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_NAME,
+                        format!("two components are named `{name}`"),
+                        name_span,
+                    )
+                    .with_secondary(first, "the first one")
+                    .with_path(path.key("name")),
+                );
+            }
+            let component_type = component
+                .get("type")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            self.known(
+                component,
+                component_type,
+                HandlerKind::Component,
+                &path,
+                &mut problems,
+            );
+            let traits = component
+                .get("traits")
+                .and_then(Node::as_seq)
+                .unwrap_or_default();
+            for (position, written_trait) in traits.iter().enumerate() {
+                let trait_path = path.key("traits").index(position);
+                let trait_type = written_trait
+                    .get("type")
+                    .and_then(Node::as_str)
+                    .unwrap_or_default();
+                if !self.known(
+                    written_trait,
+                    trait_type,
+                    HandlerKind::Trait,
+                    &trait_path,
+                    &mut problems,
+                ) {
+                    continue;
+                }
+                if trait_type == "scaler" && !SCALABLE.contains(&component_type) {
+                    problems.push(
+                        Diagnostic::error(
+                            codes::TRAIT_NOT_ALLOWED,
+                            format!("the `scaler` trait goes only on `webservice` and `worker` components, not on `{component_type}`"),
+                            written_trait.get("type").map_or(written_trait.span, |n| n.span),
+                        )
+                        .with_path(trait_path.key("type")),
+                    );
+                }
+                let properties =
+                    self.properties(name, written_trait, trait_type, &trait_path, &mut problems);
+                if let Some(target) = effective.at_mut(trait_path.segments())
+                    && let Value::Map(entries) = &mut target.value
+                {
+                    let span = target.span;
+                    entries.insert(
+                        "properties".to_owned(),
+                        Entry {
+                            key_span: span,
+                            value: properties,
+                        },
+                    );
+                }
+            }
+        }
+        problems.extend(unique_policies(tree));
+        Outcome::new(Some(effective), problems).valid()
+    }
+
+    /// Whether `type_name` has a handler of `kind`; reports it when not.
+    fn known(
+        &self,
+        node: &Node,
+        type_name: &str,
+        kind: HandlerKind,
+        path: &FieldPath,
+        problems: &mut Vec<Diagnostic>,
+    ) -> bool {
+        if self
+            .registry
+            .get(type_name)
+            .is_some_and(|h| h.kind() == kind)
+        {
+            return true;
+        }
+        let code = match kind {
+            HandlerKind::Component => codes::UNKNOWN_COMPONENT,
+            HandlerKind::Trait => codes::UNKNOWN_TRAIT,
+        };
+        let candidates: Vec<&str> = self
+            .registry
+            .iter()
+            .filter(|h| h.kind() == kind)
+            .map(crate::handlers::Handler::type_name)
+            .collect();
+        problems.push(
+            Diagnostic::error(
+                code,
+                format!("no {} handler is registered for `{type_name}`", kind.name()),
+                node.get("type").map_or(node.span, |n| n.span),
+            )
+            .with_path(path.key("type"))
+            .with_suggestion(type_name, candidates),
+        );
+        false
+    }
+
+    /// The effective properties of a trait of `component`.
+    fn properties(
+        &self,
+        component: &str,
+        written: &Node,
+        trait_type: &str,
+        path: &FieldPath,
+        problems: &mut Vec<Diagnostic>,
+    ) -> Node {
+        let authored = written
+            .get("properties")
+            .cloned()
+            .unwrap_or_else(|| Node::new(Value::Map(Mapping::new()), written.span));
+        let reserved = PLATFORM_RESERVED
+            .iter()
+            .find(|(name, _)| *name == trait_type)
+            .map_or(&[][..], |(_, keys)| *keys);
+        if let Some(entries) = authored.as_map() {
+            for key in reserved.iter().filter(|key| entries.contains_key(**key)) {
+                problems.push(
+                    Diagnostic::error(
+                        codes::RESERVED_PROPERTY,
+                        format!("`{key}` of `{trait_type}` is the platform's: only the cluster profile may set it"),
+                        entries[*key].key_span,
+                    )
+                    .with_path(path.key("properties").key(key)),
+                );
+            }
+        }
+        let scope = authored.get("scope").and_then(Node::as_str);
+        let bindings = &self.profile.tree;
+        let binding_of = |key: &str| {
+            bindings.at(FieldPath::root()
+                .key("spec")
+                .key("capabilities")
+                .key(key)
+                .segments())
+        };
+        let binding = scope
+            .and_then(|scope| binding_of(&format!("{trait_type}.{scope}")))
+            .or_else(|| binding_of(trait_type));
+        let handler = self.registry.get(trait_type);
+        if binding.is_none() && handler.is_some_and(crate::handlers::Handler::capability_required) {
+            let wanted = scope.map_or_else(
+                || format!("`{trait_type}`"),
+                |scope| format!("`{trait_type}.{scope}` or `{trait_type}`"),
+            );
+            problems.push(
+                Diagnostic::error(
+                    codes::MISSING_BINDING,
+                    format!(
+                        "the `{trait_type}` trait of component `{component}` needs a capability binding, and the profile `{}` has none ({wanted})",
+                        self.profile.profile.metadata.name
+                    ),
+                    written.get("type").map_or(written.span, |n| n.span),
+                )
+                .with_path(path.key("type")),
+            );
+        }
+        if binding.is_some()
+            && !Registry::is_builtin(trait_type)
+            && self.definitions.get(trait_type).is_none()
+        {
+            let message = format!(
+                "the custom capability `{trait_type}` has no CapabilityDefinition: its rendering passes through unvalidated"
+            );
+            let at = written.get("type").map_or(written.span, |n| n.span);
+            let diagnostic = if self.strict_capabilities {
+                Diagnostic::error(codes::UNVALIDATED_CAPABILITY, message, at)
+            } else {
+                Diagnostic::warning(codes::UNVALIDATED_CAPABILITY, message, at)
+            };
+            problems.push(
+                diagnostic
+                    .with_path(path.key("type"))
+                    .with_help("ship a CapabilityDefinition in `definitions/`, or give one with `--capability-def`"),
+            );
+        }
+        // The binding's rendering under what the author wrote.
+        let mut merged = binding
+            .and_then(|b| b.get("rendering"))
+            .and_then(Node::as_map)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(entries) = authored.as_map() {
+            for (key, entry) in entries.iter().filter(|(key, _)| key.as_str() != "scope") {
+                merged.insert(key.clone(), entry.clone());
+            }
+        }
+        Node {
+            value: Value::Map(merged),
+            ..authored
+        }
+    }
+}
+
+/// Policy names are unique.
+fn unique_policies(tree: &Node) -> Vec<Diagnostic> {
+    let policies = FieldPath::root().key("spec").key("policies");
+    let written = tree
+        .at(policies.segments())
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    let mut problems = Vec::new();
+    for (index, policy) in written.iter().enumerate() {
+        let Some(name) = policy.get("name") else {
+            continue;
+        };
+        let text = name.as_str().unwrap_or_default();
+        if let Some(first) = seen.insert(text, name.span) {
+            problems.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_NAME,
+                    format!("two policies are named `{text}`"),
+                    name.span,
+                )
+                .with_secondary(first, "the first one")
+                .with_path(policies.index(index).key("name")),
+            );
+        }
+    }
+    problems
+}
