@@ -149,6 +149,14 @@ fn a_trait_that_needs_a_binding_names_what_is_missing() {
         strict_capabilities: false,
     };
     let outcome = dispatch.application(&application);
+    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "capabilities/missing-binding",
+            "capabilities/duplicate-name"
+        ]
+    );
     let messages: Vec<&str> = outcome
         .diagnostics
         .iter()
