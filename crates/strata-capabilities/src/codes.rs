@@ -10,6 +10,7 @@
 //! | `capabilities/invalid-definition` | a definition's default does not have its property's type |
 //! | `capabilities/builtin-definition` | a `CapabilityDefinition` names a built-in handler's type |
 //! | `capabilities/conflicting-definition` | two definitions of one trait type differ |
+//! | `capabilities/wrong-kind` | a document of another kind where one kind is required (`app.yaml`, the profile) |
 //! | `capabilities/unknown-component` | a component type has no registered component handler |
 //! | `capabilities/unknown-trait` | a trait type has no registered trait handler (a definition does not make one) |
 //! | `capabilities/duplicate-name` | two components, or two policies, of one application share a name |
@@ -51,3 +52,5 @@ pub const MISSING_BINDING: &str = "capabilities/missing-binding";
 pub const RESERVED_PROPERTY: &str = "capabilities/reserved-property";
 /// A used custom capability has no definition.
 pub const UNVALIDATED_CAPABILITY: &str = "capabilities/unvalidated-capability";
+/// A document of another kind where one kind is required.
+pub const WRONG_KIND: &str = "capabilities/wrong-kind";

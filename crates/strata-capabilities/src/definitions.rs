@@ -144,7 +144,7 @@ fn defaults_have_their_types(
             problems.push(
                 Diagnostic::error(
                     codes::INVALID_DEFINITION,
-                    format!("the default of `{key}` is not a {}", kind.name()),
+                    format!("the default of `{key}` is not of type `{}`", kind.name()),
                     span,
                 )
                 .with_path(path),

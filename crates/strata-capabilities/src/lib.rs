@@ -22,9 +22,12 @@
 //!   handlers and the evaluated profile, with each trait's effective
 //!   properties.
 //!
-//! Still to come (issue 11): the built-in property schemas, the dialect
-//! contract and `strata capabilities`, schemas with the conditional rules
-//! as `if`/`then`, examples, fixtures and a benchmark.
+//! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
+//!   rendered against a cluster profile (the request).
+//!
+//! Still to come (issue 11): the built-in property schemas, schemas with
+//! the conditional rules as `if`/`then`, `list`, examples, more fixtures
+//! and a benchmark.
 //!
 //! Every diagnostic code is listed in [`codes`].
 
@@ -35,6 +38,7 @@ pub mod codes;
 mod definitions;
 mod handlers;
 mod model;
+mod package;
 mod profile;
 mod rendering;
 
@@ -50,8 +54,10 @@ pub use model::{
     GitopsEngine, Name, Policy, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
     RenderingSpec, Trait,
 };
+pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
 pub use rendering::{
     CertificateRendering, ControllerType, ExposeRendering, ExternalSecretRendering, IssuerRef,
     NoKeys, PvcRendering, Rendering, Rules, SecretStoreRef, Typed, VolsyncRendering,
 };
+pub use strata_dialect::{Dialect, Opened, Options, Outcome};

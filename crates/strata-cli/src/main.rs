@@ -11,6 +11,7 @@
     reason = "the binary is the one crate that prints: diagnostics and usage errors"
 )]
 
+mod capabilities;
 mod components;
 mod features;
 mod merge;
@@ -126,6 +127,9 @@ enum Command {
     /// Features: Windsor blueprints extended by conditional feature files.
     #[command(subcommand)]
     Features(features::FeaturesCommand),
+    /// Capabilities: Kure launcher cluster profiles, capability definitions and packages.
+    #[command(subcommand)]
+    Capabilities(capabilities::CapabilitiesCommand),
 }
 
 fn main() -> ExitCode {
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Platform(command) => platform::run(&cli.global, &command),
         Command::Components(command) => components::run(&cli.global, &command),
         Command::Features(command) => features::run(&cli.global, &command),
+        Command::Capabilities(command) => capabilities::run(&cli.global, &command),
     }
 }
 

@@ -1,0 +1,212 @@
+//! A package as a [`Dialect`]: opened from its folder (`app.yaml` and
+//! `definitions/*.yaml`, `*.yml`), rendered against a cluster profile.
+//!
+//! The profile is the request, not part of the package: one package is
+//! checked against every cluster it may be deployed to. A request also
+//! carries the definitions of `--capability-def` files, which come before
+//! the package's own.
+//!
+//! A file may hold several documents; empty ones are skipped. `app.yaml`
+//! must hold exactly one Application (a document of another kind is an
+//! error naming the kind found); definition files' documents of other kinds
+//! are skipped.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use strata_dialect::{Dialect, Files, Opened, Options, Reader};
+use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb};
+
+use crate::application::Dispatch;
+use crate::codes;
+use crate::definitions::Definitions;
+use crate::handlers::Registry;
+use crate::profile::{EffectiveProfile, evaluate};
+
+/// The application file of a package.
+pub const APP_FILE: &str = "app.yaml";
+/// The folder of a package's definitions.
+pub const DEFINITIONS_DIR: &str = "definitions";
+
+/// What a caller may set.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The handlers (Kure's built-ins by default; register custom ones).
+    pub registry: Registry,
+    /// Whether a used custom capability without a definition is an error.
+    pub strict_capabilities: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            registry: Registry::builtin(),
+            strict_capabilities: false,
+        }
+    }
+}
+
+/// A package, opened.
+pub struct Package {
+    settings: Settings,
+    sources: Arc<SourceDb>,
+    /// `app.yaml`, when the package has a folder.
+    application: Option<Node>,
+    /// The documents of `definitions/`, file by file.
+    definitions: Vec<Vec<Node>>,
+}
+
+/// What to check a package against.
+#[derive(Debug, Clone)]
+pub struct RenderRequest {
+    /// The cluster profile document (spans in the render's database).
+    pub profile: Node,
+    /// The documents of each `--capability-def` file, in order.
+    pub definitions: Vec<Vec<Node>>,
+}
+
+/// A package checked against a profile.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The effective profile (defaults applied).
+    pub profile: EffectiveProfile,
+    /// The effective application (each trait's effective properties), when
+    /// the package has one.
+    pub application: Option<Node>,
+}
+
+impl Package {
+    /// No package: only a profile and definitions are checked.
+    #[must_use]
+    pub fn without_files(settings: Settings) -> Package {
+        Package {
+            settings,
+            sources: Arc::new(SourceDb::new()),
+            application: None,
+            definitions: Vec::new(),
+        }
+    }
+
+    /// The definitions of `request` and of the package, in that order,
+    /// with the problems found in them.
+    fn definitions(&self, request: &RenderRequest) -> (Definitions, Vec<Diagnostic>) {
+        let mut definitions = Definitions::new();
+        let mut problems = Vec::new();
+        for documents in request.definitions.iter().chain(&self.definitions) {
+            problems.extend(definitions.add_documents(documents));
+        }
+        (definitions, problems)
+    }
+
+    /// The definitions `--capability-def` documents and the package
+    /// declare, for listing.
+    pub fn declared(&self, request_definitions: &[Vec<Node>]) -> Outcome<Definitions> {
+        let request = RenderRequest {
+            profile: Node::new(strata_syntax::Value::Null, strata_syntax::Span::default()),
+            definitions: request_definitions.to_vec(),
+        };
+        let (definitions, problems) = self.definitions(&request);
+        Outcome::new(Some(definitions), problems)
+    }
+
+    /// The handlers.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.settings.registry
+    }
+}
+
+impl Dialect for Package {
+    type Settings = Settings;
+    type Request = RenderRequest;
+    type Rendered = Rendered;
+
+    /// Reads `app.yaml` (one Application) and every definition file.
+    fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Package> {
+        let mut db = SourceDb::new();
+        let mut problems = Vec::new();
+        let mut reader = Reader::new(files.as_ref(), &mut db, options.limits);
+        let application = reader
+            .document(Path::new(APP_FILE), Format::Yaml)
+            .report(&mut problems)
+            .filter(|document| is_kind(document, "Application", &mut problems));
+        let mut definition_files: Vec<PathBuf> = files
+            .list(&["yaml", "yml"])
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
+            .collect();
+        definition_files.sort();
+        let mut definitions = Vec::new();
+        for path in definition_files {
+            let read = reader.documents(&path, Format::Yaml);
+            if read.has_errors() {
+                problems.extend(read.diagnostics);
+                continue;
+            }
+            definitions.extend(read.report(&mut problems));
+        }
+        let sources = Arc::new(db);
+        let package = Package {
+            settings: options.settings,
+            sources: sources.clone(),
+            application,
+            definitions,
+        };
+        Opened {
+            sources,
+            outcome: Outcome::new(Some(package), problems),
+        }
+    }
+
+    fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Evaluates the profile with the definitions, then dispatches the
+    /// application against both. Registers nothing in `db`.
+    fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
+        let (definitions, mut problems) = self.definitions(request);
+        if !is_kind(&request.profile, "ClusterProfile", &mut problems) {
+            return Outcome::failed(problems);
+        }
+        let registry = &self.settings.registry;
+        let Some(profile) =
+            evaluate(&request.profile, registry, &definitions).report(&mut problems)
+        else {
+            return Outcome::failed(problems);
+        };
+        let application = self.application.as_ref().and_then(|application| {
+            let dispatch = Dispatch {
+                registry,
+                definitions: &definitions,
+                profile: &profile,
+                strict_capabilities: self.settings.strict_capabilities,
+            };
+            dispatch.application(application).report(&mut problems)
+        });
+        let rendered = Rendered {
+            profile,
+            application,
+        };
+        Outcome::new(Some(rendered), problems).valid()
+    }
+}
+
+/// Whether `document` is of `kind`; an error naming the kind found if not.
+fn is_kind(document: &Node, kind: &str, problems: &mut Vec<Diagnostic>) -> bool {
+    let found = document.get("kind");
+    match found.and_then(Node::as_str) {
+        Some(text) if text == kind => true,
+        // A missing or mistyped `kind` is the schema's to report.
+        None => true,
+        Some(text) => {
+            problems.push(Diagnostic::error(
+                codes::WRONG_KIND,
+                format!("expected a document of kind `{kind}`, found `{text}`"),
+                found.map_or(document.span, |n| n.span),
+            ));
+            false
+        }
+    }
+}
