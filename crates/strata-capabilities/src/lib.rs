@@ -25,9 +25,8 @@
 //! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
 //!   rendered against a cluster profile (the request).
 //!
-//! Still to come (issue 11): the built-in property schemas, schemas with
-//! the conditional rules as `if`/`then`, `list`, examples, more fixtures
-//! and a benchmark.
+//! Still to come (issue 11): the built-in property schemas and a
+//! benchmark.
 //!
 //! Every diagnostic code is listed in [`codes`].
 

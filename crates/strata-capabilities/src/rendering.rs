@@ -54,11 +54,17 @@ pub trait Rules: Sized {
     fn defaults(&self) -> Vec<(&'static [&'static str], serde_json::Value)> {
         Vec::new()
     }
+
+    /// Writes the rules and defaults into the published JSON Schema
+    /// (`if`/`then`, `default`), so that it accepts what the rules accept.
+    fn publish(_schema: &mut serde_json::Value) {}
 }
 
 /// A rendering schema from the struct `T`.
 pub struct Typed<T> {
     decoder: Decoder<T>,
+    /// The decoder's schema with the rules written in.
+    published: serde_json::Value,
     target: PhantomData<fn() -> T>,
 }
 
@@ -66,8 +72,12 @@ impl<T: DeserializeOwned + JsonSchema + Rules> Typed<T> {
     /// The schema of `T`, with its rules.
     #[must_use]
     pub fn new() -> Typed<T> {
+        let decoder = Decoder::new();
+        let mut published = decoder.schema().clone();
+        T::publish(&mut published);
         Typed {
-            decoder: Decoder::new(),
+            decoder,
+            published,
             target: PhantomData,
         }
     }
@@ -80,8 +90,11 @@ impl<T: DeserializeOwned + JsonSchema + Rules> Default for Typed<T> {
 }
 
 impl<T: DeserializeOwned + JsonSchema + Rules> Rendering for Typed<T> {
+    /// The published schema: the struct's, closed, with the rules as
+    /// `if`/`then` and the defaults (Kure's is "approximate for
+    /// conditional constraints"; this one agrees with the validator).
     fn schema(&self) -> &serde_json::Value {
-        self.decoder.schema()
+        &self.published
     }
 
     fn validate_and_default(&self, rendering: &Node) -> Outcome<Node> {
@@ -251,6 +264,49 @@ impl Rules for ExposeRendering {
         problems
     }
 
+    fn publish(schema: &mut serde_json::Value) {
+        let required_any = |keys: &[&str]| -> Vec<serde_json::Value> {
+            keys.iter()
+                .map(|k| serde_json::json!({"required": [k]}))
+                .collect()
+        };
+        let branch = |value: &str| {
+            serde_json::json!({
+                "properties": {"controllerType": {"const": value}},
+                "required": ["controllerType"],
+            })
+        };
+        let rules = serde_json::json!([
+            {
+                "if": branch("ingress"),
+                "then": {
+                    "required": ["ingressClassName"],
+                    "not": {"anyOf": required_any(GATEWAY_ONLY)},
+                },
+            },
+            {
+                "if": branch("gateway"),
+                "then": {
+                    "required": ["gatewayName"],
+                    "not": {"anyOf": required_any(INGRESS_ONLY)},
+                    "properties": {"gatewayNamespace": {"default": "gateway-system"}},
+                },
+            },
+            {
+                "if": {"allOf": [branch("ingress"), {"not": {"required": ["authURL"]}}]},
+                "then": {"not": {"anyOf": required_any(&["authSigninURL", "authResponseHeaders"])}},
+            },
+        ]);
+        if let Some(object) = schema.as_object_mut() {
+            object.insert("allOf".to_owned(), rules);
+        }
+        if let Some(url) = schema.pointer_mut("/properties/authURL")
+            && let Some(object) = url.as_object_mut()
+        {
+            object.insert("pattern".to_owned(), "^[^?]*$".into());
+        }
+    }
+
     fn defaults(&self) -> Vec<(&'static [&'static str], serde_json::Value)> {
         match self.controller_type {
             ControllerType::Gateway => vec![(&["gatewayNamespace"], "gateway-system".into())],
@@ -281,6 +337,10 @@ impl Rules for CertificateRendering {
     fn defaults(&self) -> Vec<(&'static [&'static str], serde_json::Value)> {
         vec![(&["issuerRef", "kind"], "ClusterIssuer".into())]
     }
+
+    fn publish(schema: &mut serde_json::Value) {
+        publish_default(schema, "/$defs/IssuerRef/properties/kind", "ClusterIssuer");
+    }
 }
 
 /// A reference to an external-secrets store.
@@ -306,6 +366,24 @@ pub struct ExternalSecretRendering {
 impl Rules for ExternalSecretRendering {
     fn defaults(&self) -> Vec<(&'static [&'static str], serde_json::Value)> {
         vec![(&["secretStoreRef", "kind"], "ClusterSecretStore".into())]
+    }
+
+    fn publish(schema: &mut serde_json::Value) {
+        publish_default(
+            schema,
+            "/$defs/SecretStoreRef/properties/kind",
+            "ClusterSecretStore",
+        );
+    }
+}
+
+/// Writes `default` into the property schema at `pointer`.
+fn publish_default(schema: &mut serde_json::Value, pointer: &str, default: &str) {
+    if let Some(object) = schema
+        .pointer_mut(pointer)
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        object.insert("default".to_owned(), default.into());
     }
 }
 
