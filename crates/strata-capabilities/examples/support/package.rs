@@ -1,0 +1,89 @@
+//! A generated cluster profile, definitions and package for the
+//! capabilities benchmark: 500 bindings (built-in and custom), 50
+//! `CapabilityDefinition`s and an Application of 200 components with three
+//! traits each. Deterministic.
+
+use std::fmt::Write;
+
+/// Bindings in the profile.
+pub(crate) const BINDINGS: usize = 500;
+/// Custom capabilities, each with a definition.
+pub(crate) const DEFINITIONS: usize = 50;
+/// Components of the Application.
+pub(crate) const COMPONENTS: usize = 200;
+
+/// The generated texts.
+pub(crate) struct Generated {
+    /// `cluster.yaml`.
+    pub(crate) profile: String,
+    /// `definitions/custom.yaml`: every definition, one document each.
+    pub(crate) definitions: String,
+    /// `app.yaml`.
+    pub(crate) application: String,
+    /// The custom trait types, for the registry.
+    pub(crate) custom_traits: Vec<String>,
+}
+
+/// Generates the three files.
+pub(crate) fn generate() -> Generated {
+    let custom_traits: Vec<String> = (0..DEFINITIONS).map(|i| format!("custom-{i}")).collect();
+    let mut definitions = String::new();
+    for name in &custom_traits {
+        let _ = write!(
+            definitions,
+            "---\napiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {{name: {name}}}\nspec:\n  description: A generated capability.\n  rendering:\n    properties:\n      endpoint: {{type: string, required: true}}\n      batchSize: {{type: integer, default: 500}}\n      enabled: {{type: boolean, default: true}}\n"
+        );
+    }
+    let mut profile = String::from(
+        "apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: bench.example.com}\nspec:\n  capabilities:\n",
+    );
+    for i in 0..BINDINGS {
+        let binding = match i % 6 {
+            0 => format!(
+                "    expose.scope-{i}:\n      rendering: {{controllerType: ingress, ingressClassName: nginx-{i}, certManagerClusterIssuer: le, sslRedirect: true}}\n"
+            ),
+            1 => format!(
+                "    expose.gw-{i}:\n      rendering: {{controllerType: gateway, gatewayName: public-{i}}}\n"
+            ),
+            2 => format!(
+                "    certificate.c-{i}:\n      rendering: {{issuerRef: {{name: issuer-{i}}}}}\n"
+            ),
+            3 => format!(
+                "    external-secret.s-{i}:\n      rendering: {{secretStoreRef: {{name: vault-{i}}}, refreshInterval: 1h}}\n"
+            ),
+            4 => format!("    pvc.p-{i}:\n      rendering: {{storageClassName: class-{i}}}\n"),
+            _ => format!(
+                "    {}.b-{i}:\n      rendering: {{endpoint: 'https://e{i}.example.com'}}\n",
+                custom_traits[i % DEFINITIONS]
+            ),
+        };
+        profile.push_str(&binding);
+    }
+    for (i, name) in custom_traits.iter().enumerate() {
+        let _ = write!(
+            profile,
+            "    {name}:\n      rendering: {{endpoint: 'https://d{i}.example.com', batchSize: 10}}\n"
+        );
+    }
+    profile.push_str(
+        "    expose:\n      rendering: {controllerType: ingress, ingressClassName: nginx}\n",
+    );
+    let mut application = String::from(
+        "apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: bench, namespace: bench}\nspec:\n  components:\n",
+    );
+    for i in 0..COMPONENTS {
+        let kind = if i % 2 == 0 { "webservice" } else { "worker" };
+        let custom = &custom_traits[i % DEFINITIONS];
+        let _ = write!(
+            application,
+            "    - name: component-{i}\n      type: {kind}\n      properties: {{image: 'registry.example.com/c{i}:1.0', port: 8080}}\n      traits:\n        - {{type: expose, properties: {{host: c{i}.apps.example.com, scope: scope-{}}}}}\n        - {{type: scaler, properties: {{min: 1, max: 3}}}}\n        - {{type: {custom}}}\n",
+            (i * 6) % BINDINGS
+        );
+    }
+    Generated {
+        profile,
+        definitions,
+        application,
+        custom_traits,
+    }
+}
