@@ -113,7 +113,9 @@ pub fn evaluate(
     if problems.iter().any(Diagnostic::is_error) {
         return Outcome::failed(problems);
     }
-    match PROFILE.decode(&effective) {
+    // The written profile decoded and every rendering was validated: the
+    // effective one decodes without a second schema pass.
+    match serde_json::from_value::<ClusterProfile>(effective.to_json_value()) {
         Ok(profile) => Outcome::new(
             Some(EffectiveProfile {
                 profile,
@@ -121,8 +123,13 @@ pub fn evaluate(
             }),
             problems,
         ),
-        Err(invalid) => {
-            problems.extend(invalid);
+        Err(error) => {
+            let message = strata_syntax::lowercase_first(&error.to_string());
+            problems.push(Diagnostic::error(
+                strata_schema::codes::DECODE,
+                message,
+                tree.span,
+            ));
             Outcome::failed(problems)
         }
     }
