@@ -25,8 +25,7 @@
 //! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
 //!   rendered against a cluster profile (the request).
 //!
-//! Still to come (issue 11): the built-in property schemas and a
-//! benchmark.
+//! Still to come (issue 11): the built-in property schemas.
 //!
 //! Every diagnostic code is listed in [`codes`].
 
