@@ -72,6 +72,7 @@ fn benches(c: &mut Criterion) {
     let settings = Settings {
         registry,
         strict_capabilities: true,
+        strict_properties: true,
     };
     let files: Arc<dyn Files> = Arc::new(
         MemoryFs::new()

@@ -13,6 +13,8 @@
 //! - A custom capability the Application uses, bound by the profile, with
 //!   no `CapabilityDefinition` passes through unvalidated: a warning, an
 //!   error with `strict_capabilities`.
+//! - The effective properties of typed built-in traits are checked against
+//!   their property schema (`properties`).
 //! - The effective properties of a trait are the binding's rendering merged
 //!   shallowly under the authored properties (top-level keys; what the
 //!   author wrote wins), as Kure's code merges them (its design note speaks
@@ -22,7 +24,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use strata_schema::Decoder;
+use strata_schema::{Decoder, rebase};
 use strata_syntax::{Diagnostic, Entry, FieldPath, Mapping, Node, Outcome, Span, Value};
 
 use crate::codes;
@@ -30,6 +32,7 @@ use crate::definitions::Definitions;
 use crate::handlers::{HandlerKind, Registry};
 use crate::model::Application;
 use crate::profile::EffectiveProfile;
+use crate::properties;
 
 static APPLICATION: LazyLock<Decoder<Application>> = LazyLock::new(Decoder::new);
 
@@ -71,6 +74,8 @@ pub struct Dispatch<'a> {
     pub profile: &'a EffectiveProfile,
     /// Whether an unvalidated custom capability is an error.
     pub strict_capabilities: bool,
+    /// Whether an unknown property of a typed built-in trait is an error.
+    pub strict_properties: bool,
 }
 
 impl Dispatch<'_> {
@@ -301,10 +306,15 @@ impl Dispatch<'_> {
                 merged.insert(key.clone(), entry.clone());
             }
         }
-        Node {
+        let effective = Node {
             value: Value::Map(merged),
             ..authored
+        };
+        if let Some(mut found) = properties::check(trait_type, &effective, self.strict_properties) {
+            rebase(&mut found, &path.key("properties"));
+            problems.extend(found);
         }
+        effective
     }
 }
 

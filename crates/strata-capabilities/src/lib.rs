@@ -25,7 +25,10 @@
 //! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
 //!   rendered against a cluster profile (the request).
 //!
-//! Still to come (issue 11): the built-in property schemas.
+//! - `properties`: typed property schemas of `configmap`, `pvc`,
+//!   `certificate` and `external-secret`, checked on effective properties.
+//!
+//! Still to come (issue 11): the property schema of `expose`.
 //!
 //! Every diagnostic code is listed in [`codes`].
 
@@ -38,6 +41,7 @@ mod handlers;
 mod model;
 mod package;
 mod profile;
+mod properties;
 mod rendering;
 
 pub use application::{Dispatch, PLATFORM_RESERVED, application_schema};
@@ -54,6 +58,10 @@ pub use model::{
 };
 pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
+pub use properties::{
+    AccessMode, CertificateProperties, ConfigmapProperties, ExternalSecretProperties, KeyAlgorithm,
+    KeyEncoding, PrivateKey, PvcProperties, RotationPolicy, property_schema,
+};
 pub use rendering::{
     CertificateRendering, ControllerType, ExposeRendering, ExternalSecretRendering, IssuerRef,
     NoKeys, PvcRendering, Rendering, Rules, SecretStoreRef, Typed, VolsyncRendering,

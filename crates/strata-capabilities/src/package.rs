@@ -35,6 +35,8 @@ pub struct Settings {
     pub registry: Registry,
     /// Whether a used custom capability without a definition is an error.
     pub strict_capabilities: bool,
+    /// Whether an unknown property of a typed built-in trait is an error.
+    pub strict_properties: bool,
 }
 
 impl Default for Settings {
@@ -42,6 +44,7 @@ impl Default for Settings {
         Settings {
             registry: Registry::builtin(),
             strict_capabilities: false,
+            strict_properties: false,
         }
     }
 }
@@ -182,6 +185,7 @@ impl Dialect for Package {
                 definitions: &definitions,
                 profile: &profile,
                 strict_capabilities: self.settings.strict_capabilities,
+                strict_properties: self.settings.strict_properties,
             };
             dispatch.application(application).report(&mut problems)
         });

@@ -47,6 +47,7 @@ fn dispatch(components: &str, strict: bool) -> (Vec<String>, Option<String>) {
         definitions: &definitions,
         profile: &profile,
         strict_capabilities: strict,
+        strict_properties: false,
     };
     let outcome = dispatch.application(&application);
     let lines = outcome
@@ -147,6 +148,7 @@ fn a_trait_that_needs_a_binding_names_what_is_missing() {
         definitions: &definitions,
         profile: &profile,
         strict_capabilities: false,
+        strict_properties: false,
     };
     let outcome = dispatch.application(&application);
     let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();

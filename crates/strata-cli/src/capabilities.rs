@@ -58,6 +58,9 @@ pub(crate) struct CheckArgs {
     /// A used custom capability without a definition is an error, not a warning.
     #[arg(long)]
     strict_capabilities: bool,
+    /// An unknown property of a built-in trait with a property schema is an error, not a warning.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// `schema` arguments.
@@ -126,7 +129,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
     };
     let settings = Settings {
         registry,
-        strict_capabilities: false,
+        ..Settings::default()
     };
     let mut session = Session::new(global);
     let package = match &args.package {
@@ -205,6 +208,7 @@ impl CheckArgs {
         Some(Settings {
             registry: registry(&self.custom_traits)?,
             strict_capabilities: self.strict_capabilities,
+            strict_properties: self.strict,
         })
     }
 }
