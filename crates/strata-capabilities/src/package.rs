@@ -90,12 +90,12 @@ impl Package {
         }
     }
 
-    /// The definitions of `request` and of the package, in that order,
-    /// with the problems found in them.
-    fn definitions(&self, request: &RenderRequest) -> (Definitions, Vec<Diagnostic>) {
+    /// The definitions `given` (by `--capability-def` files) and the
+    /// package's, in that order, with the problems found in them.
+    fn definitions(&self, given: &[Vec<Node>]) -> (Definitions, Vec<Diagnostic>) {
         let mut definitions = Definitions::new();
         let mut problems = Vec::new();
-        for documents in request.definitions.iter().chain(&self.definitions) {
+        for documents in given.iter().chain(&self.definitions) {
             problems.extend(definitions.add_documents(documents));
         }
         (definitions, problems)
@@ -103,12 +103,8 @@ impl Package {
 
     /// The definitions `--capability-def` documents and the package
     /// declare, for listing.
-    pub fn declared(&self, request_definitions: &[Vec<Node>]) -> Outcome<Definitions> {
-        let request = RenderRequest {
-            profile: Node::new(strata_syntax::Value::Null, strata_syntax::Span::default()),
-            definitions: request_definitions.to_vec(),
-        };
-        let (definitions, problems) = self.definitions(&request);
+    pub fn declared(&self, given: &[Vec<Node>]) -> Outcome<Definitions> {
+        let (definitions, problems) = self.definitions(given);
         Outcome::new(Some(definitions), problems)
     }
 
@@ -169,7 +165,7 @@ impl Dialect for Package {
     /// Evaluates the profile with the definitions, then dispatches the
     /// application against both. Registers nothing in `db`.
     fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
-        let (definitions, mut problems) = self.definitions(request);
+        let (definitions, mut problems) = self.definitions(&request.definitions);
         if !is_kind(&request.profile, "ClusterProfile", &mut problems) {
             return Outcome::failed(problems);
         }
