@@ -32,7 +32,6 @@ use crate::definitions::Definitions;
 use crate::handlers::{HandlerKind, Registry};
 use crate::model::Application;
 use crate::profile::EffectiveProfile;
-use crate::properties;
 
 static APPLICATION: LazyLock<Decoder<Application>> = LazyLock::new(Decoder::new);
 
@@ -310,7 +309,8 @@ impl Dispatch<'_> {
             value: Value::Map(merged),
             ..authored
         };
-        if let Some(mut found) = properties::check(trait_type, &effective, self.strict_properties) {
+        let checked = handler.and_then(|h| h.check_properties(&effective, self.strict_properties));
+        if let Some(mut found) = checked {
             rebase(&mut found, &path.key("properties"));
             problems.extend(found);
         }

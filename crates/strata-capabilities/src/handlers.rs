@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
+use strata_syntax::{Diagnostic, Node};
+
 use crate::rendering::{
     CertificateRendering, ExposeRendering, ExternalSecretRendering, NoKeys, PvcRendering,
     Rendering, Typed, VolsyncRendering,
@@ -60,6 +62,14 @@ pub trait Handler: Send + Sync {
     fn capability_aware(&self) -> bool {
         self.capability_required() || self.rendering().is_some()
     }
+
+    /// The problems of a trait's effective `properties` against its typed
+    /// property schema (paths relative to them; an unknown property a
+    /// warning unless `strict`); `None` when it has no schema and takes
+    /// its properties as they are.
+    fn check_properties(&self, _properties: &Node, _strict: bool) -> Option<Vec<Diagnostic>> {
+        None
+    }
 }
 
 /// A built-in handler: a name, a kind and, when capability-aware, a schema.
@@ -85,6 +95,10 @@ impl Handler for Builtin {
 
     fn capability_required(&self) -> bool {
         self.required
+    }
+
+    fn check_properties(&self, properties: &Node, strict: bool) -> Option<Vec<Diagnostic>> {
+        crate::properties::check(self.name, properties, strict)
     }
 }
 

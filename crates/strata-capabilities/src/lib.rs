@@ -1,4 +1,4 @@
-//! The `capabilities` dialect (in progress): the Kure launcher's cluster
+//! The `capabilities` dialect: the Kure launcher's cluster
 //! profiles, the typed rendering schemas of its capability-aware handlers
 //! and `CapabilityDefinition` documents for custom capabilities.
 //!
@@ -25,10 +25,8 @@
 //! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
 //!   rendered against a cluster profile (the request).
 //!
-//! - `properties`: typed property schemas of `configmap`, `pvc`,
+//! - `properties`: typed property schemas of `expose`, `configmap`, `pvc`,
 //!   `certificate` and `external-secret`, checked on effective properties.
-//!
-//! Still to come (issue 11): the property schema of `expose`.
 //!
 //! Every diagnostic code is listed in [`codes`].
 
@@ -56,11 +54,14 @@ pub use model::{
     GitopsEngine, Name, Policy, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
     RenderingSpec, Trait,
 };
-pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
+pub use package::{
+    APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings, document_of_kind,
+};
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
 pub use properties::{
-    AccessMode, CertificateProperties, ConfigmapProperties, ExternalSecretProperties, KeyAlgorithm,
-    KeyEncoding, PrivateKey, PvcProperties, RotationPolicy, property_schema,
+    AccessMode, CertificateProperties, ConfigmapProperties, ExposeProperties,
+    ExternalSecretProperties, KeyAlgorithm, KeyEncoding, PrivateKey, PvcProperties, RotationPolicy,
+    property_schema,
 };
 pub use rendering::{
     CertificateRendering, ControllerType, ExposeRendering, ExternalSecretRendering, IssuerRef,

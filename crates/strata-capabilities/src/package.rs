@@ -7,7 +7,8 @@
 //! the package's own.
 //!
 //! A file may hold several documents; empty ones are skipped. `app.yaml`
-//! must hold exactly one Application (a document of another kind is an
+//! must hold exactly one Application and the profile file one
+//! `ClusterProfile` ([`document_of_kind`]: a document of another kind is an
 //! error naming the kind found); definition files' documents of other kinds
 //! are skipped.
 
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use strata_dialect::{Dialect, Files, Opened, Options, Reader};
-use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb};
+use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb, Span};
 
 use crate::application::Dispatch;
 use crate::codes;
@@ -126,9 +127,13 @@ impl Dialect for Package {
         let mut problems = Vec::new();
         let mut reader = Reader::new(files.as_ref(), &mut db, options.limits);
         let application = reader
-            .document(Path::new(APP_FILE), Format::Yaml)
+            .source_documents(Path::new(APP_FILE), Format::Yaml)
+            .valid()
             .report(&mut problems)
-            .filter(|document| is_kind(document, "Application", &mut problems));
+            .and_then(|(source, documents)| {
+                document_of_kind(documents, "Application", Span::file_start(source))
+                    .report(&mut problems)
+            });
         let mut definition_files: Vec<PathBuf> = files
             .list(&["yaml", "yml"])
             .unwrap_or_default()
@@ -166,9 +171,6 @@ impl Dialect for Package {
     /// application against both. Registers nothing in `db`.
     fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
         let (definitions, mut problems) = self.definitions(&request.definitions);
-        if !is_kind(&request.profile, "ClusterProfile", &mut problems) {
-            return Outcome::failed(problems);
-        }
         let registry = &self.settings.registry;
         let Some(profile) =
             evaluate(&request.profile, registry, &definitions).report(&mut problems)
@@ -193,20 +195,34 @@ impl Dialect for Package {
     }
 }
 
-/// Whether `document` is of `kind`; an error naming the kind found if not.
-fn is_kind(document: &Node, kind: &str, problems: &mut Vec<Diagnostic>) -> bool {
-    let found = document.get("kind");
-    match found.and_then(Node::as_str) {
-        Some(text) if text == kind => true,
-        // A missing or mistyped `kind` is the schema's to report.
-        None => true,
-        Some(text) => {
-            problems.push(Diagnostic::error(
+/// The one document of `kind` among a file's `documents`: each document
+/// of another kind is an error naming the kind found, and the file must
+/// hold exactly one of `kind` (`file` is its start, for a file with none).
+/// A document without a `kind` counts as one of `kind`, for the schema to
+/// report.
+pub fn document_of_kind(documents: Vec<Node>, kind: &str, file: Span) -> Outcome<Node> {
+    let mut problems = Vec::new();
+    let mut found = Vec::new();
+    for document in documents {
+        match document.get("kind").and_then(Node::as_str) {
+            Some(text) if text != kind => problems.push(Diagnostic::error(
                 codes::WRONG_KIND,
                 format!("expected a document of kind `{kind}`, found `{text}`"),
-                found.map_or(document.span, |n| n.span),
-            ));
-            false
+                document.get("kind").map_or(document.span, |n| n.span),
+            )),
+            _ => found.push(document),
         }
     }
+    if found.len() != 1 && problems.is_empty() {
+        let at = found.get(1).map_or(file, |second| second.span);
+        problems.push(Diagnostic::error(
+            strata_dialect::codes::DOCUMENT_COUNT,
+            format!(
+                "the file must hold exactly one `{kind}` document, it holds {}",
+                found.len()
+            ),
+            at,
+        ));
+    }
+    Outcome::new(found.into_iter().next(), problems).valid()
 }

@@ -8,9 +8,8 @@
 //! examples use keys its schemas lack. Nested objects Kure describes
 //! loosely (`target`, `data`, `remoteRef`) are checked for their type only.
 //!
-//! Typed here: `configmap`, `pvc`, `certificate`, `external-secret`. Every
-//! other built-in passes its properties through for now (`expose` among
-//! them: its property schema is the next to come).
+//! Typed here: `expose`, `configmap`, `pvc`, `certificate`,
+//! `external-secret`. Every other built-in passes its properties through.
 
 use std::sync::LazyLock;
 
@@ -21,6 +20,55 @@ use strata_schema::Decoder;
 use strata_syntax::{Diagnostic, Node, Severity};
 
 use crate::rendering::{IssuerRef, SecretStoreRef};
+
+/// `expose` properties: what the author writes and what the profile's
+/// binding merges in (the platform-reserved ones only the profile may set).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExposeProperties {
+    /// `ingress` or `gateway` (the profile's).
+    pub controller_type: Option<crate::rendering::ControllerType>,
+    /// cert-manager's cluster issuer for managed TLS (the profile's).
+    pub cert_manager_cluster_issuer: Option<String>,
+    /// The Secret of managed TLS, instead of `<component>-tls`.
+    pub secret_name: Option<String>,
+    /// The wildcard host names must fall under (the profile's).
+    pub allowed_hostname_wildcard: Option<String>,
+    /// The Gateway (the profile's).
+    pub gateway_name: Option<String>,
+    /// The Gateway's namespace (the profile's).
+    pub gateway_namespace: Option<String>,
+    /// Annotations of the generated resource.
+    pub annotations: Option<serde_json::Map<String, Json>>,
+    /// Ingress-style host rules.
+    pub rules: Option<Vec<serde_json::Map<String, Json>>>,
+    /// Host names: gateway routes, or one ingress rule each.
+    pub hostnames: Option<Vec<String>>,
+    /// The `IngressClass` (ingress only).
+    pub ingress_class_name: Option<String>,
+    /// nginx `ssl-redirect` (ingress only).
+    pub ssl_redirect: Option<bool>,
+    /// nginx `force-ssl-redirect` (ingress only).
+    pub force_ssl_redirect: Option<bool>,
+    /// oauth2-proxy groups allowed (ingress only).
+    pub allowed_groups: Option<Vec<String>>,
+    /// External authentication (the profile's).
+    #[serde(rename = "authURL")]
+    pub auth_url: Option<String>,
+    /// Where to sign in (ingress only).
+    #[serde(rename = "authSigninURL")]
+    pub auth_signin_url: Option<String>,
+    /// Headers passed back from authentication (the profile's).
+    pub auth_response_headers: Option<String>,
+    /// The port to route to when the component exposes none.
+    pub service_port: Option<i64>,
+    /// The Service to route to (with `servicePort`).
+    pub service_name: Option<String>,
+    /// The sub-application's name, for several expose traits.
+    pub name: Option<String>,
+    /// The network policy (the profile's).
+    pub network_policy: Option<serde_json::Map<String, Json>>,
+}
 
 /// `configmap` properties.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -154,6 +202,7 @@ pub struct ExternalSecretProperties {
     pub remote_ref: Option<serde_json::Map<String, Json>>,
 }
 
+static EXPOSE: LazyLock<Decoder<ExposeProperties>> = LazyLock::new(Decoder::new);
 static CONFIGMAP: LazyLock<Decoder<ConfigmapProperties>> = LazyLock::new(Decoder::new);
 static PVC: LazyLock<Decoder<PvcProperties>> = LazyLock::new(Decoder::new);
 static CERTIFICATE: LazyLock<Decoder<CertificateProperties>> = LazyLock::new(Decoder::new);
@@ -164,6 +213,7 @@ static EXTERNAL_SECRET: LazyLock<Decoder<ExternalSecretProperties>> = LazyLock::
 /// through. Unknown properties are warnings unless `strict`.
 pub(crate) fn check(trait_type: &str, properties: &Node, strict: bool) -> Option<Vec<Diagnostic>> {
     let problems = match trait_type {
+        "expose" => EXPOSE.validate(properties),
         "configmap" => CONFIGMAP.validate(properties),
         "pvc" => PVC.validate(properties),
         "certificate" => CERTIFICATE.validate(properties),
@@ -190,6 +240,7 @@ pub(crate) fn check(trait_type: &str, properties: &Node, strict: bool) -> Option
 #[must_use]
 pub fn property_schema(trait_type: &str) -> Option<&'static Json> {
     Some(match trait_type {
+        "expose" => EXPOSE.schema(),
         "configmap" => CONFIGMAP.schema(),
         "pvc" => PVC.schema(),
         "certificate" => CERTIFICATE.schema(),

@@ -70,7 +70,7 @@ fn dispatch(components: &str, strict: bool) -> (Vec<String>, Option<String>) {
 #[test]
 fn traits_get_the_binding_of_their_scope_under_what_the_author_wrote() {
     let (problems, effective) = dispatch(
-        "    - name: web\n      type: webservice\n      traits:\n        - {type: expose, properties: {host: shop.example.com, scope: internal}}\n        - {type: scaler, properties: {min: 2}}\n",
+        "    - name: web\n      type: webservice\n      traits:\n        - {type: expose, properties: {hostnames: [shop.example.com], scope: internal}}\n        - {type: scaler, properties: {min: 2}}\n",
         false,
     );
     assert!(problems.is_empty(), "{problems:?}");
@@ -79,7 +79,7 @@ fn traits_get_the_binding_of_their_scope_under_what_the_author_wrote() {
         effective.contains("ingressClassName: internal"),
         "{effective}"
     );
-    assert!(effective.contains("host: shop.example.com"), "{effective}");
+    assert!(effective.contains("- shop.example.com"), "{effective}");
     assert!(!effective.contains("scope:"), "{effective}");
 }
 

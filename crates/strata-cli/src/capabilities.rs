@@ -224,7 +224,9 @@ fn check(session: &mut Session<'_>, args: &CheckArgs, settings: Settings) -> Opt
         .iter()
         .map(|file| session.load(file))
         .collect();
-    let profile = session.load_document(&args.profile)?;
+    let (file, documents) = session.load_source(&args.profile)?;
+    let profile = strata_capabilities::document_of_kind(documents, "ClusterProfile", file)
+        .report(&mut session.diagnostics)?;
     let request = RenderRequest {
         profile,
         definitions,

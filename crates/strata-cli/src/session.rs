@@ -88,6 +88,16 @@ impl<'a> Session<'a> {
         documents.report(&mut self.diagnostics).unwrap_or_default()
     }
 
+    /// As [`Session::load`], with the start of the file, for a problem
+    /// with the file as a whole. `None` when it cannot be read or parsed.
+    pub fn load_source(&mut self, path: &str) -> Option<(Span, Vec<Node>)> {
+        let format = Format::from_name(path);
+        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
+        let read = reader.source_documents(Path::new(path), format).valid();
+        let (source, documents) = read.report(&mut self.diagnostics)?;
+        Some((Span::file_start(source), documents))
+    }
+
     /// Reads a file (`-` for standard input) that must hold exactly one document.
     pub fn load_document(&mut self, path: &str) -> Option<Node> {
         let format = Format::from_name(path);

@@ -145,6 +145,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// As [`Reader::documents`], with the file's source (to point at a file
+    /// that holds no document).
+    pub fn source_documents(
+        &mut self,
+        path: &Path,
+        format: Format,
+    ) -> Outcome<(SourceId, Vec<Node>)> {
+        self.parsed(path, format, None)
+    }
+
     /// The file's source and documents.
     fn parsed(
         &mut self,

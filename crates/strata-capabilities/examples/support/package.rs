@@ -76,7 +76,7 @@ pub(crate) fn generate() -> Generated {
         let custom = &custom_traits[i % DEFINITIONS];
         let _ = write!(
             application,
-            "    - name: component-{i}\n      type: {kind}\n      properties: {{image: 'registry.example.com/c{i}:1.0', port: 8080}}\n      traits:\n        - {{type: expose, properties: {{host: c{i}.apps.example.com, scope: scope-{}}}}}\n        - {{type: scaler, properties: {{min: 1, max: 3}}}}\n        - {{type: {custom}}}\n",
+            "    - name: component-{i}\n      type: {kind}\n      properties: {{image: 'registry.example.com/c{i}:1.0', port: 8080}}\n      traits:\n        - {{type: expose, properties: {{hostnames: [c{i}.apps.example.com], scope: scope-{}}}}}\n        - {{type: scaler, properties: {{min: 1, max: 3}}}}\n        - {{type: {custom}}}\n",
             (i * 6) % BINDINGS
         );
     }
