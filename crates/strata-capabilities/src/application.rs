@@ -81,10 +81,9 @@ impl Dispatch<'_> {
     /// Checks the Application `tree` and gives it with every trait's
     /// effective properties; no value when any diagnostic is an error.
     pub fn application(&self, tree: &Node) -> Outcome<Node> {
-        let mut problems = match APPLICATION.decode(tree) {
-            Ok(_) => Vec::new(),
-            Err(invalid) => return Outcome::failed(invalid),
-        };
+        // Structure and semantics both: the rules below read the tree and
+        // pass over what the schema already reported (a missing `type`).
+        let mut problems = APPLICATION.validate(tree);
         let mut effective = tree.clone();
         let components = FieldPath::root().key("spec").key("components");
         let written = tree
@@ -193,6 +192,10 @@ impl Dispatch<'_> {
             .is_some_and(|h| h.kind() == kind)
         {
             return true;
+        }
+        if node.get("type").and_then(Node::as_str).is_none() {
+            // No type written, or not a string: the schema said so.
+            return false;
         }
         let code = match kind {
             HandlerKind::Component => codes::UNKNOWN_COMPONENT,

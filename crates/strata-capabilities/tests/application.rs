@@ -172,3 +172,20 @@ fn a_trait_that_needs_a_binding_names_what_is_missing() {
         ]
     );
 }
+
+#[test]
+fn structural_problems_hide_no_other_problem() {
+    let (problems, effective) = dispatch(
+        "    - name: web\n      type: webservice\n      colour: blue\n      traits:\n        - {properties: {}}\n        - {type: expos}\n",
+        false,
+    );
+    assert_eq!(
+        problems,
+        [
+            "error schema/unknown-key 8 spec.components[0].colour",
+            "error schema/required 10 spec.components[0].traits[0]",
+            "error capabilities/unknown-trait 11 spec.components[0].traits[1].type",
+        ]
+    );
+    assert!(effective.is_none());
+}
