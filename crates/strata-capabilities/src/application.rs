@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use strata_schema::{Decoder, rebase};
-use strata_syntax::{Diagnostic, Entry, FieldPath, Mapping, Node, Outcome, Span, Value};
+use strata_syntax::{Diagnostic, FieldPath, Mapping, Node, Outcome, Span, Value};
 
 use crate::codes;
 use crate::definitions::Definitions;
@@ -90,112 +90,80 @@ impl Dispatch<'_> {
             .at(components.segments())
             .and_then(Node::as_seq)
             .unwrap_or_default();
-        let mut names: HashMap<&str, Span> = HashMap::new();
         for (index, component) in written.iter().enumerate() {
             let path = components.index(index);
-            let name_node = component.get("name");
-            let name = name_node.and_then(Node::as_str).unwrap_or_default();
-            let name_span = name_node.map_or(component.span, |n| n.span);
-            if !strata_k8s::names::is_dns1123_label(name) {
+            let name = component
+                .get("name")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            if let Some(name_node) = component.get("name")
+                && !strata_k8s::names::is_dns1123_label(name)
+            {
                 problems.push(
                     Diagnostic::error(
                         codes::INVALID_NAME,
                         format!("the component name `{name}` is not a DNS-1123 label"),
-                        name_span,
+                        name_node.span,
                     )
                     .with_path(path.key("name")),
                 );
             }
-            if let Some(first) = names.insert(name, name_span) {
-                problems.push(
-                    Diagnostic::error(
-                        codes::DUPLICATE_NAME,
-                        format!("two components are named `{name}`"),
-                        name_span,
-                    )
-                    .with_secondary(first, "the first one")
-                    .with_path(path.key("name")),
-                );
-            }
-            let component_type = component
-                .get("type")
-                .and_then(Node::as_str)
+            let component_type = self
+                .handled(component, HandlerKind::Component, &path, &mut problems)
                 .unwrap_or_default();
-            self.known(
-                component,
-                component_type,
-                HandlerKind::Component,
-                &path,
-                &mut problems,
-            );
             let traits = component
                 .get("traits")
                 .and_then(Node::as_seq)
                 .unwrap_or_default();
             for (position, written_trait) in traits.iter().enumerate() {
                 let trait_path = path.key("traits").index(position);
-                let trait_type = written_trait
-                    .get("type")
-                    .and_then(Node::as_str)
-                    .unwrap_or_default();
-                if !self.known(
+                let Some(trait_type) = self.handled(
                     written_trait,
-                    trait_type,
                     HandlerKind::Trait,
                     &trait_path,
                     &mut problems,
-                ) {
+                ) else {
                     continue;
-                }
+                };
                 if trait_type == "scaler" && !SCALABLE.contains(&component_type) {
                     problems.push(
                         Diagnostic::error(
                             codes::TRAIT_NOT_ALLOWED,
                             format!("the `scaler` trait goes only on `webservice` and `worker` components, not on `{component_type}`"),
-                            written_trait.get("type").map_or(written_trait.span, |n| n.span),
+                            type_span(written_trait),
                         )
                         .with_path(trait_path.key("type")),
                     );
                 }
                 let properties =
                     self.properties(name, written_trait, trait_type, &trait_path, &mut problems);
-                if let Some(target) = effective.at_mut(trait_path.segments())
-                    && let Value::Map(entries) = &mut target.value
-                {
-                    let span = target.span;
-                    entries.insert(
-                        "properties".to_owned(),
-                        Entry {
-                            key_span: span,
-                            value: properties,
-                        },
-                    );
+                if let Some(target) = effective.at_mut(trait_path.segments()) {
+                    target.insert("properties", properties);
                 }
             }
         }
-        problems.extend(unique_policies(tree));
+        problems.extend(unique_names(tree, "components"));
+        problems.extend(unique_names(tree, "policies"));
         Outcome::new(Some(effective), problems).valid()
     }
 
-    /// Whether `type_name` has a handler of `kind`; reports it when not.
-    fn known(
+    /// The type of `node` (a component or a trait) when a handler of `kind`
+    /// is registered for it; an unknown type is reported (a missing one is
+    /// the schema's to report).
+    fn handled<'n>(
         &self,
-        node: &Node,
-        type_name: &str,
+        node: &'n Node,
         kind: HandlerKind,
         path: &FieldPath,
         problems: &mut Vec<Diagnostic>,
-    ) -> bool {
+    ) -> Option<&'n str> {
+        let type_name = node.get("type").and_then(Node::as_str)?;
         if self
             .registry
             .get(type_name)
             .is_some_and(|h| h.kind() == kind)
         {
-            return true;
-        }
-        if node.get("type").and_then(Node::as_str).is_none() {
-            // No type written, or not a string: the schema said so.
-            return false;
+            return Some(type_name);
         }
         let code = match kind {
             HandlerKind::Component => codes::UNKNOWN_COMPONENT,
@@ -211,12 +179,12 @@ impl Dispatch<'_> {
             Diagnostic::error(
                 code,
                 format!("no {} handler is registered for `{type_name}`", kind.name()),
-                node.get("type").map_or(node.span, |n| n.span),
+                type_span(node),
             )
             .with_path(path.key("type"))
             .with_suggestion(type_name, candidates),
         );
-        false
+        None
     }
 
     /// The effective properties of a trait of `component`.
@@ -273,7 +241,7 @@ impl Dispatch<'_> {
                         "the `{trait_type}` trait of component `{component}` needs a capability binding, and the profile `{}` has none ({wanted})",
                         self.profile.profile.metadata.name
                     ),
-                    written.get("type").map_or(written.span, |n| n.span),
+                    type_span(written),
                 )
                 .with_path(path.key("type")),
             );
@@ -285,7 +253,7 @@ impl Dispatch<'_> {
             let message = format!(
                 "the custom capability `{trait_type}` has no CapabilityDefinition: its rendering passes through unvalidated"
             );
-            let at = written.get("type").map_or(written.span, |n| n.span);
+            let at = type_span(written);
             let diagnostic = if self.strict_capabilities {
                 Diagnostic::error(codes::UNVALIDATED_CAPABILITY, message, at)
             } else {
@@ -321,17 +289,22 @@ impl Dispatch<'_> {
     }
 }
 
-/// Policy names are unique.
-fn unique_policies(tree: &Node) -> Vec<Diagnostic> {
-    let policies = FieldPath::root().key("spec").key("policies");
+/// Where a component's or a trait's `type` is written.
+fn type_span(node: &Node) -> Span {
+    node.get("type").map_or(node.span, |n| n.span)
+}
+
+/// The names of `spec.<list>` (components, policies) are unique.
+fn unique_names(tree: &Node, list: &str) -> Vec<Diagnostic> {
+    let base = FieldPath::root().key("spec").key(list);
     let written = tree
-        .at(policies.segments())
+        .at(base.segments())
         .and_then(Node::as_seq)
         .unwrap_or_default();
     let mut seen: HashMap<&str, Span> = HashMap::new();
     let mut problems = Vec::new();
-    for (index, policy) in written.iter().enumerate() {
-        let Some(name) = policy.get("name") else {
+    for (index, item) in written.iter().enumerate() {
+        let Some(name) = item.get("name") else {
             continue;
         };
         let text = name.as_str().unwrap_or_default();
@@ -339,11 +312,11 @@ fn unique_policies(tree: &Node) -> Vec<Diagnostic> {
             problems.push(
                 Diagnostic::error(
                     codes::DUPLICATE_NAME,
-                    format!("two policies are named `{text}`"),
+                    format!("two {list} are named `{text}`"),
                     name.span,
                 )
                 .with_secondary(first, "the first one")
-                .with_path(policies.index(index).key("name")),
+                .with_path(base.index(index).key("name")),
             );
         }
     }

@@ -18,11 +18,12 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, Entry, FieldPath, Node, Outcome, Span, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Span};
 
 use crate::codes;
 use crate::handlers::Registry;
 use crate::model::{CapabilityDefinition, RenderingSpec};
+use crate::rendering::set_default;
 
 static DEFINITION: LazyLock<Decoder<CapabilityDefinition>> = LazyLock::new(Decoder::new);
 
@@ -159,8 +160,9 @@ fn defaults_have_their_types(
 pub fn validate(spec: &RenderingSpec, rendering: &Node) -> Outcome<Node> {
     let mut problems = Vec::new();
     let known: Vec<&str> = spec.properties.keys().map(String::as_str).collect();
-    let entries = rendering.as_map().cloned().unwrap_or_default();
-    for (key, entry) in &entries {
+    let empty = strata_syntax::Mapping::new();
+    let entries = rendering.as_map().unwrap_or(&empty);
+    for (key, entry) in entries {
         let path = FieldPath::root().key(key);
         let Some(property) = spec.properties.get(key) else {
             problems.push(
@@ -207,21 +209,9 @@ pub fn validate(spec: &RenderingSpec, rendering: &Node) -> Outcome<Node> {
         return Outcome::failed(problems);
     }
     let mut completed = rendering.clone();
-    if let Value::Map(entries) = &mut completed.value {
-        for (key, property) in &spec.properties {
-            if let Some(default) = property
-                .default
-                .as_ref()
-                .filter(|_| !entries.contains_key(key))
-            {
-                let mut value = Node::from_json_value(default);
-                value.span = rendering.span;
-                let entry = Entry {
-                    key_span: rendering.span,
-                    value,
-                };
-                entries.insert(key.clone(), entry);
-            }
+    for (key, property) in &spec.properties {
+        if let Some(default) = &property.default {
+            set_default(&mut completed, &[key.as_str()], default);
         }
     }
     Outcome::ok(completed)

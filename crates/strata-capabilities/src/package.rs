@@ -12,7 +12,7 @@
 //! error naming the kind found); definition files' documents of other kinds
 //! are skipped.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use strata_dialect::{Dialect, Files, Opened, Options, Reader};
@@ -134,33 +134,31 @@ impl Dialect for Package {
                 document_of_kind(documents, "Application", Span::file_start(source))
                     .report(&mut problems)
             });
-        let mut definition_files: Vec<PathBuf> = files
-            .list(&["yaml", "yml"])
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
-            .collect();
-        definition_files.sort();
         let mut definitions = Vec::new();
-        for path in definition_files {
-            let read = reader.documents(&path, Format::Yaml);
-            if read.has_errors() {
-                problems.extend(read.diagnostics);
-                continue;
+        match files.list(&["yaml", "yml"]) {
+            Ok(listed) => {
+                for path in listed
+                    .iter()
+                    .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
+                {
+                    let read = reader.documents(path, Format::Yaml).valid();
+                    definitions.extend(read.report(&mut problems));
+                }
             }
-            definitions.extend(read.report(&mut problems));
+            Err(error) => {
+                let span = reader.placeholder(Path::new(DEFINITIONS_DIR));
+                problems.push(error.diagnostic(span));
+            }
         }
-        let sources = Arc::new(db);
-        let package = Package {
-            settings: options.settings,
-            sources: sources.clone(),
-            application,
-            definitions,
-        };
-        Opened {
-            sources,
-            outcome: Outcome::new(Some(package), problems),
-        }
+        Opened::freeze(db, |sources| {
+            let package = Package {
+                settings: options.settings,
+                sources: sources.clone(),
+                application,
+                definitions,
+            };
+            Outcome::new(Some(package), problems)
+        })
     }
 
     fn sources(&self) -> &Arc<SourceDb> {

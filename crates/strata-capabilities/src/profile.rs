@@ -16,7 +16,7 @@
 use std::sync::LazyLock;
 
 use strata_schema::{Decoder, rebase};
-use strata_syntax::{Diagnostic, Entry, FieldPath, Mapping, Node, Outcome, Span, Value};
+use strata_syntax::{Diagnostic, FieldPath, Mapping, Node, Outcome, Span, Value};
 
 use crate::codes;
 use crate::definitions::{self, Definitions};
@@ -49,8 +49,7 @@ pub fn evaluate(
     registry: &Registry,
     definitions: &Definitions,
 ) -> Outcome<EffectiveProfile> {
-    let decoded = PROFILE.decode_partial(tree);
-    let mut problems = decoded.diagnostics;
+    let mut problems = PROFILE.validate(tree);
     if let Some(name) = tree.get("metadata").and_then(|m| m.get("name"))
         && let Some(text) = name.as_str()
         && !strata_k8s::names::is_dns1123_subdomain(text)
@@ -66,12 +65,12 @@ pub fn evaluate(
         );
     }
     let mut effective = tree.clone();
+    let empty = Mapping::new();
     let bindings = tree
         .at(capabilities_path().segments())
         .and_then(Node::as_map)
-        .cloned()
-        .unwrap_or_default();
-    for (key, binding) in &bindings {
+        .unwrap_or(&empty);
+    for (key, binding) in bindings {
         let base = capabilities_path().key(key);
         let Some(trait_type) = trait_type(key) else {
             problems.push(
@@ -156,55 +155,30 @@ fn empty_mapping(span: Span) -> Node {
     Node::new(Value::Map(Mapping::new()), span)
 }
 
-/// Puts `rendering` in the binding `key` of the effective profile.
+/// Puts `rendering` in the binding `key` of the effective profile (a
+/// binding written `null` becomes a mapping).
 fn set_rendering(effective: &mut Node, key: &str, rendering: Node) {
     let path = capabilities_path().key(key);
-    let Some(binding) = effective.at_mut(path.segments()) else {
-        return;
-    };
-    let span = binding.span;
-    if matches!(binding.value, Value::Null) {
-        binding.value = Value::Map(Mapping::new());
-    }
-    if let Value::Map(entries) = &mut binding.value {
-        entries.insert(
-            "rendering".to_owned(),
-            Entry {
-                key_span: span,
-                value: rendering,
-            },
-        );
+    if let Some(binding) = effective.at_mut(path.segments()) {
+        if matches!(binding.value, Value::Null) {
+            binding.value = Value::Map(Mapping::new());
+        }
+        binding.insert("rendering", rendering);
     }
 }
 
 /// `spec.gitopsEngine: fluxcd` when it is absent or empty.
 fn set_gitops_engine(effective: &mut Node) {
-    let Some(Node {
-        value: Value::Map(spec),
-        span,
-        ..
-    }) = effective.at_mut(FieldPath::root().key("spec").segments())
-    else {
+    let Some(spec) = effective.at_mut(FieldPath::root().key("spec").segments()) else {
         return;
     };
-    let span = *span;
-    let engine = Node::new(Value::String("fluxcd".to_owned()), span);
-    match spec.get_mut("gitopsEngine") {
-        Some(entry) if entry.value.as_str().is_some_and(str::is_empty) => {
-            entry.value = Node {
-                span: entry.value.span,
-                ..engine
-            };
-        }
-        Some(_) => {}
-        None => {
-            spec.insert(
-                "gitopsEngine".to_owned(),
-                Entry {
-                    key_span: span,
-                    value: engine,
-                },
-            );
-        }
+    let written = spec.get("gitopsEngine");
+    if written.is_some_and(|engine| !engine.as_str().is_some_and(str::is_empty)) {
+        return;
     }
+    let span = written.map_or(spec.span, |engine| engine.span);
+    spec.insert(
+        "gitopsEngine",
+        Node::new(Value::String("fluxcd".to_owned()), span),
+    );
 }

@@ -17,7 +17,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, Entry, FieldPath, Node, Outcome, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Segment};
 
 use crate::codes;
 
@@ -117,33 +117,24 @@ impl<T: DeserializeOwned + JsonSchema + Rules> Rendering for Typed<T> {
 /// Sets `value` at `path` below `node` when nothing is there; the mappings
 /// along the path must exist. The default is spanned at the mapping that
 /// receives it.
-fn set_default(node: &mut Node, path: &[&str], value: &serde_json::Value) {
+pub(crate) fn set_default(node: &mut Node, path: &[&str], value: &serde_json::Value) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };
-    let mut target = node;
-    for key in parents {
-        match target.value {
-            Value::Map(ref mut entries) => match entries.get_mut(*key) {
-                Some(entry) => target = &mut entry.value,
-                None => return,
-            },
-            _ => return,
-        }
-    }
-    let span = target.span;
-    if let Value::Map(entries) = &mut target.value
-        && !entries.contains_key(*last)
+    let parents: Vec<Segment> = parents
+        .iter()
+        .map(|key| Segment::Key((*key).to_owned()))
+        .collect();
+    let Some(target) = node.at_mut(&parents) else {
+        return;
+    };
+    if target
+        .as_map()
+        .is_some_and(|entries| !entries.contains_key(*last))
     {
         let mut default = Node::from_json_value(value);
-        default.span = span;
-        entries.insert(
-            (*last).to_owned(),
-            Entry {
-                key_span: span,
-                value: default,
-            },
-        );
+        default.span = target.span;
+        target.insert(last, default);
     }
 }
 

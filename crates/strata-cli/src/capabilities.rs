@@ -139,11 +139,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
     let Some(package) = package else {
         return session.finish(|_| None);
     };
-    let documents: Vec<Vec<Node>> = args
-        .capability_defs
-        .iter()
-        .map(|file| session.load(file))
-        .collect();
+    let documents = definition_files(&mut session, &args.capability_defs);
     let definitions = package
         .declared(&documents)
         .report(&mut session.diagnostics);
@@ -219,11 +215,7 @@ fn check(session: &mut Session<'_>, args: &CheckArgs, settings: Settings) -> Opt
         Some(dir) => session.open::<Package>(dir, settings)?,
         None => Package::without_files(settings),
     };
-    let definitions = args
-        .capability_defs
-        .iter()
-        .map(|file| session.load(file))
-        .collect();
+    let definitions = definition_files(session, &args.capability_defs);
     let (file, documents) = session.load_source(&args.profile)?;
     let profile = strata_capabilities::document_of_kind(documents, "ClusterProfile", file)
         .report(&mut session.diagnostics)?;
@@ -232,6 +224,16 @@ fn check(session: &mut Session<'_>, args: &CheckArgs, settings: Settings) -> Opt
         definitions,
     };
     session.render(&package, &request)
+}
+
+/// The documents of each `--capability-def` file; a file that does not
+/// parse contributes none, as a package's own definition files.
+fn definition_files(session: &mut Session<'_>, files: &[String]) -> Vec<Vec<Node>> {
+    files
+        .iter()
+        .filter_map(|file| session.load_source(file))
+        .map(|(_, documents)| documents)
+        .collect()
 }
 
 fn schema(global: &GlobalArgs, args: &SchemaArgs) -> ExitCode {

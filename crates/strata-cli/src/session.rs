@@ -82,28 +82,33 @@ impl<'a> Session<'a> {
     /// Reads and parses a file (`-` for standard input) into its documents,
     /// recording every problem. A file that cannot be read gives none.
     pub fn load(&mut self, path: &str) -> Vec<Node> {
-        let format = Format::from_name(path);
-        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
-        let documents = reader.documents(Path::new(path), format);
-        documents.report(&mut self.diagnostics).unwrap_or_default()
+        let read = self
+            .reader()
+            .documents(Path::new(path), Format::from_name(path));
+        read.report(&mut self.diagnostics).unwrap_or_default()
     }
 
     /// As [`Session::load`], with the start of the file, for a problem
     /// with the file as a whole. `None` when it cannot be read or parsed.
     pub fn load_source(&mut self, path: &str) -> Option<(Span, Vec<Node>)> {
-        let format = Format::from_name(path);
-        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
-        let read = reader.source_documents(Path::new(path), format).valid();
-        let (source, documents) = read.report(&mut self.diagnostics)?;
+        let read = self
+            .reader()
+            .source_documents(Path::new(path), Format::from_name(path));
+        let (source, documents) = read.valid().report(&mut self.diagnostics)?;
         Some((Span::file_start(source), documents))
     }
 
     /// Reads a file (`-` for standard input) that must hold exactly one document.
     pub fn load_document(&mut self, path: &str) -> Option<Node> {
-        let format = Format::from_name(path);
-        let mut reader = Reader::new(&CommandLineFs, &mut self.db, self.limits);
-        let document = reader.document(Path::new(path), format);
-        document.report(&mut self.diagnostics)
+        let read = self
+            .reader()
+            .document(Path::new(path), Format::from_name(path));
+        read.report(&mut self.diagnostics)
+    }
+
+    /// Reads the files named on the command line into the session's sources.
+    fn reader(&mut self) -> Reader<'_> {
+        Reader::new(&CommandLineFs, &mut self.db, self.limits)
     }
 
     /// Prints the diagnostics and, when there is no error, `output` on

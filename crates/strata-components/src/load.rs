@@ -121,29 +121,28 @@ impl Application {
             diagnostics: Vec::new(),
         };
         let loaded = reader.application().map(|(app, app_node)| {
-            let application = Application {
-                fs: fs.clone(),
-                sources: Arc::new(SourceDb::new()),
-                limits,
-                lib_paths: reader.relative_paths(&app_node, "libPaths"),
-                post_processor: reader.post_processor(&app, &app_node),
-                components: reader.components(&app, &app_node),
-                app,
-                app_node,
-            };
-            reader.check_names(&application);
-            application
+            let lib_paths = reader.relative_paths(&app_node, "libPaths");
+            let post_processor = reader.post_processor(&app, &app_node);
+            let components = reader.components(&app, &app_node);
+            reader.check_names(&components, &app_node);
+            (app, app_node, lib_paths, post_processor, components)
         });
         let diagnostics = reader.diagnostics;
-        let sources = Arc::new(db);
-        let application = loaded.map(|application| Application {
-            sources: sources.clone(),
-            ..application
-        });
-        Opened {
-            sources,
-            outcome: Outcome::new(application, diagnostics),
-        }
+        Opened::freeze(db, |sources| {
+            let application = loaded.map(
+                |(app, app_node, lib_paths, post_processor, components)| Application {
+                    fs: fs.clone(),
+                    sources: sources.clone(),
+                    limits,
+                    app,
+                    app_node,
+                    components,
+                    lib_paths,
+                    post_processor,
+                },
+            );
+            Outcome::new(application, diagnostics)
+        })
     }
 
     /// The properties of `environment`: `baseProperties` with the
@@ -511,9 +510,9 @@ impl ApplicationReader<'_> {
     }
 
     /// Names in `qbec.yaml` that must be components or unique variables.
-    fn check_names(&mut self, application: &Application) {
-        let known: Vec<&str> = application.components.keys().map(String::as_str).collect();
-        let spec = application.app_node.get("spec");
+    fn check_names(&mut self, components: &BTreeMap<String, Component>, app_node: &Node) {
+        let known: Vec<&str> = components.keys().map(String::as_str).collect();
+        let spec = app_node.get("spec");
         let mut lists: Vec<(FieldPath, &Node)> = Vec::new();
         let list = |node: Option<&Node>| -> Vec<Node> {
             node.and_then(Node::as_seq)

@@ -78,6 +78,14 @@ impl<D> Opened<D> {
             outcome,
         }
     }
+
+    /// Freezes `db` and builds the dialect on the frozen sources, which the
+    /// dialect keeps to answer [`Dialect::sources`].
+    pub fn freeze(db: SourceDb, build: impl FnOnce(&Arc<SourceDb>) -> Outcome<D>) -> Opened<D> {
+        let sources = Arc::new(db);
+        let outcome = build(&sources);
+        Opened { sources, outcome }
+    }
 }
 
 /// The shape every dialect has; see the crate docs.

@@ -25,18 +25,6 @@ use crate::codes;
 /// The file at the project root.
 pub(crate) const WINDSOR_FILE: &str = "windsor.yaml";
 
-/// A file of at most one YAML document; an empty file is an empty
-/// mapping. `None` (the problem recorded) when it cannot be read or parsed.
-pub(crate) fn read_document(
-    files: &mut Reader<'_>,
-    path: &Path,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Node> {
-    files
-        .document_or_empty(path, Format::Yaml)
-        .report(diagnostics)
-}
-
 /// The values of `context`, with every problem recorded.
 pub(crate) fn values(
     windsor: &Node,
@@ -92,7 +80,9 @@ pub(crate) fn values(
     };
     let values_path = Path::new("contexts").join(context).join("values.yaml");
     if files.fs().is_file(&values_path) {
-        let values = read_document(files, &values_path, diagnostics)?;
+        let values = files
+            .document_or_empty(&values_path, Format::Yaml)
+            .report(diagnostics)?;
         if !matches!(values.value, Value::Map(_) | Value::Null) {
             diagnostics.push(Diagnostic::error(
                 codes::NOT_A_MAPPING,
@@ -235,7 +225,9 @@ mod tests {
             .map(|(p, v)| ((*p).to_owned(), (*v).to_owned()))
             .collect();
         let mut files = Reader::new(fs, &mut db, Limits::default());
-        let windsor = read_document(&mut files, Path::new(WINDSOR_FILE), &mut diagnostics);
+        let windsor = files
+            .document_or_empty(Path::new(WINDSOR_FILE), Format::Yaml)
+            .report(&mut diagnostics);
         let config = values(
             &windsor.unwrap(),
             &mut files,

@@ -50,7 +50,7 @@ use strata_dialect::Reader;
 use strata_fs::Files;
 use strata_schema::Decoder;
 use strata_syntax::{
-    Diagnostic, Entry, LayerId, Limits, Mapping, Node, Segment, SourceDb, Span, Value,
+    Diagnostic, Entry, Format, LayerId, Limits, Mapping, Node, Segment, SourceDb, Span, Value,
 };
 
 use compose::{Candidate, Composer};
@@ -211,11 +211,9 @@ impl Dialect for Project {
             }
         };
         let limits = options.limits;
-        let windsor = config::read_document(
-            &mut Reader::new(files.as_ref(), &mut db, limits),
-            Path::new(config::WINDSOR_FILE),
-            &mut diagnostics,
-        );
+        let windsor = Reader::new(files.as_ref(), &mut db, limits)
+            .document_or_empty(Path::new(config::WINDSOR_FILE), Format::Yaml)
+            .report(&mut diagnostics);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
         let blueprint = read_blueprint(&mut reader, &mut diagnostics);
         let features = read_features(&mut reader, &mut diagnostics);
@@ -225,22 +223,20 @@ impl Dialect for Project {
                 .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_default()
         });
-        let sources = Arc::new(db);
-        let project = Project {
-            name,
-            root: files,
-            template,
-            limits,
-            sources: sources.clone(),
-            windsor,
-            blueprint,
-            features,
-            complete: !diagnostics.iter().any(Diagnostic::is_error),
-        };
-        Opened {
-            sources,
-            outcome: Outcome::new(Some(project), diagnostics),
-        }
+        Opened::freeze(db, |sources| {
+            let project = Project {
+                name,
+                root: files,
+                template,
+                limits,
+                sources: sources.clone(),
+                windsor,
+                blueprint,
+                features,
+                complete: !diagnostics.iter().any(Diagnostic::is_error),
+            };
+            Outcome::new(Some(project), diagnostics)
+        })
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
@@ -353,7 +349,9 @@ fn read_blueprint(
     reader: &mut Reader<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(BlueprintFile, Node)> {
-    let tree = config::read_document(reader, Path::new(BLUEPRINT_FILE), diagnostics)?;
+    let tree = reader
+        .document_or_empty(Path::new(BLUEPRINT_FILE), Format::Yaml)
+        .report(diagnostics)?;
     let model = BLUEPRINT
         .decode(&tree)
         .map_err(|problems| diagnostics.extend(problems))
@@ -377,7 +375,10 @@ fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> 
         .into_iter()
         .filter(|path| path.starts_with("features"))
     {
-        let Some(tree) = config::read_document(reader, &path, diagnostics) else {
+        let Some(tree) = reader
+            .document_or_empty(&path, Format::Yaml)
+            .report(diagnostics)
+        else {
             continue;
         };
         match FEATURE.decode(&tree) {

@@ -78,19 +78,9 @@ impl fmt::Display for FsError {
 impl std::error::Error for FsError {}
 
 impl FsError {
-    /// The stable code of this kind of problem (the module docs list them).
-    #[must_use]
-    pub fn code(&self) -> &'static str {
-        match self {
-            FsError::Escapes(_) => codes::OUTSIDE_ROOT,
-            FsError::TooLarge { .. } => strata_syntax::codes::TOO_LARGE,
-            FsError::NotUtf8(_) => codes::NOT_UTF8,
-            FsError::Io(..) => codes::READ,
-        }
-    }
-
-    /// The problem as a diagnostic at `span`: the start of the file, or the
-    /// reference that asked for it (an include, an import).
+    /// The problem as a diagnostic at `span`, with one of the [`codes`]:
+    /// the start of the file, or the reference that asked for it (an
+    /// include, an import).
     #[must_use]
     pub fn diagnostic(&self, span: Span) -> Diagnostic {
         match self {
@@ -101,11 +91,10 @@ impl FsError {
             }
             .into(),
             FsError::NotUtf8(_) => {
-                Diagnostic::error(self.code(), "file is not valid utf-8 text", span)
+                Diagnostic::error(codes::NOT_UTF8, "file is not valid utf-8 text", span)
             }
-            FsError::Escapes(_) | FsError::Io(..) => {
-                Diagnostic::error(self.code(), self.to_string(), span)
-            }
+            FsError::Escapes(_) => Diagnostic::error(codes::OUTSIDE_ROOT, self.to_string(), span),
+            FsError::Io(..) => Diagnostic::error(codes::READ, self.to_string(), span),
         }
     }
 }

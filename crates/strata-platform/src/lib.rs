@@ -197,19 +197,17 @@ impl Catalogue {
         for blueprint in resolved.values() {
             diagnostics.extend(programs.compile_tree(&blueprint.node));
         }
-        let sources = Arc::new(db);
-        let catalogue = Catalogue {
-            sources: sources.clone(),
-            strategies,
-            programs,
-            definitions,
-            resolved,
-        };
-        diagnostics.extend(catalogue.check_all());
-        Opened {
-            sources,
-            outcome: Outcome::new(Some(catalogue), strata_syntax::dedupe(diagnostics)),
-        }
+        Opened::freeze(db, |sources| {
+            let catalogue = Catalogue {
+                sources: sources.clone(),
+                strategies,
+                programs,
+                definitions,
+                resolved,
+            };
+            diagnostics.extend(catalogue.check_all());
+            Outcome::new(Some(catalogue), strata_syntax::dedupe(diagnostics))
+        })
     }
 
     /// The sources of the catalogue's files, to resolve its diagnostics and

@@ -184,6 +184,29 @@ impl Node {
             })
     }
 
+    /// Sets `key` of this mapping to `value`: a key already there keeps its
+    /// place and span, a new one goes last, spanned at the mapping. False,
+    /// and nothing changed, when this is not a mapping.
+    pub fn insert(&mut self, key: &str, value: Node) -> bool {
+        let span = self.span;
+        let Value::Map(entries) = &mut self.value else {
+            return false;
+        };
+        match entries.get_mut(key) {
+            Some(entry) => entry.value = value,
+            None => {
+                entries.insert(
+                    key.to_owned(),
+                    Entry {
+                        key_span: span,
+                        value,
+                    },
+                );
+            }
+        }
+        true
+    }
+
     /// The tree as a JSON value, for libraries that work on `serde_json`:
     /// tags are dropped (the value is kept) and non-finite floats, which JSON
     /// cannot hold, become `null`.
@@ -309,5 +332,37 @@ impl Node {
             Value::Map(map) => map.values().map(|entry| entry.value.count()).sum(),
             _ => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Segment, SourceDb};
+
+    #[test]
+    fn insert_replaces_in_place_or_adds_last_and_refuses_non_mappings() {
+        let mut db = SourceDb::new();
+        let id = db.add("a.yaml", "a: 1\nb: {c: 2}\n");
+        let mut tree = crate::parse(&db, id, crate::Format::Yaml, &crate::Limits::default())
+            .documents
+            .remove(0);
+        let key_span = tree.as_map().unwrap()["a"].key_span;
+        assert!(tree.insert("a", Node::new(Value::Int(5), Span::default())));
+        assert!(tree.insert("z", Node::new(Value::Int(6), Span::default())));
+        let entries = tree.as_map().unwrap();
+        assert_eq!(entries.keys().collect::<Vec<_>>(), ["a", "b", "z"]);
+        assert_eq!(entries["a"].key_span, key_span);
+        assert_eq!(entries["z"].key_span, tree.span);
+        let b = tree.at_mut(&[Segment::Key("b".to_owned())]).unwrap();
+        assert!(b.insert("d", Node::new(Value::Null, Span::default())));
+        let c = tree
+            .at_mut(&[Segment::Key("b".to_owned()), Segment::Key("c".to_owned())])
+            .unwrap();
+        assert!(!c.insert("x", Node::new(Value::Null, Span::default())));
+        assert_eq!(
+            tree.to_json_value(),
+            serde_json::json!({"a": 5, "b": {"c": 2, "d": null}, "z": 6})
+        );
     }
 }
