@@ -83,10 +83,8 @@ pub fn evaluate(
             );
             continue;
         };
-        let written = binding.value.get("rendering");
-        let rendering = written
-            .cloned()
-            .unwrap_or_else(|| empty_mapping(binding.value.span));
+        let absent = empty_mapping(binding.value.span);
+        let rendering = binding.value.get("rendering").unwrap_or(&absent);
         if !matches!(rendering.value, Value::Map(_)) {
             // The schema reports a rendering that is not a mapping.
             continue;
@@ -95,9 +93,9 @@ pub fn evaluate(
             registry.get(trait_type).and_then(|h| h.rendering()),
             definitions.get(trait_type),
         ) {
-            (Some(schema), _) => schema.validate_and_default(&rendering),
+            (Some(schema), _) => schema.validate_and_default(rendering),
             (None, Some(defined)) => {
-                definitions::validate(&defined.definition.spec.rendering, &rendering)
+                definitions::validate(&defined.definition.spec.rendering, rendering)
             }
             (None, None) => continue,
         };
