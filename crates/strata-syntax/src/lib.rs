@@ -103,6 +103,21 @@ pub struct Parsed {
     pub documents: Vec<Node>,
     /// Every problem found, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+    /// Every anchor, alias and tag written in a YAML source, in the order
+    /// written (aliases are expanded in `documents`), for a dialect whose
+    /// files may not use them.
+    pub properties: Vec<NodeProperty>,
+}
+
+/// An anchor, alias or tag written in a YAML source, where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeProperty {
+    /// `&name` on the node at the span.
+    Anchor(Span),
+    /// `*name`.
+    Alias(Span),
+    /// A tag (core tags included: `!!str`) on the node at the span.
+    Tag(Tag, Span),
 }
 
 impl Parsed {
@@ -128,17 +143,21 @@ pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -
             limit: limits.max_bytes,
         };
         return Parsed {
-            documents: Vec::new(),
             diagnostics: vec![error.into()],
+            ..Parsed::default()
         };
     }
-    let (documents, errors) = match format {
+    let (documents, errors, properties) = match format {
         Format::Yaml => yaml::parse(file, source, limits, yaml::Schema::Core),
         Format::Yaml11 => yaml::parse(file, source, limits, yaml::Schema::Yaml11),
-        Format::Json => json::parse(file, source, limits),
+        Format::Json => {
+            let (documents, errors) = json::parse(file, source, limits);
+            (documents, errors, Vec::new())
+        }
     };
     Parsed {
         documents,
         diagnostics: errors.into_iter().map(Diagnostic::from).collect(),
+        properties,
     }
 }

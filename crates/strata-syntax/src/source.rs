@@ -236,11 +236,13 @@ impl SourceDb {
     /// string a scalar written at `scalar` stands for: an error inside an
     /// expression can then point at its character.
     ///
-    /// Found when the value's text appears in the file as written: a plain
-    /// or quoted scalar without escapes on one line, or a literal block
-    /// (`|`) whose lines appear, indented, one per line. `None` when the
-    /// scalar is written otherwise (escapes, folding), for the caller to fall
-    /// back on the whole scalar.
+    /// Found when the value's text appears in the file as written (a plain
+    /// or quoted scalar on one line, a literal block (`|`) whose lines
+    /// appear, indented, one per line), or when decoding the written text
+    /// gives the value: escapes of double-quoted YAML and JSON strings,
+    /// `''` in single quotes, and line folding of quoted and plain scalars
+    /// are undone. `None` when the scalar is written otherwise (a folded
+    /// block `>`), for the caller to fall back on the whole scalar.
     #[must_use]
     pub fn span_in_scalar(
         &self,
@@ -253,6 +255,13 @@ impl SourceDb {
             return None;
         }
         let at = |offset: usize| scalar.start as usize + offset;
+        if let Some(offsets) = folded_offsets(raw, value) {
+            return Some(Span::new(
+                scalar.source,
+                at(offsets[range.start]),
+                at(offsets[range.end]),
+            ));
+        }
         if !value.contains('\n') {
             let start = raw.rfind(value)?;
             return Some(Span::new(
@@ -301,6 +310,115 @@ impl SourceDb {
             .get(span.range())
             .unwrap_or_default()
     }
+}
+
+/// For a quoted scalar (YAML double- or single-quoted, JSON) or a plain
+/// scalar folded over several lines, written as `raw`: the offset in `raw`
+/// of each byte of `value` (and one past its end), when decoding `raw`
+/// gives `value`. Escapes (`\"`, `\\`, `\u00e9`, `''`) and line folding
+/// (a line break is a space, each empty line a `\n`) are undone, so a
+/// position inside the value maps to the character written in the file.
+fn folded_offsets(raw: &str, value: &str) -> Option<Vec<usize>> {
+    let (quote, body_start) = match raw.as_bytes().first() {
+        Some(b'"') => (Some('"'), 1),
+        Some(b'\'') => (Some('\''), 1),
+        // A plain scalar on one line is found as written by the caller.
+        _ if raw.contains('\n') => (None, 0),
+        _ => return None,
+    };
+    let body = match quote {
+        Some(quote) => raw.get(body_start..raw.rfind(quote).filter(|&end| end > 0)?)?,
+        None => raw,
+    };
+    let mut decoded = String::with_capacity(value.len());
+    let mut offsets = Vec::with_capacity(value.len() + 1);
+    let push = |decoded: &mut String, offsets: &mut Vec<usize>, ch: char, at: usize| {
+        for _ in 0..ch.len_utf8() {
+            offsets.push(body_start + at);
+        }
+        decoded.push(ch);
+    };
+    let mut chars = body.char_indices().peekable();
+    while let Some((at, ch)) = chars.next() {
+        match ch {
+            '\\' if quote == Some('"') => {
+                let (_, escape) = chars.next()?;
+                let decoded_char = match escape {
+                    'u' | 'x' | 'U' => {
+                        let digits = match escape {
+                            'x' => 2,
+                            'u' => 4,
+                            _ => 8,
+                        };
+                        let mut code = 0u32;
+                        for _ in 0..digits {
+                            code = code * 16 + chars.next()?.1.to_digit(16)?;
+                        }
+                        if (0xD800..0xDC00).contains(&code) {
+                            // A JSON surrogate pair: `\uD83D\uDE00`.
+                            let (_, '\\') = chars.next()? else { return None };
+                            let (_, 'u') = chars.next()? else { return None };
+                            let mut low = 0u32;
+                            for _ in 0..4 {
+                                low = low * 16 + chars.next()?.1.to_digit(16)?;
+                            }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low.checked_sub(0xDC00)?);
+                        }
+                        char::from_u32(code)?
+                    }
+                    'n' => '\n',
+                    't' | '\t' => '\t',
+                    'r' => '\r',
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    '0' => '\0',
+                    'a' => '\u{7}',
+                    'v' => '\u{b}',
+                    'e' => '\u{1b}',
+                    ' ' => ' ',
+                    'N' => '\u{85}',
+                    '_' => '\u{a0}',
+                    'L' => '\u{2028}',
+                    'P' => '\u{2029}',
+                    '"' | '\\' | '/' => escape,
+                    '\n' => {
+                        // An escaped line break joins the lines.
+                        while chars.next_if(|(_, c)| matches!(c, ' ' | '\t')).is_some() {}
+                        continue;
+                    }
+                    _ => return None,
+                };
+                push(&mut decoded, &mut offsets, decoded_char, at);
+            }
+            '\'' if quote == Some('\'') => {
+                chars.next_if(|(_, c)| *c == '\'')?;
+                push(&mut decoded, &mut offsets, '\'', at);
+            }
+            '\n' | '\r' => {
+                while decoded.ends_with([' ', '\t']) {
+                    decoded.pop();
+                    offsets.pop();
+                }
+                let mut empty_lines = 0;
+                loop {
+                    while chars.next_if(|(_, c)| matches!(c, ' ' | '\t' | '\r')).is_some() {}
+                    if chars.next_if(|(_, c)| *c == '\n').is_none() {
+                        break;
+                    }
+                    empty_lines += 1;
+                }
+                if empty_lines == 0 {
+                    push(&mut decoded, &mut offsets, ' ', at);
+                }
+                for _ in 0..empty_lines {
+                    push(&mut decoded, &mut offsets, '\n', at);
+                }
+            }
+            _ => push(&mut decoded, &mut offsets, ch, at),
+        }
+    }
+    offsets.push(body_start + body.len());
+    (decoded == value).then_some(offsets)
 }
 
 #[cfg(test)]
@@ -361,8 +479,42 @@ mod tests {
         let span = db.span_in_scalar(block, value, 10..11).unwrap();
         assert_eq!(db.snippet(span), "z");
         assert_eq!(db.locate(span).1, LineCol { line: 5, column: 9 });
-        // Escapes hide the place.
-        assert!(db.span_in_scalar(scalar("\"e", 6), "e\tf", 2..3).is_none());
+        // Escapes are undone: `f` after `\t`.
+        let span = db.span_in_scalar(scalar("\"e", 6), "e\tf", 2..3).unwrap();
+        assert_eq!(db.snippet(span), "f");
+    }
+
+    #[test]
+    fn ranges_inside_escaped_and_folded_scalars_map_to_the_file() {
+        let mut db = SourceDb::new();
+        let text = concat!(
+            "{\"a\": \"${f(\\\"x\\\", \\u00e9, y)}\",\n",
+            " \"b\": 'it''s ${z}'}\n",
+            "c: ${list(\n    p,\n\n    q)}\n",
+        );
+        let id = db.add("s.yaml", text);
+        let scalar = |needle: &str, end: &str| {
+            let start = text.find(needle).unwrap();
+            let end = start + text[start..].find(end).unwrap() + end.len();
+            Span::new(id, start, end)
+        };
+        let json = scalar("\"${f", ")}\"");
+        let value = "${f(\"x\", \u{e9}, y)}";
+        let y = value.find('y').unwrap();
+        let span = db.span_in_scalar(json, value, y..y + 1).unwrap();
+        assert_eq!(db.snippet(span), "y");
+        let e = value.find('\u{e9}').unwrap();
+        let span = db.span_in_scalar(json, value, e..e + 2).unwrap();
+        assert_eq!(db.snippet(span), "\\u00e9");
+        let quoted = scalar("'it''s", "}'");
+        let value = "it's ${z}";
+        let span = db.span_in_scalar(quoted, value, 7..8).unwrap();
+        assert_eq!(db.snippet(span), "z");
+        let plain = scalar("${list(\n", "q)}");
+        let value = "${list( p,\nq)}";
+        let span = db.span_in_scalar(plain, value, 11..12).unwrap();
+        assert_eq!(db.snippet(span), "q");
+        assert_eq!(db.locate(span).1, LineCol { line: 6, column: 5 });
     }
 
     #[test]

@@ -24,8 +24,8 @@ use std::ops::ControlFlow;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span as EventSpan, Tag as EventTag};
 
-use crate::Limits;
 use crate::error::SyntaxError;
+use crate::{Limits, NodeProperty};
 use crate::node::{Entry, Mapping, Node, Tag, Value};
 use crate::path::{FieldPath, Segment};
 use crate::scalar::{
@@ -52,7 +52,7 @@ pub(crate) fn parse(
     source: SourceId,
     limits: &Limits,
     schema: Schema,
-) -> (Vec<Node>, Vec<SyntaxError>) {
+) -> (Vec<Node>, Vec<SyntaxError>, Vec<NodeProperty>) {
     let mut builder = Builder {
         schema,
         file,
@@ -65,6 +65,7 @@ pub(crate) fn parse(
         anchors: HashMap::new(),
         alias_nodes: 0,
         errors: Vec::new(),
+        properties: Vec::new(),
     };
     let mut parser = Parser::new_from_str(file.text());
     while let Some(next) = parser.next_event() {
@@ -79,7 +80,7 @@ pub(crate) fn parse(
             break;
         }
     }
-    (builder.documents, builder.errors)
+    (builder.documents, builder.errors, builder.properties)
 }
 
 enum PendingKey {
@@ -125,6 +126,7 @@ struct Builder<'a> {
     anchors: HashMap<usize, Anchored>,
     alias_nodes: usize,
     errors: Vec<SyntaxError>,
+    properties: Vec<NodeProperty>,
 }
 
 impl Builder<'_> {
@@ -170,6 +172,7 @@ impl Builder<'_> {
 
     fn event(&mut self, event: Event<'_>, event_span: EventSpan) -> ControlFlow<()> {
         let span = self.span(&event_span);
+        self.record_properties(&event, span);
         match event {
             Event::Nothing | Event::StreamStart | Event::StreamEnd => {}
             Event::DocumentStart(_) => self.open(FrameKind::Document(None), span, None, 0),
@@ -230,6 +233,28 @@ impl Builder<'_> {
             Event::SequenceEnd | Event::MappingEnd => self.close(span),
         }
         ControlFlow::Continue(())
+    }
+
+    /// Notes the anchor, tag or alias an event carries, for dialects whose
+    /// files may not use them.
+    fn record_properties(&mut self, event: &Event<'_>, span: Span) {
+        let (anchor, tag) = match event {
+            Event::Scalar(_, _, anchor, tag) => (*anchor, tag.as_deref()),
+            Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
+                (*anchor, tag.as_deref())
+            }
+            Event::Alias(_) => {
+                self.properties.push(NodeProperty::Alias(span));
+                return;
+            }
+            _ => return,
+        };
+        if anchor != 0 {
+            self.properties.push(NodeProperty::Anchor(span));
+        }
+        if let Some(tag) = tag {
+            self.properties.push(NodeProperty::Tag(written_tag(tag), span));
+        }
     }
 
     fn open(&mut self, kind: FrameKind, span: Span, tag: Option<Tag>, anchor: usize) {

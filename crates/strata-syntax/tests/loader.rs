@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use strata_syntax::emit::{to_json, to_yaml};
-use strata_syntax::{Format, Limits, Parsed, SourceDb, Value, parse};
+use strata_syntax::{NodeProperty, Format, Limits, Parsed, SourceDb, Value, parse};
 
 fn load(format: Format, text: &str, limits: &Limits) -> (SourceDb, Parsed) {
     let mut db = SourceDb::new();
@@ -297,4 +297,26 @@ fn yaml_output_reads_back_in_strict_yaml_1_1_readers() {
     // And they read back as the same values.
     let (_, again) = load(Format::Yaml, &yaml, &Limits::default());
     assert!(again.documents[0].same_content(&parsed.documents[0]));
+}
+
+#[test]
+fn anchors_aliases_and_tags_are_recorded_where_written() {
+    let text = "a: &x 1\nb: *x\nc: !!str 2\nd: !cel [1]\ne: plain\n";
+    let (db, parsed) = load(Format::Yaml, text, &Limits::default());
+    let written: Vec<String> = parsed
+        .properties
+        .iter()
+        .map(|property| match property {
+            NodeProperty::Anchor(span) => format!("anchor {}", db.snippet(*span)),
+            NodeProperty::Alias(span) => format!("alias {}", db.snippet(*span)),
+            NodeProperty::Tag(tag, span) => format!("tag {tag} {}", db.snippet(*span)),
+        })
+        .collect();
+    // A node's span starts at its properties; a collection's covers its opening.
+    assert_eq!(
+        written,
+        ["anchor &x 1", "alias *x", "tag !!str !!str 2", "tag !cel !cel ["]
+    );
+    let (_, json) = load(Format::Json, "{\"a\": 1}", &Limits::default());
+    assert!(json.properties.is_empty());
 }
