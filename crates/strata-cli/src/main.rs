@@ -19,6 +19,7 @@ mod platform;
 mod render;
 mod serve;
 mod session;
+mod spec;
 
 use std::process::ExitCode;
 
@@ -130,6 +131,9 @@ enum Command {
     /// Capabilities: Kure launcher cluster profiles, capability definitions and packages.
     #[command(subcommand)]
     Capabilities(capabilities::CapabilitiesCommand),
+    /// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
+    #[command(subcommand)]
+    Spec(spec::SpecCommand),
 }
 
 fn main() -> ExitCode {
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
         Command::Components(command) => components::run(&cli.global, &command),
         Command::Features(command) => features::run(&cli.global, &command),
         Command::Capabilities(command) => capabilities::run(&cli.global, &command),
+        Command::Spec(command) => spec::run(&cli.global, &command),
     }
 }
 

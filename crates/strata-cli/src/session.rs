@@ -63,7 +63,17 @@ impl<'a> Session<'a> {
                 return None;
             }
         };
-        let opened = D::open(Arc::new(fs), Options::new(self.limits, settings));
+        self.open_in::<D>(Arc::new(fs), settings)
+    }
+
+    /// Opens the dialect `D` on the files named on the command line (paths
+    /// as given, `-` for standard input), for a dialect opened on one file.
+    pub fn open_command_line<D: Dialect>(&mut self, settings: D::Settings) -> Option<D> {
+        self.open_in::<D>(Arc::new(CommandLineFs), settings)
+    }
+
+    fn open_in<D: Dialect>(&mut self, files: Arc<dyn Files>, settings: D::Settings) -> Option<D> {
+        let opened = D::open(files, Options::new(self.limits, settings));
         // Nothing was registered before the dialect's sources.
         debug_assert!(self.db.is_empty());
         self.db = SourceDb::extending(opened.sources);

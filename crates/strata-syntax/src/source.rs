@@ -342,53 +342,9 @@ fn folded_offsets(raw: &str, value: &str) -> Option<Vec<usize>> {
     while let Some((at, ch)) = chars.next() {
         match ch {
             '\\' if quote == Some('"') => {
-                let (_, escape) = chars.next()?;
-                let decoded_char = match escape {
-                    'u' | 'x' | 'U' => {
-                        let digits = match escape {
-                            'x' => 2,
-                            'u' => 4,
-                            _ => 8,
-                        };
-                        let mut code = 0u32;
-                        for _ in 0..digits {
-                            code = code * 16 + chars.next()?.1.to_digit(16)?;
-                        }
-                        if (0xD800..0xDC00).contains(&code) {
-                            // A JSON surrogate pair: `\uD83D\uDE00`.
-                            let (_, '\\') = chars.next()? else { return None };
-                            let (_, 'u') = chars.next()? else { return None };
-                            let mut low = 0u32;
-                            for _ in 0..4 {
-                                low = low * 16 + chars.next()?.1.to_digit(16)?;
-                            }
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low.checked_sub(0xDC00)?);
-                        }
-                        char::from_u32(code)?
-                    }
-                    'n' => '\n',
-                    't' | '\t' => '\t',
-                    'r' => '\r',
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    '0' => '\0',
-                    'a' => '\u{7}',
-                    'v' => '\u{b}',
-                    'e' => '\u{1b}',
-                    ' ' => ' ',
-                    'N' => '\u{85}',
-                    '_' => '\u{a0}',
-                    'L' => '\u{2028}',
-                    'P' => '\u{2029}',
-                    '"' | '\\' | '/' => escape,
-                    '\n' => {
-                        // An escaped line break joins the lines.
-                        while chars.next_if(|(_, c)| matches!(c, ' ' | '\t')).is_some() {}
-                        continue;
-                    }
-                    _ => return None,
-                };
-                push(&mut decoded, &mut offsets, decoded_char, at);
+                if let Escaped::Char(decoded_char) = escape(&mut chars)? {
+                    push(&mut decoded, &mut offsets, decoded_char, at);
+                }
             }
             '\'' if quote == Some('\'') => {
                 chars.next_if(|(_, c)| *c == '\'')?;
@@ -401,7 +357,10 @@ fn folded_offsets(raw: &str, value: &str) -> Option<Vec<usize>> {
                 }
                 let mut empty_lines = 0;
                 loop {
-                    while chars.next_if(|(_, c)| matches!(c, ' ' | '\t' | '\r')).is_some() {}
+                    while chars
+                        .next_if(|(_, c)| matches!(c, ' ' | '\t' | '\r'))
+                        .is_some()
+                    {}
                     if chars.next_if(|(_, c)| *c == '\n').is_none() {
                         break;
                     }
@@ -419,6 +378,68 @@ fn folded_offsets(raw: &str, value: &str) -> Option<Vec<usize>> {
     }
     offsets.push(body_start + body.len());
     (decoded == value).then_some(offsets)
+}
+
+/// What a double-quoted escape stands for.
+enum Escaped {
+    /// A character.
+    Char(char),
+    /// An escaped line break: the lines are joined.
+    LineJoin,
+}
+
+/// What the escape after a `\\` stands for; `None` when malformed.
+fn escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) -> Option<Escaped> {
+    let (_, escape) = chars.next()?;
+    let decoded = match escape {
+        'u' | 'x' | 'U' => {
+            let digits = match escape {
+                'x' => 2,
+                'u' => 4,
+                _ => 8,
+            };
+            let mut code = 0u32;
+            for _ in 0..digits {
+                code = code * 16 + chars.next()?.1.to_digit(16)?;
+            }
+            if (0xD800..0xDC00).contains(&code) {
+                // A JSON surrogate pair: `\uD83D\uDE00`.
+                let (_, '\\') = chars.next()? else {
+                    return None;
+                };
+                let (_, 'u') = chars.next()? else {
+                    return None;
+                };
+                let mut low = 0u32;
+                for _ in 0..4 {
+                    low = low * 16 + chars.next()?.1.to_digit(16)?;
+                }
+                code = 0x10000 + ((code - 0xD800) << 10) + (low.checked_sub(0xDC00)?);
+            }
+            char::from_u32(code)?
+        }
+        'n' => '\n',
+        't' | '\t' => '\t',
+        'r' => '\r',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        '0' => '\0',
+        'a' => '\u{7}',
+        'v' => '\u{b}',
+        'e' => '\u{1b}',
+        ' ' => ' ',
+        'N' => '\u{85}',
+        '_' => '\u{a0}',
+        'L' => '\u{2028}',
+        'P' => '\u{2029}',
+        '"' | '\\' | '/' => escape,
+        '\n' => {
+            while chars.next_if(|(_, c)| matches!(c, ' ' | '\t')).is_some() {}
+            return Some(Escaped::LineJoin);
+        }
+        _ => return None,
+    };
+    Some(Escaped::Char(decoded))
 }
 
 #[cfg(test)]

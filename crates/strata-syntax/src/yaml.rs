@@ -25,13 +25,13 @@ use std::ops::ControlFlow;
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span as EventSpan, Tag as EventTag};
 
 use crate::error::SyntaxError;
-use crate::{Limits, NodeProperty};
 use crate::node::{Entry, Mapping, Node, Tag, Value};
 use crate::path::{FieldPath, Segment};
 use crate::scalar::{
     Resolved, resolve_float, resolve_int, resolve_null_or_bool, resolve_plain, resolve_plain_1_1,
 };
 use crate::source::{SourceFile, SourceId, Span};
+use crate::{Limits, NodeProperty};
 
 /// The flow nesting bound built into the scanner.
 const SCANNER_FLOW_LIMIT: usize = 255;
@@ -253,7 +253,8 @@ impl Builder<'_> {
             self.properties.push(NodeProperty::Anchor(span));
         }
         if let Some(tag) = tag {
-            self.properties.push(NodeProperty::Tag(written_tag(tag), span));
+            self.properties
+                .push(NodeProperty::Tag(written_tag(tag), span));
         }
     }
 

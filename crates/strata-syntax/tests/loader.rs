@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use strata_syntax::emit::{to_json, to_yaml};
-use strata_syntax::{NodeProperty, Format, Limits, Parsed, SourceDb, Value, parse};
+use strata_syntax::{Format, Limits, NodeProperty, Parsed, SourceDb, Value, parse};
 
 fn load(format: Format, text: &str, limits: &Limits) -> (SourceDb, Parsed) {
     let mut db = SourceDb::new();
@@ -315,7 +315,12 @@ fn anchors_aliases_and_tags_are_recorded_where_written() {
     // A node's span starts at its properties; a collection's covers its opening.
     assert_eq!(
         written,
-        ["anchor &x 1", "alias *x", "tag !!str !!str 2", "tag !cel !cel ["]
+        [
+            "anchor &x 1",
+            "alias *x",
+            "tag !!str !!str 2",
+            "tag !cel !cel ["
+        ]
     );
     let (_, json) = load(Format::Json, "{\"a\": 1}", &Limits::default());
     assert!(json.properties.is_empty());

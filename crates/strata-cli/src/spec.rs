@@ -1,0 +1,310 @@
+//! `strata spec check|eval|functions|schema`: blueprints of the Blueprint
+//! Specification v2023-04-20 and its `${..}` language.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::{Args, Subcommand};
+use indexmap::IndexMap;
+use strata_spec::{Environment, Given, GivenValue, Inputs, Origin, Settings, Spec};
+use strata_subst::{
+    Failure, Scope, SubstError, Types, Value, check_template, evaluate, parse_template,
+};
+use strata_syntax::{Diagnostic, Format, Span};
+
+use crate::session::Session;
+use crate::{GlobalArgs, OutputFormat};
+
+/// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
+#[derive(Debug, Subcommand)]
+pub(crate) enum SpecCommand {
+    /// Validate a blueprint and, with variable values, the values against their definitions.
+    Check(CheckArgs),
+    /// Evaluate one field text (with or without `${..}`) and print its value.
+    Eval(EvalArgs),
+    /// List the core functions with their signatures.
+    Functions,
+    /// Print the JSON Schema of a blueprint file.
+    Schema,
+}
+
+/// Variable values given on the command line.
+#[derive(Debug, Args)]
+pub(crate) struct VariableArgs {
+    /// A variable's value, read by its declared type (repeatable; the last wins).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    vars: Vec<String>,
+    /// A YAML or JSON file mapping variable names to values (`--var` wins over it).
+    #[arg(long = "vars", value_name = "FILE")]
+    vars_file: Option<String>,
+}
+
+/// `check` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The blueprint (YAML, or JSON by extension; `-` reads standard input as YAML).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    #[command(flatten)]
+    variables: VariableArgs,
+}
+
+/// `eval` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// The text to evaluate: `${..}` substitutions, literal text, or both.
+    #[arg(value_name = "TEXT")]
+    text: String,
+    /// The blueprint whose variables (typed by their definitions) and values the text sees.
+    #[arg(long, value_name = "FILE")]
+    blueprint: Option<PathBuf>,
+    #[command(flatten)]
+    variables: VariableArgs,
+}
+
+pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
+    match command {
+        SpecCommand::Check(args) => check(global, args),
+        SpecCommand::Eval(args) => eval(global, args),
+        SpecCommand::Functions => functions(global),
+        SpecCommand::Schema => {
+            let session = Session::new(global);
+            let schema = strata_spec::blueprint_schema();
+            session.finish(|session| {
+                crate::write_value(session, schema, global.output(OutputFormat::Json))
+            })
+        }
+    }
+}
+
+fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    let settings = Settings {
+        path: args.file.clone(),
+    };
+    let spec = session.open_command_line::<Spec>(settings);
+    let given = !args.variables.vars.is_empty() || args.variables.vars_file.is_some();
+    if let Some(spec) = spec
+        && given
+        && let Some(inputs) = inputs(&mut session, &args.variables)
+    {
+        session.render(&spec, &inputs);
+    }
+    session.finish(|_| None)
+}
+
+/// The values of `--vars` and `--var`, in that order; `None` (reported)
+/// when one is malformed.
+fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
+    let mut inputs = Inputs::default();
+    if let Some(file) = &args.vars_file {
+        let document = session.load_document(file)?;
+        inputs
+            .add_file(&document)
+            .report(&mut session.diagnostics)?;
+    }
+    for flag in &args.vars {
+        let source = session.db.add(format!("--var {flag}"), flag.clone());
+        let Some((name, value)) = flag.split_once('=') else {
+            session.diagnostics.push(Diagnostic::error(
+                strata_spec::codes::VARIABLE_INPUT,
+                format!("`--var {flag}` must be written `NAME=VALUE`"),
+                Span::new(source, 0, flag.len()),
+            ));
+            continue;
+        };
+        inputs.given.push(Given {
+            name: name.trim().to_owned(),
+            value: GivenValue::Text(value.to_owned()),
+            span: Span::new(source, name.len() + 1, flag.len()),
+            origin: Origin::Flag,
+        });
+    }
+    Some(inputs)
+}
+
+/// A scope for a text evaluated without a blueprint: every reference may
+/// be anything.
+struct OpenScope;
+
+impl Scope for OpenScope {
+    fn reference(
+        &self,
+        _: &strata_subst::Reference,
+        _: std::ops::Range<usize>,
+    ) -> Result<Types, SubstError> {
+        Ok(Types::ANY)
+    }
+
+    fn resource(&self, _: &strata_subst::Name) -> Result<(), SubstError> {
+        Ok(())
+    }
+}
+
+fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    let spec = match &args.blueprint {
+        Some(path) => {
+            let spec = session.open_command_line::<Spec>(Settings { path: path.clone() });
+            if session.has_errors() {
+                return session.finish(|_| None);
+            }
+            spec
+        }
+        None => None,
+    };
+    let blueprint = spec
+        .as_ref()
+        .and_then(Spec::loaded)
+        .map(|loaded| &loaded.blueprint);
+    let Some(inputs) = inputs(&mut session, &args.variables) else {
+        return session.finish(|_| None);
+    };
+    let variables: IndexMap<String, Value> = match blueprint {
+        Some(blueprint) => {
+            let resolved = strata_spec::resolve_variables(blueprint, &inputs);
+            // A variable nobody gave is an error only where the text reads it.
+            let problems = resolved
+                .diagnostics
+                .into_iter()
+                .filter(|problem| problem.code != strata_spec::codes::MISSING_VARIABLE);
+            session.diagnostics.extend(problems);
+            if session.has_errors() {
+                return session.finish(|_| None);
+            }
+            resolved
+                .value
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, resolved)| (name, resolved.value))
+                .collect()
+        }
+        None => untyped(&mut session, &inputs),
+    };
+    let source = session.db.add("<text>", args.text.clone());
+    let at = Span::new(source, 0, args.text.len());
+    let template = match parse_template(&args.text) {
+        Ok(template) => template,
+        Err(errors) => {
+            for error in errors {
+                session
+                    .diagnostics
+                    .push(error.diagnostic(&session.db, at, &args.text));
+            }
+            return session.finish(|_| None);
+        }
+    };
+    let (_, problems) = match blueprint {
+        Some(blueprint) => strata_spec::check_text(blueprint, &template),
+        None => check_template(&template, &OpenScope),
+    };
+    for problem in problems {
+        session
+            .diagnostics
+            .push(problem.diagnostic(&session.db, at, &args.text));
+    }
+    if session.has_errors() {
+        return session.finish(|_| None);
+    }
+    let cwd =
+        std::env::current_dir().map_or_else(|_| ".".to_owned(), |dir| dir.display().to_string());
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .and_then(|elapsed| i64::try_from(elapsed.as_secs()).ok())
+        .unwrap_or_default();
+    let environment = Environment::new(blueprint, variables, cwd, now);
+    let value = match evaluate(&template, &environment) {
+        Ok(value) => value,
+        Err(Failure::Pending(what)) => {
+            session.diagnostics.push(Diagnostic::note(
+                strata_spec::codes::KNOWN_AFTER_DEPLOY,
+                format!("known after deploy: {what}"),
+                at,
+            ));
+            return session.finish(|_| None);
+        }
+        Err(Failure::Error(error)) => {
+            session
+                .diagnostics
+                .push(error.diagnostic(&session.db, at, &args.text));
+            return session.finish(|_| None);
+        }
+    };
+    session.finish(|session| {
+        let json = value.to_json()?;
+        crate::write_value(session, &json, global.output(OutputFormat::Yaml))
+    })
+}
+
+/// Variables without a blueprint: each `--var` value read as a YAML
+/// scalar (`3` an integer, `true` a boolean), each file value as written.
+fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value> {
+    let mut variables = IndexMap::new();
+    for given in &inputs.given {
+        let value = match &given.value {
+            GivenValue::Node(node) => Value::from_node(node),
+            GivenValue::Text(text) => {
+                let limits = strata_syntax::Limits::default();
+                let parsed = strata_dialect::parse_document(
+                    &mut session.db,
+                    &given.name,
+                    text,
+                    Format::Yaml,
+                    &limits,
+                );
+                parsed
+                    .value
+                    .filter(|node| {
+                        !matches!(
+                            node.value,
+                            strata_syntax::Value::Seq(_) | strata_syntax::Value::Map(_)
+                        )
+                    })
+                    .map_or_else(
+                        || Value::String(text.clone()),
+                        |node| Value::from_node(&node),
+                    )
+            }
+        };
+        variables.insert(given.name.clone(), value);
+    }
+    variables
+}
+
+/// Every core function: `signature  summary` lines, or a list with `-o`.
+fn functions(global: &GlobalArgs) -> ExitCode {
+    let session = Session::new(global);
+    let all = strata_subst::functions::all();
+    match global.output {
+        None => session.finish(|_| {
+            let width = all
+                .iter()
+                .map(|def| def.signature().len())
+                .max()
+                .unwrap_or_default();
+            Some(
+                all.iter()
+                    .map(|def| format!("{:width$}  {}\n", def.signature(), def.summary))
+                    .collect(),
+            )
+        }),
+        Some(format) => {
+            let list: Vec<serde_json::Value> = all
+                .iter()
+                .map(|def| {
+                    serde_json::json!({
+                        "name": def.name,
+                        "signature": def.signature(),
+                        "returns": def.returns.to_string(),
+                        "summary": def.summary,
+                    })
+                })
+                .collect();
+            session.finish(|session| {
+                crate::write_value(session, &serde_json::Value::Array(list), format)
+            })
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! What substitutions see before deployment: the [`Environment`] that
+//! answers references for evaluation (`strata spec eval`, and the
+//! resolution that part 2 builds on).
+//!
+//! - Variables: the resolved values ([`crate::variables::resolve`]), or
+//!   values given without a blueprint.
+//! - Values: evaluated on demand, in dependency order, each once; a
+//!   literal content is read as the declared type (`"3"` for an integer is
+//!   3).
+//! - Resources: a mapping of `spec` (evaluated where it can be, fields that
+//!   wait on deployment left unknown), `metadata`, and `state`, unknown
+//!   until deployment. Resources with `each`, data sources and children are
+//!   known after deployment.
+//! - `elem` and `i` have values only while `each` is expanded.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use strata_subst::{Env, Failure, Lookup, Reference, Types, Value, evaluate};
+
+use crate::model::{Blueprint, Tree};
+
+/// References answered from a blueprint and variable values.
+pub struct Environment<'a> {
+    blueprint: Option<&'a Blueprint>,
+    variables: IndexMap<String, Value>,
+    cwd: String,
+    now_unix: i64,
+    values: RefCell<HashMap<String, Lookup>>,
+    evaluating: RefCell<Vec<String>>,
+}
+
+impl<'a> Environment<'a> {
+    /// An environment of `variables`, with `blueprint`'s values and
+    /// resources when there is one; `cwd()` and `datetime()` answer `cwd`
+    /// and `now_unix`.
+    #[must_use]
+    pub fn new(
+        blueprint: Option<&'a Blueprint>,
+        variables: IndexMap<String, Value>,
+        cwd: String,
+        now_unix: i64,
+    ) -> Environment<'a> {
+        Environment {
+            blueprint,
+            variables,
+            cwd,
+            now_unix,
+            values: RefCell::new(HashMap::new()),
+            evaluating: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn value(&self, name: &str) -> Lookup {
+        if let Some(done) = self.values.borrow().get(name) {
+            return done.clone();
+        }
+        let Some(definition) = self
+            .blueprint
+            .and_then(|blueprint| blueprint.values.get(name))
+        else {
+            return Lookup::Missing(format!("there is no value `{name}`"));
+        };
+        if self.evaluating.borrow().iter().any(|open| open == name) {
+            return Lookup::Missing(format!("`values.{name}` depends on itself"));
+        }
+        self.evaluating.borrow_mut().push(name.to_owned());
+        let result = match evaluate_tree(&definition.value, self) {
+            Ok(value) => Lookup::Known(as_declared(value, definition.value_type.value)),
+            Err(Failure::Pending(_)) => Lookup::Pending,
+            Err(Failure::Error(error)) => Lookup::Missing(format!(
+                "`values.{name}` cannot be evaluated: {}",
+                error.message
+            )),
+        };
+        self.evaluating.borrow_mut().pop();
+        self.values
+            .borrow_mut()
+            .insert(name.to_owned(), result.clone());
+        result
+    }
+
+    fn resource(&self, name: &str) -> Lookup {
+        let Some(resource) = self
+            .blueprint
+            .and_then(|blueprint| blueprint.resources.get(name))
+        else {
+            return Lookup::Missing(format!("there is no resource `{name}`"));
+        };
+        if resource.each.is_some() {
+            return Lookup::Pending;
+        }
+        let mut metadata = IndexMap::new();
+        if let Some(display) = &resource.metadata.display_name {
+            metadata.insert("displayName".to_owned(), partial(display, self));
+        }
+        let labels = resource
+            .metadata
+            .labels
+            .iter()
+            .map(|(key, label)| (key.clone(), Value::String(label.value.clone())))
+            .collect();
+        metadata.insert("labels".to_owned(), Value::Object(labels));
+        let annotations = resource
+            .metadata
+            .annotations
+            .iter()
+            .map(|(key, (_, tree))| (key.clone(), partial(tree, self)))
+            .collect();
+        metadata.insert("annotations".to_owned(), Value::Object(annotations));
+        if let Some(custom) = &resource.metadata.custom {
+            metadata.insert("custom".to_owned(), partial(custom, self));
+        }
+        let mut fields = IndexMap::new();
+        fields.insert("spec".to_owned(), partial(&resource.spec, self));
+        fields.insert("metadata".to_owned(), Value::Object(metadata));
+        fields.insert(
+            "state".to_owned(),
+            Value::Unknown(format!("resources.{name}.state").into()),
+        );
+        Lookup::Known(Value::Object(fields))
+    }
+}
+
+impl Env for Environment<'_> {
+    fn reference(&self, reference: &Reference) -> Lookup {
+        match reference {
+            Reference::Variable { name } => self.variables.get(&name.text).map_or_else(
+                || {
+                    Lookup::Missing(format!(
+                        "no value is given for the variable `{}`",
+                        name.text
+                    ))
+                },
+                |value| Lookup::Known(value.clone()),
+            ),
+            Reference::Value { name, .. } => self.value(&name.text),
+            Reference::Resource { name, .. } => self.resource(&name.text),
+            Reference::Datasource { .. } | Reference::Child { .. } => Lookup::Pending,
+            Reference::Elem { .. } | Reference::ElemIndex => Lookup::Missing(
+                "`elem` and `i` have values only while a resource's `each` is expanded".to_owned(),
+            ),
+        }
+    }
+
+    fn cwd(&self) -> Result<String, String> {
+        Ok(self.cwd.clone())
+    }
+
+    fn now_unix(&self) -> i64 {
+        self.now_unix
+    }
+}
+
+/// The value of a field: literals as written, templates evaluated.
+pub fn evaluate_tree(tree: &Tree, env: &dyn Env) -> Result<Value, Failure> {
+    Ok(match tree {
+        Tree::Literal(node) => Value::from_node(node),
+        Tree::Template { template, .. } => evaluate(template, env)?,
+        Tree::Seq { items, .. } => Value::Array(
+            items
+                .iter()
+                .map(|item| evaluate_tree(item, env))
+                .collect::<Result<_, _>>()?,
+        ),
+        Tree::Map { entries, .. } => Value::Object(
+            entries
+                .iter()
+                .map(|(key, (_, tree))| Ok((key.clone(), evaluate_tree(tree, env)?)))
+                .collect::<Result<_, Failure>>()?,
+        ),
+    })
+}
+
+/// As [`evaluate_tree`], with each field that cannot be known yet (or
+/// fails) left unknown, for reading the known parts of a resource.
+fn partial(tree: &Tree, env: &dyn Env) -> Value {
+    match tree {
+        Tree::Seq { items, .. } => {
+            Value::Array(items.iter().map(|item| partial(item, env)).collect())
+        }
+        Tree::Map { entries, .. } => Value::Object(
+            entries
+                .iter()
+                .map(|(key, (_, tree))| (key.clone(), partial(tree, env)))
+                .collect(),
+        ),
+        _ => evaluate_tree(tree, env).unwrap_or_else(|failure| match failure {
+            Failure::Pending(what) => Value::Unknown(what),
+            Failure::Error(error) => Value::Unknown(error.message.into()),
+        }),
+    }
+}
+
+/// A value's content read as its declared type: a string is parsed for an
+/// integer, float or boolean value; an integer is a float.
+#[must_use]
+pub fn as_declared(value: Value, declared: Types) -> Value {
+    match value {
+        Value::String(text) if declared == Types::INTEGER => {
+            text.trim().parse().map_or(Value::String(text), Value::Int)
+        }
+        Value::String(text) if declared == Types::FLOAT => text
+            .trim()
+            .parse()
+            .map_or(Value::String(text), Value::Float),
+        Value::String(text) if declared == Types::BOOLEAN => match text.trim() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => Value::String(text),
+        },
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "an integer content of a float value is that float"
+        )]
+        Value::Int(int) if declared == Types::FLOAT => Value::Float(int as f64),
+        other => other,
+    }
+}

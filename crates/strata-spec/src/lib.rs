@@ -1,0 +1,124 @@
+//! The `spec` dialect: blueprints of the Blueprint Specification
+//! v2023-04-20 (the Celerity/Bluelink blueprint framework), everything that
+//! can be known about one before any provider is asked anything.
+//!
+//! - `schema`: the file's structure as plain serde types
+//!   ([`BlueprintSchema`], no spans), whose JSON Schema checks every file
+//!   (unknown keys with a did-you-mean, types, required fields) and is what
+//!   `strata spec schema` prints ([`blueprint_schema`]).
+//! - `placement`: where `${..}` may not stand, each place its own code.
+//! - `model`: the typed, spanned [`Blueprint`]; every field that may hold
+//!   substitutions is a [`Tree`] of parsed templates.
+//! - `validate`: references, types, `each`, conditions, filters and cycles;
+//!   the [`References`] graph.
+//! - `load`: reading a file (YAML, JSON by extension, `-` for standard
+//!   input as YAML; anchors, aliases and tags refused) through every phase.
+//! - `variables`: the values a user gives, checked ([`resolve_variables`]).
+//! - `environment`: the [`Environment`] substitutions are evaluated in.
+//!
+//! [`Spec`] is the dialect: opened on one blueprint file, rendered with the
+//! user's variable values. The diagnostic codes are listed in [`codes`];
+//! problems inside substitutions have `strata-subst`'s `subst/*` codes.
+
+#![forbid(unsafe_code)]
+
+pub mod codes;
+mod environment;
+mod load;
+mod model;
+mod placement;
+mod schema;
+mod validate;
+mod variables;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use strata_dialect::Reader;
+use strata_syntax::SourceDb;
+
+pub use environment::{Environment, as_declared, evaluate_tree};
+pub use load::{Loaded, check};
+pub use model::{
+    Blueprint, Condition, Datasource, DatasourceExport, Export, Filter, Include, Metadata,
+    Operator, Resource, Spanned, Tree, ValueDef, Variable, VariableType, node_types,
+};
+pub use schema::{
+    BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,
+    DatasourceMetadataSchema, DatasourceSchema, ExportSchema, FilterSchema, IncludeSchema,
+    LinkSelectorSchema, ResourceMetadataSchema, ResourceSchema, Scalar, SearchSchema, Transform,
+    ValueSchema, ValueType, VariableSchema, Version,
+};
+pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
+pub use validate::{Edge, Element, References, check_text};
+pub use variables::{Given, GivenValue, Inputs, Origin, Resolved, resolve as resolve_variables};
+
+/// The JSON Schema of a blueprint file.
+#[must_use]
+pub fn blueprint_schema() -> &'static serde_json::Value {
+    load::DECODER.schema()
+}
+
+/// Which file to open.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The blueprint, relative to the files' root (`-`: standard input,
+    /// where the files can read it).
+    pub path: PathBuf,
+}
+
+/// A blueprint file, opened and checked.
+pub struct Spec {
+    sources: Arc<SourceDb>,
+    loaded: Option<Loaded>,
+}
+
+impl Spec {
+    /// The blueprint, its references and its tree, when the file could be
+    /// read and parsed (even with problems in it).
+    #[must_use]
+    pub fn loaded(&self) -> Option<&Loaded> {
+        self.loaded.as_ref()
+    }
+}
+
+impl Dialect for Spec {
+    type Settings = Settings;
+    type Request = Inputs;
+    type Rendered = IndexMap<String, Resolved>;
+
+    /// Reads the blueprint and checks everything that needs no variable
+    /// value.
+    fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Spec> {
+        let mut db = SourceDb::new();
+        let outcome = load::read(
+            &mut Reader::new(files.as_ref(), &mut db, options.limits),
+            &options.settings.path,
+        );
+        let mut problems = Vec::new();
+        let loaded = outcome.report(&mut problems);
+        Opened::freeze(db, |sources| {
+            Outcome::new(
+                Some(Spec {
+                    sources: sources.clone(),
+                    loaded,
+                }),
+                problems,
+            )
+        })
+    }
+
+    fn sources(&self) -> &Arc<SourceDb> {
+        &self.sources
+    }
+
+    /// Checks the given variable values against the definitions: every
+    /// variable's value, or every problem.
+    fn render(&self, inputs: &Inputs, _db: &mut SourceDb) -> Outcome<IndexMap<String, Resolved>> {
+        match &self.loaded {
+            Some(loaded) => resolve_variables(&loaded.blueprint, inputs).valid(),
+            None => Outcome::failed(Vec::new()),
+        }
+    }
+}

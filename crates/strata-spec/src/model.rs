@@ -1,0 +1,624 @@
+//! The typed model of a blueprint, with the span of every field, built
+//! from a tree whose structure the schema ([`crate::schema`]) has checked.
+//!
+//! Every field that may hold `${..}` is a [`Tree`]: the document with each
+//! string parsed as a [`Template`], so later phases evaluate it without
+//! parsing again. Fields that may not hold substitutions keep their text
+//! ([`Spanned`]); the rule checks ([`crate::placement`]) have reported any
+//! `${` there.
+//!
+//! The builder is tolerant: a part whose structure is wrong (already
+//! reported by the schema) is left out, so every valid part is checked.
+
+use indexmap::IndexMap;
+use strata_subst::{Expr, Template, Types, parse_expr, parse_template};
+use strata_syntax::{FieldPath, Node, Span, Value};
+
+/// A value and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A document value whose strings may hold substitutions.
+#[derive(Debug, Clone)]
+pub enum Tree {
+    /// A scalar without substitutions (a string without `${`, a number, a
+    /// boolean, `null`).
+    Literal(Node),
+    /// A string with substitutions.
+    Template {
+        /// The parsed text.
+        template: Template,
+        /// The scalar as written (its value is the text).
+        node: Node,
+    },
+    /// A sequence.
+    Seq {
+        /// The items.
+        items: Vec<Tree>,
+        /// Where it was written.
+        span: Span,
+    },
+    /// A mapping.
+    Map {
+        /// The entries, in order, with where each key was written.
+        entries: IndexMap<String, (Span, Tree)>,
+        /// Where it was written.
+        span: Span,
+    },
+}
+
+impl Tree {
+    /// Where the value was written.
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            Tree::Literal(node) | Tree::Template { node, .. } => node.span,
+            Tree::Seq { span, .. } | Tree::Map { span, .. } => *span,
+        }
+    }
+
+    /// Every template in the tree with its path (below `base`) and its
+    /// scalar, depth first.
+    #[must_use]
+    pub fn templates(&self, base: &FieldPath) -> Vec<(FieldPath, &Template, &Node)> {
+        let mut found = Vec::new();
+        self.collect_templates(base, &mut found);
+        found
+    }
+
+    fn collect_templates<'a>(
+        &'a self,
+        path: &FieldPath,
+        found: &mut Vec<(FieldPath, &'a Template, &'a Node)>,
+    ) {
+        match self {
+            Tree::Literal(_) => {}
+            Tree::Template { template, node } => found.push((path.clone(), template, node)),
+            Tree::Seq { items, .. } => {
+                for (index, item) in items.iter().enumerate() {
+                    item.collect_templates(&path.index(index), found);
+                }
+            }
+            Tree::Map { entries, .. } => {
+                for (key, (_, tree)) in entries {
+                    tree.collect_templates(&path.key(key), found);
+                }
+            }
+        }
+    }
+
+    /// The literal type of the tree, when no substitution decides it.
+    #[must_use]
+    pub fn literal_types(&self) -> Option<Types> {
+        match self {
+            Tree::Literal(node) => Some(node_types(node)),
+            Tree::Template { .. } => None,
+            Tree::Seq { .. } => Some(Types::ARRAY),
+            Tree::Map { .. } => Some(Types::OBJECT),
+        }
+    }
+
+    /// The entry under `key`, for a mapping.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Tree> {
+        match self {
+            Tree::Map { entries, .. } => entries.get(key).map(|(_, tree)| tree),
+            _ => None,
+        }
+    }
+}
+
+/// The type of a document scalar or collection.
+#[must_use]
+pub fn node_types(node: &Node) -> Types {
+    match &node.value {
+        Value::Null => Types::NULL,
+        Value::Bool(_) => Types::BOOLEAN,
+        Value::Int(_) => Types::INTEGER,
+        Value::Float(_) => Types::FLOAT,
+        Value::String(_) => Types::STRING,
+        Value::Seq(_) => Types::ARRAY,
+        Value::Map(_) => Types::OBJECT,
+    }
+}
+
+/// A variable's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariableType {
+    /// `string`.
+    String,
+    /// `integer`.
+    Integer,
+    /// `float`.
+    Float,
+    /// `boolean`.
+    Boolean,
+    /// A provider's type (`aws/region`): an enum of labels, strings.
+    Custom(String),
+}
+
+impl VariableType {
+    /// The type a blueprint names.
+    #[must_use]
+    pub fn from_name(name: &str) -> VariableType {
+        match name {
+            "string" => VariableType::String,
+            "integer" => VariableType::Integer,
+            "float" => VariableType::Float,
+            "boolean" => VariableType::Boolean,
+            other => VariableType::Custom(other.to_owned()),
+        }
+    }
+
+    /// The values of the type in the substitution language.
+    #[must_use]
+    pub fn types(&self) -> Types {
+        match self {
+            VariableType::String | VariableType::Custom(_) => Types::STRING,
+            VariableType::Integer => Types::INTEGER,
+            VariableType::Float => Types::FLOAT,
+            VariableType::Boolean => Types::BOOLEAN,
+        }
+    }
+
+    /// The type as written.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            VariableType::String => "string",
+            VariableType::Integer => "integer",
+            VariableType::Float => "float",
+            VariableType::Boolean => "boolean",
+            VariableType::Custom(name) => name,
+        }
+    }
+}
+
+/// `variables.<name>`.
+#[derive(Debug, Clone)]
+pub struct Variable {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The type.
+    pub variable_type: Spanned<VariableType>,
+    /// The description.
+    pub description: Option<Spanned<String>>,
+    /// Whether the value is masked.
+    pub secret: bool,
+    /// The default.
+    pub default: Option<Node>,
+    /// The allowed values, and where the list was written.
+    pub allowed_values: Option<Spanned<Vec<Node>>>,
+}
+
+/// `values.<name>`.
+#[derive(Debug, Clone)]
+pub struct ValueDef {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The declared type.
+    pub value_type: Spanned<Types>,
+    /// The content.
+    pub value: Tree,
+    /// The description.
+    pub description: Option<Tree>,
+    /// Whether the value is masked.
+    pub secret: bool,
+}
+
+/// `include.<name>`.
+#[derive(Debug, Clone)]
+pub struct Include {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The child's path.
+    pub path: Tree,
+    /// Values of the child's variables.
+    pub variables: IndexMap<String, (Span, Tree)>,
+    /// Metadata (a remote source).
+    pub metadata: Option<Tree>,
+    /// The description.
+    pub description: Option<Tree>,
+}
+
+/// A resource's or data source's metadata.
+#[derive(Debug, Clone, Default)]
+pub struct Metadata {
+    /// `displayName`.
+    pub display_name: Option<Tree>,
+    /// `annotations`.
+    pub annotations: IndexMap<String, (Span, Tree)>,
+    /// `labels` (resources only; no substitutions).
+    pub labels: IndexMap<String, Spanned<String>>,
+    /// `custom`.
+    pub custom: Option<Tree>,
+}
+
+/// A resource condition.
+#[derive(Debug, Clone)]
+pub enum Condition {
+    /// A `${..}` that gives a boolean (or a literal).
+    Leaf(Tree),
+    /// `and: [...]`.
+    And(Vec<Condition>, Span),
+    /// `or: [...]`.
+    Or(Vec<Condition>, Span),
+    /// `not: ...`.
+    Not(Box<Condition>, Span),
+}
+
+impl Condition {
+    /// Every leaf, in order.
+    pub fn leaves(&self) -> Vec<&Tree> {
+        match self {
+            Condition::Leaf(tree) => vec![tree],
+            Condition::And(items, _) | Condition::Or(items, _) => {
+                items.iter().flat_map(Condition::leaves).collect()
+            }
+            Condition::Not(inner, _) => inner.leaves(),
+        }
+    }
+}
+
+/// `resources.<name>`.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The resource type.
+    pub resource_type: Spanned<String>,
+    /// The description.
+    pub description: Option<Tree>,
+    /// The metadata.
+    pub metadata: Metadata,
+    /// The condition.
+    pub condition: Option<Condition>,
+    /// The `each` expression.
+    pub each: Option<Tree>,
+    /// `linkSelector.byLabel`.
+    pub link_selector: IndexMap<String, Spanned<String>>,
+    /// The spec.
+    pub spec: Tree,
+}
+
+/// A data source filter operator, as written.
+pub use crate::schema::Operator;
+
+/// `datasources.<name>.filter`.
+#[derive(Debug, Clone)]
+pub struct Filter {
+    /// The field of the external resource.
+    pub field: Spanned<String>,
+    /// The operator.
+    pub operator: Spanned<Operator>,
+    /// The search value(s).
+    pub search: Tree,
+}
+
+/// `datasources.<name>.exports.<field>`.
+#[derive(Debug, Clone)]
+pub struct DatasourceExport {
+    /// Where the key was written.
+    pub name_span: Span,
+    /// The field's type.
+    pub field_type: Spanned<Types>,
+    /// The field's name in the provider's data.
+    pub alias_for: Option<Spanned<String>>,
+    /// The description.
+    pub description: Option<Spanned<String>>,
+}
+
+/// `datasources.<name>`.
+#[derive(Debug, Clone)]
+pub struct Datasource {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The data source type.
+    pub datasource_type: Spanned<String>,
+    /// The metadata.
+    pub metadata: Metadata,
+    /// The filter.
+    pub filter: Option<Filter>,
+    /// The exported fields.
+    pub exports: IndexMap<String, DatasourceExport>,
+    /// The description.
+    pub description: Option<Tree>,
+}
+
+/// `exports.<name>`.
+#[derive(Debug, Clone)]
+pub struct Export {
+    /// Where the name was written.
+    pub name_span: Span,
+    /// The exported type.
+    pub export_type: Spanned<Types>,
+    /// The field as written.
+    pub field: Spanned<String>,
+    /// The field parsed as a reference, when it parses.
+    pub reference: Option<Expr>,
+    /// The description.
+    pub description: Option<Tree>,
+}
+
+/// A blueprint: every section, in the order written.
+#[derive(Debug, Clone)]
+pub struct Blueprint {
+    /// The whole document.
+    pub span: Span,
+    /// `transform`.
+    pub transform: Vec<Spanned<String>>,
+    /// `variables`.
+    pub variables: IndexMap<String, Variable>,
+    /// `values`.
+    pub values: IndexMap<String, ValueDef>,
+    /// `include`.
+    pub include: IndexMap<String, Include>,
+    /// `resources`.
+    pub resources: IndexMap<String, Resource>,
+    /// `datasources`.
+    pub datasources: IndexMap<String, Datasource>,
+    /// `exports`.
+    pub exports: IndexMap<String, Export>,
+    /// `metadata`.
+    pub metadata: Option<Tree>,
+}
+
+/// Builds the model from a tree; `problems` receives each field text that
+/// does not parse, with its scalar, for the caller to report there.
+pub(crate) struct Builder<'a> {
+    pub(crate) problems: &'a mut Vec<(strata_subst::SubstError, Node)>,
+}
+
+fn entries(node: Option<&Node>) -> impl Iterator<Item = (&String, Span, &Node)> {
+    node.and_then(Node::as_map).into_iter().flat_map(|map| {
+        map.iter()
+            .map(|(key, entry)| (key, entry.key_span, &entry.value))
+    })
+}
+
+fn text(node: Option<&Node>) -> Option<Spanned<String>> {
+    let node = node?;
+    Some(Spanned {
+        value: node.as_str()?.to_owned(),
+        span: node.span,
+    })
+}
+
+fn value_types(node: Option<&Node>) -> Option<Spanned<Types>> {
+    let node = node?;
+    Some(Spanned {
+        value: Types::from_name(node.as_str()?)?,
+        span: node.span,
+    })
+}
+
+impl Builder<'_> {
+    /// A field that may hold substitutions.
+    pub(crate) fn tree(&mut self, node: &Node) -> Tree {
+        match &node.value {
+            Value::String(text) if text.contains("${") => match parse_template(text) {
+                Ok(template) if template.has_substitutions() => Tree::Template {
+                    template,
+                    node: node.clone(),
+                },
+                Ok(_) => Tree::Literal(Node::new(
+                    Value::String(text.replace("$${", "${")),
+                    node.span,
+                )),
+                Err(errors) => {
+                    self.problems
+                        .extend(errors.into_iter().map(|error| (error, node.clone())));
+                    Tree::Literal(node.clone())
+                }
+            },
+            Value::Seq(items) => Tree::Seq {
+                items: items.iter().map(|item| self.tree(item)).collect(),
+                span: node.span,
+            },
+            Value::Map(map) => Tree::Map {
+                entries: map
+                    .iter()
+                    .map(|(key, entry)| (key.clone(), (entry.key_span, self.tree(&entry.value))))
+                    .collect(),
+                span: node.span,
+            },
+            _ => Tree::Literal(node.clone()),
+        }
+    }
+
+    fn optional_tree(&mut self, node: Option<&Node>) -> Option<Tree> {
+        node.map(|node| self.tree(node))
+    }
+
+    fn tree_entries(&mut self, node: Option<&Node>) -> IndexMap<String, (Span, Tree)> {
+        entries(node)
+            .map(|(key, span, value)| (key.clone(), (span, self.tree(value))))
+            .collect()
+    }
+
+    /// The model of `root`.
+    pub(crate) fn blueprint(&mut self, root: &Node) -> Blueprint {
+        let transform = match root.get("transform") {
+            Some(node) => match &node.value {
+                Value::Seq(items) => items.iter().filter_map(|item| text(Some(item))).collect(),
+                _ => text(Some(node)).into_iter().collect(),
+            },
+            None => Vec::new(),
+        };
+        Blueprint {
+            span: root.span,
+            transform,
+            variables: entries(root.get("variables"))
+                .filter_map(|(name, span, node)| Some((name.clone(), variable(span, node)?)))
+                .collect(),
+            values: entries(root.get("values"))
+                .filter_map(|(name, span, node)| Some((name.clone(), self.value(span, node)?)))
+                .collect(),
+            include: entries(root.get("include"))
+                .filter_map(|(name, span, node)| Some((name.clone(), self.include(span, node)?)))
+                .collect(),
+            resources: entries(root.get("resources"))
+                .filter_map(|(name, span, node)| Some((name.clone(), self.resource(span, node)?)))
+                .collect(),
+            datasources: entries(root.get("datasources"))
+                .filter_map(|(name, span, node)| Some((name.clone(), self.datasource(span, node)?)))
+                .collect(),
+            exports: entries(root.get("exports"))
+                .filter_map(|(name, span, node)| Some((name.clone(), self.export(span, node)?)))
+                .collect(),
+            metadata: self
+                .optional_tree(root.get("metadata").filter(|node| node.as_map().is_some())),
+        }
+    }
+
+    fn value(&mut self, name_span: Span, node: &Node) -> Option<ValueDef> {
+        Some(ValueDef {
+            name_span,
+            value_type: value_types(node.get("type"))?,
+            value: self.tree(node.get("value")?),
+            description: self.optional_tree(node.get("description")),
+            secret: node
+                .get("secret")
+                .is_some_and(|secret| matches!(secret.value, Value::Bool(true))),
+        })
+    }
+
+    fn include(&mut self, name_span: Span, node: &Node) -> Option<Include> {
+        Some(Include {
+            name_span,
+            path: self.tree(node.get("path")?),
+            variables: self.tree_entries(node.get("variables")),
+            metadata: self.optional_tree(node.get("metadata")),
+            description: self.optional_tree(node.get("description")),
+        })
+    }
+
+    fn metadata(&mut self, node: Option<&Node>) -> Metadata {
+        let Some(node) = node.filter(|node| node.as_map().is_some()) else {
+            return Metadata::default();
+        };
+        Metadata {
+            display_name: self.optional_tree(node.get("displayName")),
+            annotations: self.tree_entries(node.get("annotations")),
+            labels: entries(node.get("labels"))
+                .filter_map(|(key, _, value)| Some((key.clone(), text(Some(value))?)))
+                .collect(),
+            custom: self.optional_tree(node.get("custom")),
+        }
+    }
+
+    fn condition(&mut self, node: &Node) -> Option<Condition> {
+        if node.as_map().is_none() {
+            return Some(Condition::Leaf(self.tree(node)));
+        }
+        let list = |builder: &mut Self, items: &Node| -> Vec<Condition> {
+            items
+                .as_seq()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|item| builder.condition(item))
+                .collect()
+        };
+        // Exactly one of the three is checked by the rules; the first
+        // written is the one built.
+        let (key, entry) = node.as_map()?.iter().next()?;
+        Some(match key.as_str() {
+            "and" => Condition::And(list(self, &entry.value), node.span),
+            "or" => Condition::Or(list(self, &entry.value), node.span),
+            "not" => Condition::Not(Box::new(self.condition(&entry.value)?), node.span),
+            _ => return None,
+        })
+    }
+
+    fn resource(&mut self, name_span: Span, node: &Node) -> Option<Resource> {
+        Some(Resource {
+            name_span,
+            resource_type: text(node.get("type"))?,
+            description: self.optional_tree(node.get("description")),
+            metadata: self.metadata(node.get("metadata")),
+            condition: node
+                .get("condition")
+                .and_then(|condition| self.condition(condition)),
+            each: self.optional_tree(node.get("each")),
+            link_selector: entries(
+                node.get("linkSelector")
+                    .and_then(|selector| selector.get("byLabel")),
+            )
+            .filter_map(|(key, _, value)| Some((key.clone(), text(Some(value))?)))
+            .collect(),
+            spec: self.tree(node.get("spec")?),
+        })
+    }
+
+    fn datasource(&mut self, name_span: Span, node: &Node) -> Option<Datasource> {
+        let filter = node.get("filter").and_then(|filter| {
+            let operator = filter.get("operator")?;
+            Some(Filter {
+                field: text(filter.get("field"))?,
+                operator: Spanned {
+                    value: serde_json::from_value(operator.to_json_value()).ok()?,
+                    span: operator.span,
+                },
+                search: self.tree(filter.get("search")?),
+            })
+        });
+        Some(Datasource {
+            name_span,
+            datasource_type: text(node.get("type"))?,
+            metadata: self.metadata(node.get("metadata")),
+            filter,
+            exports: entries(node.get("exports"))
+                .filter_map(|(key, span, export)| {
+                    Some((
+                        key.clone(),
+                        DatasourceExport {
+                            name_span: span,
+                            field_type: value_types(export.get("type"))?,
+                            alias_for: text(export.get("aliasFor")),
+                            description: text(export.get("description")),
+                        },
+                    ))
+                })
+                .collect(),
+            description: self.optional_tree(node.get("description")),
+        })
+    }
+
+    fn export(&mut self, name_span: Span, node: &Node) -> Option<Export> {
+        let field = text(node.get("field"))?;
+        Some(Export {
+            name_span,
+            export_type: value_types(node.get("type"))?,
+            reference: parse_expr(&field.value).ok(),
+            field,
+            description: self.optional_tree(node.get("description")),
+        })
+    }
+}
+
+fn variable(name_span: Span, node: &Node) -> Option<Variable> {
+    let variable_type = text(node.get("type"))?;
+    Some(Variable {
+        name_span,
+        variable_type: Spanned {
+            value: VariableType::from_name(&variable_type.value),
+            span: variable_type.span,
+        },
+        description: text(node.get("description")),
+        secret: node
+            .get("secret")
+            .is_some_and(|secret| matches!(secret.value, Value::Bool(true))),
+        default: node.get("default").cloned(),
+        allowed_values: node.get("allowedValues").and_then(|list| {
+            Some(Spanned {
+                value: list.as_seq()?.to_vec(),
+                span: list.span,
+            })
+        }),
+    })
+}

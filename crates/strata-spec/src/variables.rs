@@ -1,0 +1,272 @@
+//! Variable values a user gives (`--vars FILE`, `--var NAME=VALUE`),
+//! checked against the blueprint's definitions.
+//!
+//! - Sources in order: the definition's `default`, then the file, then the
+//!   flags; the later wins.
+//! - A flag's text is read by the variable's declared type (`integer`,
+//!   `float`: numbers; `boolean`: `true`/`false`; `string` and custom
+//!   types: the text as it is); a file's value must already have the type
+//!   (an integer is a valid float).
+//! - A value outside `allowedValues` is an error; so is a name the
+//!   blueprint does not define, and a variable without a default that is
+//!   given no value. Each message names the variable and where the value
+//!   came from.
+
+use indexmap::IndexMap;
+use strata_subst::Value;
+use strata_syntax::{Diagnostic, Node, Outcome, Span, did_you_mean};
+
+use crate::codes;
+use crate::model::{Blueprint, Variable, VariableType, node_types};
+
+/// Where a variable's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The definition's `default`.
+    Default,
+    /// A `--vars` file.
+    File,
+    /// A `--var NAME=VALUE` flag.
+    Flag,
+}
+
+impl Origin {
+    fn describe(self) -> &'static str {
+        match self {
+            Origin::Default => "the default",
+            Origin::File => "the variables file",
+            Origin::Flag => "`--var`",
+        }
+    }
+}
+
+/// One value given for a variable.
+#[derive(Debug, Clone)]
+pub struct Given {
+    /// The variable's name.
+    pub name: String,
+    /// The value: text to read by the variable's type (a flag), or a
+    /// document value (a file).
+    pub value: GivenValue,
+    /// Where it was written.
+    pub span: Span,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// A given value before it is typed.
+#[derive(Debug, Clone)]
+pub enum GivenValue {
+    /// Text, read by the variable's type.
+    Text(String),
+    /// A value of a file.
+    Node(Node),
+}
+
+/// The values given, in order (a later one wins).
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
+    /// The values.
+    pub given: Vec<Given>,
+}
+
+impl Inputs {
+    /// Adds the entries of a variables file's document (a mapping).
+    pub fn add_file(&mut self, document: &Node) -> Outcome<()> {
+        let Some(map) = document.as_map() else {
+            return Outcome::error(Diagnostic::error(
+                codes::VARIABLE_INPUT,
+                format!(
+                    "a variables file holds a mapping of names to values, not {}",
+                    document.value.kind_name()
+                ),
+                document.span,
+            ));
+        };
+        for (name, entry) in map {
+            self.given.push(Given {
+                name: name.clone(),
+                value: GivenValue::Node(entry.value.clone()),
+                span: entry.value.span,
+                origin: Origin::File,
+            });
+        }
+        Outcome::ok(())
+    }
+}
+
+/// A variable's value and whether it is secret.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// The value.
+    pub value: Value,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Whether the definition says `secret: true`.
+    pub secret: bool,
+}
+
+/// Every defined variable's value from its default and `inputs`, checked:
+/// the variables that have a value, and every problem.
+pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<String, Resolved>> {
+    let mut problems = Vec::new();
+    let mut chosen: IndexMap<&str, Resolved> = IndexMap::new();
+    // A variable whose given value was refused is not also "missing".
+    let mut refused: Vec<&str> = Vec::new();
+    for given in &inputs.given {
+        let Some(variable) = blueprint.variables.get(&given.name) else {
+            let mut problem = Diagnostic::error(
+                codes::VARIABLE_INPUT,
+                format!(
+                    "{} gives `{}`, which the blueprint does not define",
+                    given.origin.describe(),
+                    given.name
+                ),
+                given.span,
+            );
+            if let Some(near) =
+                did_you_mean(&given.name, blueprint.variables.keys().map(String::as_str))
+            {
+                problem = problem.with_help(format!("did you mean `{near}`?"));
+            }
+            problems.push(problem);
+            continue;
+        };
+        match typed(variable, &given.value) {
+            Ok(value) => {
+                if let Some(problem) =
+                    outside_allowed(variable, &value, &given.name, given.origin, given.span)
+                {
+                    problems.push(problem);
+                    refused.push(&given.name);
+                    continue;
+                }
+                chosen.insert(
+                    given.name.as_str(),
+                    Resolved {
+                        value,
+                        origin: given.origin,
+                        secret: variable.secret,
+                    },
+                );
+            }
+            Err(message) => {
+                problems.push(
+                    Diagnostic::error(
+                        codes::VARIABLE_INPUT,
+                        format!(
+                            "{} gives `{}` {message}",
+                            given.origin.describe(),
+                            given.name
+                        ),
+                        given.span,
+                    )
+                    .with_secondary(variable.variable_type.span, "the variable's type"),
+                );
+                refused.push(&given.name);
+            }
+        }
+    }
+    let mut resolved = IndexMap::new();
+    for (name, variable) in &blueprint.variables {
+        if let Some(value) = chosen.shift_remove(name.as_str()) {
+            resolved.insert(name.clone(), value);
+        } else if let Some(default) = &variable.default {
+            let value = typed(variable, &GivenValue::Node(default.clone()))
+                .unwrap_or_else(|_| Value::from_node(default));
+            resolved.insert(
+                name.clone(),
+                Resolved {
+                    value,
+                    origin: Origin::Default,
+                    secret: variable.secret,
+                },
+            );
+        } else if !refused.contains(&name.as_str()) {
+            problems.push(
+                Diagnostic::error(
+                    codes::MISSING_VARIABLE,
+                    format!("the variable `{name}` has no default and no value was given"),
+                    variable.name_span,
+                )
+                .with_help(format!("pass `--var {name}=VALUE` or a `--vars` file")),
+            );
+        }
+    }
+    Outcome::new(Some(resolved), problems)
+}
+
+/// The given value read by the variable's type, or why it does not fit.
+fn typed(variable: &Variable, given: &GivenValue) -> Result<Value, String> {
+    let declared = &variable.variable_type.value;
+    let wrong = |found: &str| format!("{found}, but the variable is {}", declared.name());
+    match given {
+        GivenValue::Text(text) => match declared {
+            VariableType::String | VariableType::Custom(_) => Ok(Value::String(text.clone())),
+            VariableType::Integer => text
+                .trim()
+                .parse()
+                .map(Value::Int)
+                .map_err(|_| wrong(&format!("`{text}`, which is not an integer"))),
+            VariableType::Float => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite())
+                .map(Value::Float)
+                .ok_or_else(|| wrong(&format!("`{text}`, which is not a number"))),
+            VariableType::Boolean => match text.trim() {
+                "true" => Ok(Value::Bool(true)),
+                "false" => Ok(Value::Bool(false)),
+                _ => Err(wrong(&format!("`{text}`, which is not `true` or `false`"))),
+            },
+        },
+        GivenValue::Node(node) => {
+            let value = Value::from_node(node);
+            match (declared, value) {
+                (VariableType::Float, Value::Int(int)) => {
+                    #[expect(
+                        clippy::cast_precision_loss,
+                        reason = "an integer given for a float variable is that float"
+                    )]
+                    let float = int as f64;
+                    Ok(Value::Float(float))
+                }
+                (declared, value) if declared.types().contains(value.types()) => Ok(value),
+                _ => Err(wrong(&format!("a value of type {}", node_types(node)))),
+            }
+        }
+    }
+}
+
+/// A value outside the variable's `allowedValues`.
+fn outside_allowed(
+    variable: &Variable,
+    value: &Value,
+    name: &str,
+    origin: Origin,
+    span: Span,
+) -> Option<Diagnostic> {
+    let allowed = variable.allowed_values.as_ref()?;
+    let typed_allowed: Vec<Value> = allowed
+        .value
+        .iter()
+        .filter_map(|item| typed(variable, &GivenValue::Node(item.clone())).ok())
+        .collect();
+    if typed_allowed.contains(value) {
+        return None;
+    }
+    let listed: Vec<String> = typed_allowed.iter().map(ToString::to_string).collect();
+    Some(
+        Diagnostic::error(
+            codes::VARIABLE_INPUT,
+            format!(
+                "{} gives `{name}` the value `{value}`, which is not one of its allowed values",
+                origin.describe()
+            ),
+            span,
+        )
+        .with_secondary(allowed.span, "the allowed values")
+        .with_help(format!("allowed: {}", listed.join(", "))),
+    )
+}

@@ -1,0 +1,1413 @@
+//! The 50 core functions of the Blueprint Specification v2023-04-20, and
+//! function values.
+//!
+//! Each [`Def`] states its parameters with their [`Types`] (checked before
+//! evaluation where the argument types are known, and again when called),
+//! its result type and a one-line summary. Semantics worth knowing:
+//!
+//! - Strings are counted in characters, not bytes: `len`, `substr`,
+//!   `index`, `last_index`.
+//! - `substr(s, start, end?)`: `end` is exclusive and defaults to the end;
+//!   a negative, reversed or out-of-range index is an error.
+//! - `split(s, "")` splits into characters (as Go's `strings.Split`).
+//! - `fromjson(json, pointer)`: the document's root must be an object; the
+//!   pointer is RFC 6901, as `/a/b` or in URI-fragment form `#/a/b`
+//!   (percent-decoded); a pointer that finds nothing is an error.
+//! - `keys` and `vals` keep the mapping's order.
+//! - `eq` is deep equality; an integer and a float compare numerically
+//!   (`eq(1, 1.0)` is true); any other mix of types is an error. `gt`,
+//!   `ge`, `lt`, `le` take integers and floats, mixed.
+//! - `list` takes arguments of one type (integers and floats mix).
+//! - Function values: a function written bare where a function is expected
+//!   (`map(xs, trim)`), a `_g` variant with its static arguments bound
+//!   (`split_g(",")` is the function `x -> split(x, ",")`), `getattr`,
+//!   `getelem`, `compose` (right to left) and `pipe` (left to right). A
+//!   function value given more arguments than it takes (`map` passes the
+//!   item and its index) uses the first ones.
+//! - `datetime(format)`: the current time in UTC as `unix`, `rfc3339`
+//!   (`2006-01-02T15:04:05Z`), `tag` (`2006-01-02--15-04-05`) or
+//!   `tagcompact` (`20060102150405`).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use crate::eval::{Env, Lookup};
+use crate::types::Types;
+use crate::value::Value;
+
+/// A parameter of a function.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Its name, for signatures and messages.
+    pub name: &'static str,
+    /// The types it takes.
+    pub types: Types,
+    /// Whether it may be left out (only trailing parameters).
+    pub optional: bool,
+}
+
+const fn param(name: &'static str, types: Types) -> Param {
+    Param {
+        name,
+        types,
+        optional: false,
+    }
+}
+
+const fn optional(name: &'static str, types: Types) -> Param {
+    Param {
+        name,
+        types,
+        optional: true,
+    }
+}
+
+/// How a function computes its result.
+#[derive(Clone, Copy)]
+enum Body {
+    /// From its arguments.
+    Eval(fn(&Args<'_>) -> Result<Value, Fail>),
+    /// A `_g` variant: the named function with these arguments bound after
+    /// its first.
+    Partial(&'static str),
+}
+
+/// A core function.
+pub struct Def {
+    /// Its name.
+    pub name: &'static str,
+    /// Its positional parameters.
+    pub params: &'static [Param],
+    /// Further arguments of one kind (`list`, `compose`, `pipe`).
+    pub rest: Option<Param>,
+    /// Whether it takes named arguments instead (`object`).
+    pub named: bool,
+    /// What it returns.
+    pub returns: Types,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    body: Body,
+}
+
+impl fmt::Debug for Def {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Def({})", self.name)
+    }
+}
+
+impl Def {
+    /// How many positional arguments it needs.
+    #[must_use]
+    pub fn required(&self) -> usize {
+        self.params.iter().filter(|param| !param.optional).count()
+    }
+
+    /// How many positional arguments it takes, `None` when unbounded.
+    #[must_use]
+    pub fn maximum(&self) -> Option<usize> {
+        if self.rest.is_some() {
+            None
+        } else {
+            Some(self.params.len())
+        }
+    }
+
+    /// The parameter an argument at `index` is given for.
+    #[must_use]
+    pub fn param(&self, index: usize) -> Option<&Param> {
+        self.params.get(index).or(self.rest.as_ref())
+    }
+
+    /// `substr(text: string, start: integer, end?: integer) -> string`.
+    #[must_use]
+    pub fn signature(&self) -> String {
+        let mut params: Vec<String> = self
+            .params
+            .iter()
+            .map(|param| {
+                let mark = if param.optional { "?" } else { "" };
+                format!("{}{mark}: {}", param.name, param.types)
+            })
+            .collect();
+        if let Some(rest) = &self.rest {
+            params.push(format!("{}...: {}", rest.name, rest.types));
+        }
+        if self.named {
+            params.push("name = value...".to_owned());
+        }
+        format!("{}({}) -> {}", self.name, params.join(", "), self.returns)
+    }
+}
+
+/// A function value.
+#[derive(Debug, Clone)]
+pub enum Function {
+    /// A core function written bare (`trim`).
+    Core(&'static Def),
+    /// A core function with the arguments after its first bound
+    /// (`split_g(",")`).
+    Partial {
+        /// The function.
+        def: &'static Def,
+        /// Its arguments after the first.
+        bound: Vec<Value>,
+    },
+    /// `getattr(name)`.
+    Attr(String),
+    /// `getelem(index)`.
+    Elem(usize),
+    /// `compose(f, g)`: `g` first.
+    Compose(Vec<Function>),
+    /// `pipe(f, g)`: `f` first.
+    Pipe(Vec<Function>),
+}
+
+impl PartialEq for Function {
+    fn eq(&self, other: &Function) -> bool {
+        match (self, other) {
+            (Function::Core(a), Function::Core(b)) => a.name == b.name,
+            (Function::Partial { def: a, bound: x }, Function::Partial { def: b, bound: y }) => {
+                a.name == b.name && x == y
+            }
+            (Function::Attr(a), Function::Attr(b)) => a == b,
+            (Function::Elem(a), Function::Elem(b)) => a == b,
+            (Function::Compose(a), Function::Compose(b))
+            | (Function::Pipe(a), Function::Pipe(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Function::Core(def) => f.write_str(def.name),
+            Function::Partial { def, .. } => write!(f, "{}_g(..)", def.name),
+            Function::Attr(name) => write!(f, "getattr(\"{name}\")"),
+            Function::Elem(index) => write!(f, "getelem({index})"),
+            Function::Compose(_) => f.write_str("compose(..)"),
+            Function::Pipe(_) => f.write_str("pipe(..)"),
+        }
+    }
+}
+
+/// Why a call gave no value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Fail {
+    /// An argument is known only after deployment.
+    Pending(Arc<str>),
+    /// The call failed; `argument` is the position of the argument at
+    /// fault, when one is.
+    Error {
+        message: String,
+        argument: Option<usize>,
+    },
+}
+
+fn fail(message: impl Into<String>) -> Fail {
+    Fail::Error {
+        message: message.into(),
+        argument: None,
+    }
+}
+
+fn fail_at(argument: usize, message: impl Into<String>) -> Fail {
+    Fail::Error {
+        message: message.into(),
+        argument: Some(argument),
+    }
+}
+
+/// The arguments of one call.
+pub(crate) struct Args<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) values: Vec<Value>,
+    pub(crate) named: IndexMap<String, Value>,
+    pub(crate) env: &'a dyn Env,
+}
+
+impl Args<'_> {
+    fn get(&self, index: usize) -> Result<&Value, Fail> {
+        self.values
+            .get(index)
+            .ok_or_else(|| fail(format!("`{}` is missing argument {}", self.name, index + 1)))
+    }
+
+    fn wrong(&self, index: usize, expected: &str, found: &Value) -> Fail {
+        fail_at(
+            index,
+            format!(
+                "argument {} of `{}` must be {expected}, found {}",
+                index + 1,
+                self.name,
+                found.types()
+            ),
+        )
+    }
+
+    fn string(&self, index: usize) -> Result<&str, Fail> {
+        match self.get(index)? {
+            Value::String(text) => Ok(text),
+            other => Err(self.wrong(index, "a string", other)),
+        }
+    }
+
+    fn int(&self, index: usize) -> Result<i64, Fail> {
+        match self.get(index)? {
+            Value::Int(value) => Ok(*value),
+            other => Err(self.wrong(index, "an integer", other)),
+        }
+    }
+
+    fn boolean(&self, index: usize) -> Result<bool, Fail> {
+        match self.get(index)? {
+            Value::Bool(value) => Ok(*value),
+            other => Err(self.wrong(index, "a boolean", other)),
+        }
+    }
+
+    fn array(&self, index: usize) -> Result<&[Value], Fail> {
+        match self.get(index)? {
+            Value::Array(items) => Ok(items),
+            other => Err(self.wrong(index, "an array", other)),
+        }
+    }
+
+    fn object(&self, index: usize) -> Result<&IndexMap<String, Value>, Fail> {
+        match self.get(index)? {
+            Value::Object(fields) => Ok(fields),
+            other => Err(self.wrong(index, "an object", other)),
+        }
+    }
+
+    fn function(&self, index: usize) -> Result<&Function, Fail> {
+        match self.get(index)? {
+            Value::Function(function) => Ok(function),
+            other => Err(self.wrong(index, "a function", other)),
+        }
+    }
+
+    fn number(&self, index: usize) -> Result<Number, Fail> {
+        match self.get(index)? {
+            Value::Int(value) => Ok(Number::Int(*value)),
+            Value::Float(value) => Ok(Number::Float(*value)),
+            other => Err(self.wrong(index, "an integer or a float", other)),
+        }
+    }
+
+    /// Applies the function at `index` to `args`; its failure is reported
+    /// at that argument.
+    fn apply(&self, index: usize, args: Vec<Value>, what: &str) -> Result<Value, Fail> {
+        let function = self.function(index)?;
+        apply(function, args, self.env).map_err(|failure| match failure {
+            Fail::Error { message, .. } => {
+                fail_at(index, format!("{function} failed {what}: {message}"))
+            }
+            pending @ Fail::Pending(_) => pending,
+        })
+    }
+}
+
+/// Applies a function value to `args`.
+pub(crate) fn apply(function: &Function, args: Vec<Value>, env: &dyn Env) -> Result<Value, Fail> {
+    match function {
+        Function::Core(def) => {
+            let mut args = args;
+            if let Some(max) = def.maximum() {
+                args.truncate(max);
+            }
+            call(def, args, IndexMap::new(), env)
+        }
+        Function::Partial { def, bound } => {
+            let mut all: Vec<Value> = args.into_iter().take(1).collect();
+            all.extend(bound.iter().cloned());
+            call(def, all, IndexMap::new(), env)
+        }
+        Function::Attr(name) => match args.into_iter().next() {
+            Some(Value::Object(mut fields)) => fields
+                .shift_remove(name)
+                .ok_or_else(|| fail(format!("the object has no attribute `{name}`"))),
+            Some(other) => Err(fail(format!(
+                "getattr(\"{name}\") takes an object, found {}",
+                other.types()
+            ))),
+            None => Err(fail("getattr needs a value")),
+        },
+        Function::Elem(index) => match args.into_iter().next() {
+            Some(Value::Array(items)) => {
+                let len = items.len();
+                items.into_iter().nth(*index).ok_or_else(|| {
+                    fail(format!(
+                        "index {index} is out of range for an array of {len}"
+                    ))
+                })
+            }
+            Some(other) => Err(fail(format!(
+                "getelem({index}) takes an array, found {}",
+                other.types()
+            ))),
+            None => Err(fail("getelem needs a value")),
+        },
+        Function::Compose(functions) => {
+            let mut functions = functions.iter().rev();
+            let first = functions
+                .next()
+                .ok_or_else(|| fail("compose of no function"))?;
+            functions.try_fold(apply(first, args, env)?, |value, function| {
+                apply(function, vec![value], env)
+            })
+        }
+        Function::Pipe(functions) => {
+            let mut functions = functions.iter();
+            let first = functions
+                .next()
+                .ok_or_else(|| fail("pipe of no function"))?;
+            functions.try_fold(apply(first, args, env)?, |value, function| {
+                apply(function, vec![value], env)
+            })
+        }
+    }
+}
+
+/// Calls `def` with evaluated arguments: checks their count and types, then
+/// runs it. An argument that is known only after deployment makes the call
+/// pending.
+pub(crate) fn call(
+    def: &'static Def,
+    values: Vec<Value>,
+    named: IndexMap<String, Value>,
+    env: &dyn Env,
+) -> Result<Value, Fail> {
+    if let Some(what) = values.iter().chain(named.values()).find_map(Value::unknown) {
+        return Err(Fail::Pending(what.clone()));
+    }
+    if values.len() < def.required() || def.maximum().is_some_and(|max| values.len() > max) {
+        return Err(fail(format!(
+            "`{}` takes {}, given {}",
+            def.name,
+            arity_text(def),
+            values.len()
+        )));
+    }
+    for (index, value) in values.iter().enumerate() {
+        if let Some(param) = def.param(index)
+            && !param.types.meets(value.types())
+        {
+            return Err(fail_at(
+                index,
+                format!(
+                    "argument {} (`{}`) of `{}` must be {}, found {}",
+                    index + 1,
+                    param.name,
+                    def.name,
+                    param.types,
+                    value.types()
+                ),
+            ));
+        }
+    }
+    match def.body {
+        Body::Eval(body) => body(&Args {
+            name: def.name,
+            values,
+            named,
+            env,
+        }),
+        Body::Partial(base) => {
+            let def = lookup(base).ok_or_else(|| fail(format!("no function `{base}`")))?;
+            Ok(Value::Function(Function::Partial { def, bound: values }))
+        }
+    }
+}
+
+/// `2 arguments`, `1 to 2 arguments`, `at least 1 argument`.
+#[must_use]
+pub fn arity_text(def: &Def) -> String {
+    let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
+    let required = def.required();
+    match def.maximum() {
+        None => format!("at least {required} {}", plural(required)),
+        Some(max) if max == required => format!("{max} {}", plural(max)),
+        Some(max) => format!("{required} to {max} {}", plural(max)),
+    }
+}
+
+/// The function named `name`.
+#[must_use]
+pub fn lookup(name: &str) -> Option<&'static Def> {
+    FUNCTIONS.iter().find(|def| def.name == name)
+}
+
+/// Every core function, in the order of the specification's table.
+#[must_use]
+pub fn all() -> &'static [Def] {
+    &FUNCTIONS
+}
+
+/// A number argument.
+#[derive(Clone, Copy)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+impl Number {
+    fn compare(self, other: Number) -> Option<Ordering> {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => Some(a.cmp(&b)),
+            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
+        }
+    }
+
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "comparing an integer with a float is done in floating point, as the specification's numeric comparison"
+    )]
+    fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(value) => value as f64,
+            Number::Float(value) => value,
+        }
+    }
+}
+
+const S: Types = Types::STRING;
+const I: Types = Types::INTEGER;
+const B: Types = Types::BOOLEAN;
+const A: Types = Types::ARRAY;
+const O: Types = Types::OBJECT;
+const F: Types = Types::FUNCTION;
+const ANY: Types = Types::ANY;
+const NUM: Types = Types::NUMBER;
+
+macro_rules! def {
+    ($name:literal, [$($param:expr),*], $returns:expr, $summary:literal, $body:expr) => {
+        Def {
+            name: $name,
+            params: &[$($param),*],
+            rest: None,
+            named: false,
+            returns: $returns,
+            summary: $summary,
+            body: $body,
+        }
+    };
+}
+
+static FUNCTIONS: [Def; 50] = [
+    def!(
+        "fromjson",
+        [param("json", S), param("pointer", S)],
+        ANY,
+        "the value at an RFC 6901 pointer (`/a/b` or `#/a/b`) of a JSON object",
+        Body::Eval(fromjson)
+    ),
+    def!(
+        "fromjson_g",
+        [param("pointer", S)],
+        F,
+        "composable fromjson: a function of the JSON string",
+        Body::Partial("fromjson")
+    ),
+    def!(
+        "jsondecode",
+        [param("json", S)],
+        ANY,
+        "decodes a JSON string into a primitive, array or mapping",
+        Body::Eval(jsondecode)
+    ),
+    def!(
+        "len",
+        [param("value", S.or(A).or(O))],
+        I,
+        "the characters of a string, the items of an array, the pairs of a mapping",
+        Body::Eval(len)
+    ),
+    def!(
+        "substr",
+        [param("text", S), param("start", I), optional("end", I)],
+        S,
+        "the characters from start (inclusive) to end (exclusive, default: the end)",
+        Body::Eval(substr)
+    ),
+    def!(
+        "substr_g",
+        [param("start", I), optional("end", I)],
+        F,
+        "composable substr: a function of the string",
+        Body::Partial("substr")
+    ),
+    def!(
+        "replace",
+        [
+            param("text", S),
+            param("search", S),
+            param("replacement", S)
+        ],
+        S,
+        "replaces every occurrence of search",
+        Body::Eval(replace)
+    ),
+    def!(
+        "replace_g",
+        [param("search", S), param("replacement", S)],
+        F,
+        "composable replace: a function of the string",
+        Body::Partial("replace")
+    ),
+    def!(
+        "trim",
+        [param("text", S)],
+        S,
+        "strips leading and trailing whitespace",
+        Body::Eval(trim)
+    ),
+    def!(
+        "trimprefix",
+        [param("text", S), param("prefix", S)],
+        S,
+        "removes the prefix if present",
+        Body::Eval(trimprefix)
+    ),
+    def!(
+        "trimprefix_g",
+        [param("prefix", S)],
+        F,
+        "composable trimprefix: a function of the string",
+        Body::Partial("trimprefix")
+    ),
+    def!(
+        "trimsuffix",
+        [param("text", S), param("suffix", S)],
+        S,
+        "removes the suffix if present",
+        Body::Eval(trimsuffix)
+    ),
+    def!(
+        "trimsuffix_g",
+        [param("suffix", S)],
+        F,
+        "composable trimsuffix: a function of the string",
+        Body::Partial("trimsuffix")
+    ),
+    def!(
+        "split",
+        [param("text", S), param("delimiter", S)],
+        A,
+        "splits into an array of strings (an empty delimiter splits into characters)",
+        Body::Eval(split)
+    ),
+    def!(
+        "split_g",
+        [param("delimiter", S)],
+        F,
+        "composable split: a function of the string",
+        Body::Partial("split")
+    ),
+    def!(
+        "join",
+        [param("items", A), param("delimiter", S)],
+        S,
+        "joins an array of strings with the delimiter",
+        Body::Eval(join)
+    ),
+    def!(
+        "index",
+        [param("text", S), param("search", S)],
+        I,
+        "the character position of the first occurrence, -1 if none",
+        Body::Eval(index)
+    ),
+    def!(
+        "last_index",
+        [param("text", S), param("search", S)],
+        I,
+        "the character position of the last occurrence, -1 if none",
+        Body::Eval(last_index)
+    ),
+    def!(
+        "to_upper",
+        [param("text", S)],
+        S,
+        "the text in upper case",
+        Body::Eval(to_upper)
+    ),
+    def!(
+        "to_lower",
+        [param("text", S)],
+        S,
+        "the text in lower case",
+        Body::Eval(to_lower)
+    ),
+    def!(
+        "has_prefix",
+        [param("text", S), param("prefix", S)],
+        B,
+        "whether the text starts with the prefix",
+        Body::Eval(has_prefix)
+    ),
+    def!(
+        "has_prefix_g",
+        [param("prefix", S)],
+        F,
+        "composable has_prefix: a function of the string",
+        Body::Partial("has_prefix")
+    ),
+    def!(
+        "has_suffix",
+        [param("text", S), param("suffix", S)],
+        B,
+        "whether the text ends with the suffix",
+        Body::Eval(has_suffix)
+    ),
+    def!(
+        "has_suffix_g",
+        [param("suffix", S)],
+        F,
+        "composable has_suffix: a function of the string",
+        Body::Partial("has_suffix")
+    ),
+    def!(
+        "contains",
+        [param("haystack", S.or(A)), param("needle", ANY)],
+        B,
+        "whether a string holds a substring, or an array an item",
+        Body::Eval(contains)
+    ),
+    def!(
+        "contains_g",
+        [param("needle", ANY)],
+        F,
+        "composable contains: a function of the string or array",
+        Body::Partial("contains")
+    ),
+    Def {
+        name: "list",
+        params: &[],
+        rest: Some(param("item", ANY)),
+        named: false,
+        returns: A,
+        summary: "the arguments, all of one type, as an array",
+        body: Body::Eval(list),
+    },
+    Def {
+        name: "object",
+        params: &[],
+        rest: None,
+        named: true,
+        returns: O,
+        summary: "a mapping from the named arguments (`object(a = 1, b = \"x\")`)",
+        body: Body::Eval(object),
+    },
+    def!(
+        "keys",
+        [param("mapping", O)],
+        A,
+        "the keys, in the mapping's order",
+        Body::Eval(keys)
+    ),
+    def!(
+        "vals",
+        [param("mapping", O)],
+        A,
+        "the values, in the mapping's order",
+        Body::Eval(vals)
+    ),
+    def!(
+        "map",
+        [param("items", A), param("function", F)],
+        A,
+        "applies the function (item, index?) to each item",
+        Body::Eval(map)
+    ),
+    def!(
+        "filter",
+        [param("items", A), param("function", F)],
+        A,
+        "keeps the items for which the function (item) is true",
+        Body::Eval(filter)
+    ),
+    def!(
+        "reduce",
+        [
+            param("items", A),
+            param("function", F),
+            param("initial", ANY)
+        ],
+        ANY,
+        "folds left: the function (accumulator, item, index?) from the initial value",
+        Body::Eval(reduce)
+    ),
+    def!(
+        "sort",
+        [param("items", A), param("function", F)],
+        A,
+        "a sorted copy by the comparator (a, b) giving a negative, zero or positive integer",
+        Body::Eval(sort)
+    ),
+    def!(
+        "flatmap",
+        [param("items", A), param("function", F)],
+        A,
+        "applies the function (item, index?), which gives arrays, and flattens one level",
+        Body::Eval(flatmap)
+    ),
+    Def {
+        name: "compose",
+        params: &[param("function", F)],
+        rest: Some(param("function", F)),
+        named: false,
+        returns: F,
+        summary: "the functions composed right to left",
+        body: Body::Eval(compose),
+    },
+    Def {
+        name: "pipe",
+        params: &[param("function", F)],
+        rest: Some(param("function", F)),
+        named: false,
+        returns: F,
+        summary: "the functions composed left to right",
+        body: Body::Eval(pipe),
+    },
+    def!(
+        "getattr",
+        [param("name", S)],
+        F,
+        "a function extracting the named attribute of an object",
+        Body::Eval(getattr)
+    ),
+    def!(
+        "getelem",
+        [param("index", I)],
+        F,
+        "a function extracting the item at the index of an array",
+        Body::Eval(getelem)
+    ),
+    def!(
+        "link",
+        [param("from", S), param("to", S)],
+        O,
+        "the state of the link between two resources (bare names name resources)",
+        Body::Eval(link)
+    ),
+    def!(
+        "and",
+        [param("a", B), param("b", B)],
+        B,
+        "logical and",
+        Body::Eval(and)
+    ),
+    def!(
+        "or",
+        [param("a", B), param("b", B)],
+        B,
+        "logical or",
+        Body::Eval(or)
+    ),
+    def!(
+        "not",
+        [param("value", B)],
+        B,
+        "logical not",
+        Body::Eval(not)
+    ),
+    def!(
+        "eq",
+        [param("a", ANY), param("b", ANY)],
+        B,
+        "deep equality (integers and floats compare numerically; other mixes are errors)",
+        Body::Eval(eq)
+    ),
+    def!(
+        "gt",
+        [param("a", NUM), param("b", NUM)],
+        B,
+        "a > b",
+        Body::Eval(gt)
+    ),
+    def!(
+        "ge",
+        [param("a", NUM), param("b", NUM)],
+        B,
+        "a >= b",
+        Body::Eval(ge)
+    ),
+    def!(
+        "lt",
+        [param("a", NUM), param("b", NUM)],
+        B,
+        "a < b",
+        Body::Eval(lt)
+    ),
+    def!(
+        "le",
+        [param("a", NUM), param("b", NUM)],
+        B,
+        "a <= b",
+        Body::Eval(le)
+    ),
+    def!(
+        "cwd",
+        [],
+        S,
+        "the working directory of the tool",
+        Body::Eval(cwd)
+    ),
+    def!(
+        "datetime",
+        [param("format", S)],
+        S,
+        "the current time in UTC as unix, rfc3339, tag (2006-01-02--15-04-05) or tagcompact (20060102150405)",
+        Body::Eval(datetime)
+    ),
+];
+
+/// The formats `datetime` takes.
+pub const DATETIME_FORMATS: [&str; 4] = ["unix", "rfc3339", "tag", "tagcompact"];
+
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "every function body returns a `Result`; this keeps the string-returning ones one expression"
+)]
+fn string(text: impl Into<String>) -> Result<Value, Fail> {
+    Ok(Value::String(text.into()))
+}
+
+fn int(count: usize) -> Result<Value, Fail> {
+    i64::try_from(count)
+        .map(Value::Int)
+        .map_err(|_| fail("the count does not fit in a 64-bit integer"))
+}
+
+fn fromjson(args: &Args<'_>) -> Result<Value, Fail> {
+    let document: serde_json::Value = serde_json::from_str(args.string(0)?)
+        .map_err(|error| fail_at(0, format!("the text is not JSON: {error}")))?;
+    if !document.is_object() {
+        return Err(fail_at(0, "the JSON document's root must be an object"));
+    }
+    let written = args.string(1)?;
+    let pointer = match written.strip_prefix('#') {
+        Some(fragment) => percent_decode(fragment)
+            .ok_or_else(|| fail_at(1, format!("`{written}` is not a valid URI fragment")))?,
+        None => written.to_owned(),
+    };
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return Err(fail_at(
+            1,
+            format!("`{written}` is not a JSON pointer: it must start with `/`"),
+        ));
+    }
+    document
+        .pointer(&pointer)
+        .map(Value::from_json)
+        .ok_or_else(|| {
+            fail_at(
+                1,
+                format!("the pointer `{written}` finds nothing in the document"),
+            )
+        })
+}
+
+/// `%XX` escapes decoded (RFC 3986), `None` when malformed or not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut rest = text.bytes();
+    while let Some(byte) = rest.next() {
+        if byte == b'%' {
+            let high = char::from(rest.next()?).to_digit(16)?;
+            let low = char::from(rest.next()?).to_digit(16)?;
+            bytes.push(u8::try_from(high * 16 + low).ok()?);
+        } else {
+            bytes.push(byte);
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+fn jsondecode(args: &Args<'_>) -> Result<Value, Fail> {
+    serde_json::from_str::<serde_json::Value>(args.string(0)?)
+        .map(|json| Value::from_json(&json))
+        .map_err(|error| fail_at(0, format!("the text is not JSON: {error}")))
+}
+
+fn len(args: &Args<'_>) -> Result<Value, Fail> {
+    match args.get(0)? {
+        Value::String(text) => int(text.chars().count()),
+        Value::Array(items) => int(items.len()),
+        Value::Object(fields) => int(fields.len()),
+        other => Err(args.wrong(0, "a string, an array or an object", other)),
+    }
+}
+
+fn substr(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    let count = text.chars().count();
+    let position = |index: usize, value: i64| {
+        usize::try_from(value)
+            .ok()
+            .filter(|&at| at <= count)
+            .ok_or_else(|| {
+                fail_at(
+                    index,
+                    format!("{value} is out of range for a string of {count} characters"),
+                )
+            })
+    };
+    let start = position(1, args.int(1)?)?;
+    let end = match args.values.get(2) {
+        Some(_) => position(2, args.int(2)?)?,
+        None => count,
+    };
+    if end < start {
+        return Err(fail_at(
+            2,
+            format!("the end {end} comes before the start {start}"),
+        ));
+    }
+    string(
+        text.chars()
+            .skip(start)
+            .take(end - start)
+            .collect::<String>(),
+    )
+}
+
+fn replace(args: &Args<'_>) -> Result<Value, Fail> {
+    string(args.string(0)?.replace(args.string(1)?, args.string(2)?))
+}
+
+fn trim(args: &Args<'_>) -> Result<Value, Fail> {
+    string(args.string(0)?.trim())
+}
+
+fn trimprefix(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    string(text.strip_prefix(args.string(1)?).unwrap_or(text))
+}
+
+fn trimsuffix(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    string(text.strip_suffix(args.string(1)?).unwrap_or(text))
+}
+
+fn split(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    let delimiter = args.string(1)?;
+    let parts: Vec<Value> = if delimiter.is_empty() {
+        text.chars().map(|c| Value::String(c.to_string())).collect()
+    } else {
+        text.split(delimiter)
+            .map(|part| Value::String(part.to_owned()))
+            .collect()
+    };
+    Ok(Value::Array(parts))
+}
+
+fn join(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?;
+    let mut parts = Vec::with_capacity(items.len());
+    for (position, item) in items.iter().enumerate() {
+        match item {
+            Value::String(text) => parts.push(text.as_str()),
+            other => {
+                return Err(fail_at(
+                    0,
+                    format!(
+                        "`join` takes an array of strings; item {position} is {}",
+                        other.types()
+                    ),
+                ));
+            }
+        }
+    }
+    string(parts.join(args.string(1)?))
+}
+
+/// The character position of a byte offset of `text`.
+fn char_position(text: &str, byte: Option<usize>) -> Result<Value, Fail> {
+    match byte {
+        Some(byte) => int(text[..byte].chars().count()),
+        None => Ok(Value::Int(-1)),
+    }
+}
+
+fn index(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    char_position(text, text.find(args.string(1)?))
+}
+
+fn last_index(args: &Args<'_>) -> Result<Value, Fail> {
+    let text = args.string(0)?;
+    char_position(text, text.rfind(args.string(1)?))
+}
+
+fn to_upper(args: &Args<'_>) -> Result<Value, Fail> {
+    string(args.string(0)?.to_uppercase())
+}
+
+fn to_lower(args: &Args<'_>) -> Result<Value, Fail> {
+    string(args.string(0)?.to_lowercase())
+}
+
+fn has_prefix(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Bool(args.string(0)?.starts_with(args.string(1)?)))
+}
+
+fn has_suffix(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Bool(args.string(0)?.ends_with(args.string(1)?)))
+}
+
+fn contains(args: &Args<'_>) -> Result<Value, Fail> {
+    match args.get(0)? {
+        Value::String(text) => match args.get(1)? {
+            Value::String(needle) => Ok(Value::Bool(text.contains(needle.as_str()))),
+            other => Err(args.wrong(1, "a string to look for in a string", other)),
+        },
+        Value::Array(items) => {
+            let needle = args.get(1)?;
+            let found = items
+                .iter()
+                .any(|item| same_type(item, needle) && equal(item, needle).unwrap_or(false));
+            Ok(Value::Bool(found))
+        }
+        other => Err(args.wrong(0, "a string or an array", other)),
+    }
+}
+
+fn same_type(a: &Value, b: &Value) -> bool {
+    a.types() == b.types() || (Types::NUMBER.contains(a.types() | b.types()))
+}
+
+/// Deep equality; `None` when the values' types differ (integers and
+/// floats compare numerically).
+fn equal(a: &Value, b: &Value) -> Option<bool> {
+    Some(match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::String(a), Value::String(b)) => a == b,
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            let number = |value: &Value| match value {
+                Value::Int(value) => Number::Int(*value),
+                Value::Float(value) => Number::Float(*value),
+                _ => Number::Float(f64::NAN),
+            };
+            number(a).compare(number(b)) == Some(Ordering::Equal)
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                return Some(false);
+            }
+            for (a, b) in a.iter().zip(b) {
+                if !equal(a, b)? {
+                    return Some(false);
+                }
+            }
+            true
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            if a.len() != b.len() {
+                return Some(false);
+            }
+            for (key, a) in a {
+                match b.get(key) {
+                    Some(b) if equal(a, b)? => {}
+                    _ => return Some(false),
+                }
+            }
+            true
+        }
+        (Value::Function(a), Value::Function(b)) => a == b,
+        _ => return None,
+    })
+}
+
+fn list(args: &Args<'_>) -> Result<Value, Fail> {
+    if let Some(first) = args.values.first()
+        && let Some(position) = args.values.iter().position(|item| !same_type(first, item))
+    {
+        return Err(fail_at(
+            position,
+            format!(
+                "`list` takes items of one type: the first is {}, item {} is {}",
+                first.types(),
+                position + 1,
+                args.values[position].types()
+            ),
+        ));
+    }
+    Ok(Value::Array(args.values.clone()))
+}
+
+fn object(args: &Args<'_>) -> Result<Value, Fail> {
+    if !args.values.is_empty() {
+        return Err(fail_at(
+            0,
+            "`object` takes named arguments only: `object(name = value)`",
+        ));
+    }
+    Ok(Value::Object(args.named.clone()))
+}
+
+fn keys(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Array(
+        args.object(0)?.keys().cloned().map(Value::String).collect(),
+    ))
+}
+
+fn vals(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Array(args.object(0)?.values().cloned().collect()))
+}
+
+fn position_value(position: usize) -> Value {
+    i64::try_from(position).map_or(Value::Null, Value::Int)
+}
+
+fn map(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?;
+    let mut mapped = Vec::with_capacity(items.len());
+    for (position, item) in items.iter().enumerate() {
+        let what = format!("on item {position}");
+        mapped.push(args.apply(1, vec![item.clone(), position_value(position)], &what)?);
+    }
+    Ok(Value::Array(mapped))
+}
+
+fn filter(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?;
+    let mut kept = Vec::new();
+    for (position, item) in items.iter().enumerate() {
+        let what = format!("on item {position}");
+        match args.apply(1, vec![item.clone()], &what)? {
+            Value::Bool(true) => kept.push(item.clone()),
+            Value::Bool(false) => {}
+            other => {
+                return Err(fail_at(
+                    1,
+                    format!(
+                        "the function given to `filter` must give a boolean, it gave {} for item {position}",
+                        other.types()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Value::Array(kept))
+}
+
+fn reduce(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?;
+    let mut accumulator = args.get(2)?.clone();
+    for (position, item) in items.iter().enumerate() {
+        let what = format!("on item {position}");
+        accumulator = args.apply(
+            1,
+            vec![accumulator, item.clone(), position_value(position)],
+            &what,
+        )?;
+    }
+    Ok(accumulator)
+}
+
+fn sort(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?.to_vec();
+    let sorted = merge_sort(items, &mut |a, b| match args.apply(
+        1,
+        vec![a.clone(), b.clone()],
+        "comparing two items",
+    )? {
+        Value::Int(order) => Ok(order.cmp(&0)),
+        other => Err(fail_at(
+            1,
+            format!(
+                "the comparator given to `sort` must give an integer, it gave {}",
+                other.types()
+            ),
+        )),
+    })?;
+    Ok(Value::Array(sorted))
+}
+
+/// A stable merge sort by a comparator that may fail, stopping at the
+/// first failure. Unlike the standard library's sorts, which may panic
+/// when the order is not total, it takes any comparator: a blueprint's
+/// (`sort(xs, index)`) need not be one.
+fn merge_sort(
+    mut items: Vec<Value>,
+    compare: &mut dyn FnMut(&Value, &Value) -> Result<Ordering, Fail>,
+) -> Result<Vec<Value>, Fail> {
+    if items.len() < 2 {
+        return Ok(items);
+    }
+    let right = items.split_off(items.len() / 2);
+    let left = merge_sort(items, compare)?;
+    let right = merge_sort(right, compare)?;
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut left, mut right) = (left.into_iter().peekable(), right.into_iter().peekable());
+    loop {
+        let take_right = match (left.peek(), right.peek()) {
+            (Some(a), Some(b)) => compare(a, b)? == Ordering::Greater,
+            _ => break,
+        };
+        merged.extend(if take_right {
+            right.next()
+        } else {
+            left.next()
+        });
+    }
+    merged.extend(left);
+    merged.extend(right);
+    Ok(merged)
+}
+
+fn flatmap(args: &Args<'_>) -> Result<Value, Fail> {
+    let items = args.array(0)?;
+    let mut flat = Vec::new();
+    for (position, item) in items.iter().enumerate() {
+        let what = format!("on item {position}");
+        match args.apply(1, vec![item.clone(), position_value(position)], &what)? {
+            Value::Array(values) => flat.extend(values),
+            other => {
+                return Err(fail_at(
+                    1,
+                    format!(
+                        "the function given to `flatmap` must give an array, it gave {} for item {position}",
+                        other.types()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Value::Array(flat))
+}
+
+fn functions(args: &Args<'_>) -> Result<Vec<Function>, Fail> {
+    (0..args.values.len())
+        .map(|index| args.function(index).cloned())
+        .collect()
+}
+
+fn compose(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Function(Function::Compose(functions(args)?)))
+}
+
+fn pipe(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Function(Function::Pipe(functions(args)?)))
+}
+
+fn getattr(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Function(Function::Attr(args.string(0)?.to_owned())))
+}
+
+fn getelem(args: &Args<'_>) -> Result<Value, Fail> {
+    let index = args.int(0)?;
+    usize::try_from(index)
+        .map(|index| Value::Function(Function::Elem(index)))
+        .map_err(|_| fail_at(0, format!("an index is zero or more, not {index}")))
+}
+
+fn link(args: &Args<'_>) -> Result<Value, Fail> {
+    let (from, to) = (args.string(0)?, args.string(1)?);
+    match args.env.link(from, to) {
+        Lookup::Known(value) => Ok(value),
+        Lookup::Pending => Err(Fail::Pending(format!("link({from}, {to})").into())),
+        Lookup::Missing(message) => Err(fail(message)),
+    }
+}
+
+fn and(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Bool(args.boolean(0)? && args.boolean(1)?))
+}
+
+fn or(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Bool(args.boolean(0)? || args.boolean(1)?))
+}
+
+fn not(args: &Args<'_>) -> Result<Value, Fail> {
+    Ok(Value::Bool(!args.boolean(0)?))
+}
+
+fn eq(args: &Args<'_>) -> Result<Value, Fail> {
+    let (a, b) = (args.get(0)?, args.get(1)?);
+    equal(a, b).map(Value::Bool).ok_or_else(|| {
+        fail_at(
+            1,
+            format!(
+                "`eq` compares values of one type: {} and {} differ",
+                a.types(),
+                b.types()
+            ),
+        )
+    })
+}
+
+fn compare(args: &Args<'_>, accept: fn(Ordering) -> bool) -> Result<Value, Fail> {
+    let (a, b) = (args.number(0)?, args.number(1)?);
+    Ok(Value::Bool(a.compare(b).is_some_and(accept)))
+}
+
+fn gt(args: &Args<'_>) -> Result<Value, Fail> {
+    compare(args, Ordering::is_gt)
+}
+
+fn ge(args: &Args<'_>) -> Result<Value, Fail> {
+    compare(args, Ordering::is_ge)
+}
+
+fn lt(args: &Args<'_>) -> Result<Value, Fail> {
+    compare(args, Ordering::is_lt)
+}
+
+fn le(args: &Args<'_>) -> Result<Value, Fail> {
+    compare(args, Ordering::is_le)
+}
+
+fn cwd(args: &Args<'_>) -> Result<Value, Fail> {
+    args.env.cwd().map(Value::String).map_err(fail)
+}
+
+fn datetime(args: &Args<'_>) -> Result<Value, Fail> {
+    let format = args.string(0)?;
+    let seconds = args.env.now_unix();
+    let (date, time) = civil(seconds);
+    let (year, month, day) = date;
+    let (hour, minute, second) = time;
+    string(match format {
+        "unix" => seconds.to_string(),
+        "rfc3339" => format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z"),
+        "tag" => format!("{year:04}-{month:02}-{day:02}--{hour:02}-{minute:02}-{second:02}"),
+        "tagcompact" => format!("{year:04}{month:02}{day:02}{hour:02}{minute:02}{second:02}"),
+        other => {
+            return Err(fail_at(
+                0,
+                format!(
+                    "`{other}` is not a datetime format: use one of {}",
+                    DATETIME_FORMATS.join(", ")
+                ),
+            ));
+        }
+    })
+}
+
+/// The UTC calendar date and time of a Unix time (days from civil, after
+/// Howard Hinnant's algorithm).
+fn civil(seconds: i64) -> ((i64, i64, i64), (i64, i64, i64)) {
+    let days = seconds.div_euclid(86_400);
+    let of_day = seconds.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        (year, month, day),
+        (of_day / 3600, of_day % 3600 / 60, of_day % 60),
+    )
+}

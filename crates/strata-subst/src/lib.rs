@@ -1,0 +1,130 @@
+//! The `${..}` substitution language of the Blueprint Specification
+//! v2023-04-20, used by the `spec` dialect.
+//!
+//! ```text
+//! ordersApi-${variables.environment}-saveOrderFunction-v1
+//! ${join(map(split(values.hosts, ","), trim), ";")}
+//! ${resources.cacheCluster.state.hostConfig[].hostInfo.endpoints[]}
+//! ${object(region = variables.region, replicas = 3)}
+//! ```
+//!
+//! - [`parse`](mod@parse): the grammar, exactly (module docs there); every
+//!   node of the [`ast`] keeps its byte range; printing a tree
+//!   ([`std::fmt::Display`]) and parsing it again gives the same tree.
+//! - [`check`](mod@check): static checks of references (through a
+//!   [`Scope`] the dialect supplies), calls and types ([`Types`]).
+//! - [`functions`]: the 50 core functions and function values.
+//! - [`eval`]: evaluation against an [`Env`]; results that only deployment
+//!   can tell are [`Failure::Pending`], not errors.
+//!
+//! Errors carry a byte range inside the field's text;
+//! [`SubstError::diagnostic`] turns one into a diagnostic at the exact
+//! character in the file (see [`strata_syntax::SourceDb::span_in_scalar`]).
+//! The codes are listed in [`codes`].
+//!
+//! ```
+//! use strata_subst::{Env, Lookup, Reference, Value, evaluate, parse_template};
+//!
+//! struct NoBlueprint;
+//! impl Env for NoBlueprint {
+//!     fn reference(&self, _: &Reference) -> Lookup {
+//!         Lookup::Missing("no blueprint".into())
+//!     }
+//!     fn cwd(&self) -> Result<String, String> {
+//!         Ok("/work".into())
+//!     }
+//!     fn now_unix(&self) -> i64 {
+//!         0
+//!     }
+//! }
+//!
+//! let template = parse_template(r#"${join(split("a,b", ","), "-")}"#).unwrap();
+//! assert_eq!(evaluate(&template, &NoBlueprint), Ok(Value::String("a-b".into())));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod ast;
+pub mod check;
+pub mod codes;
+pub mod eval;
+pub mod functions;
+pub mod parse;
+pub mod types;
+pub mod value;
+
+use std::ops::Range;
+
+use strata_syntax::{Diagnostic, SourceDb, Span};
+
+pub use ast::{
+    Accessor, Argument, Call, Expr, ExprKind, Literal, Name, Part, Reference, Substitution,
+    Template,
+};
+pub use check::{Scope, check_expr, check_template};
+pub use eval::{Env, Failure, Lookup, evaluate, evaluate_expr};
+pub use functions::{Def, Function};
+pub use parse::{MAX_DEPTH, MAX_LENGTH, parse_expr, parse_template};
+pub use types::Types;
+pub use value::Value;
+
+/// A problem with a field text, at a byte range of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubstError {
+    /// The stable code ([`codes`]).
+    pub code: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// Where, in the field's text.
+    pub range: Range<usize>,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Extra facts.
+    pub notes: Vec<String>,
+}
+
+impl SubstError {
+    /// A problem at `range`.
+    #[must_use]
+    pub fn new(code: &'static str, message: impl Into<String>, range: Range<usize>) -> SubstError {
+        SubstError {
+            code,
+            message: message.into(),
+            range,
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// With a hint.
+    #[must_use]
+    pub fn with_help(mut self, help: impl Into<String>) -> SubstError {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// With a note.
+    #[must_use]
+    pub fn with_note(mut self, note: impl Into<String>) -> SubstError {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// A diagnostic in the file: at the range inside the scalar whose value
+    /// is `text` and which is written at `scalar`, or at the whole scalar
+    /// when the text cannot be found as written.
+    #[must_use]
+    pub fn diagnostic(&self, db: &SourceDb, scalar: Span, text: &str) -> Diagnostic {
+        let span = db
+            .span_in_scalar(scalar, text, self.range.clone())
+            .unwrap_or(scalar);
+        let mut diagnostic = Diagnostic::error(self.code, self.message.clone(), span);
+        for note in &self.notes {
+            diagnostic = diagnostic.with_note(note.clone());
+        }
+        if let Some(help) = &self.help {
+            diagnostic = diagnostic.with_help(help.clone());
+        }
+        diagnostic
+    }
+}
