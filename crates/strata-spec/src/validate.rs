@@ -134,8 +134,9 @@ pub(crate) fn validate(blueprint: &Blueprint, db: &SourceDb) -> (References, Vec
         edges: checker.edges,
     };
     let mut problems = checker.problems;
-    problems.extend(each_dependencies(blueprint, &references));
-    problems.extend(cycles(&references));
+    let graph = graph(&references);
+    problems.extend(each_dependencies(&references, &graph));
+    problems.extend(cycles(&graph));
     (references, problems)
 }
 
@@ -643,54 +644,69 @@ fn search_problem(
     (!compatible(wanted, search)).then(|| format!("the search value is {search}, {why} ({wanted})"))
 }
 
-/// `each` reading (through values) a resource, a child or `elem`.
-fn each_dependencies(blueprint: &Blueprint, references: &References) -> Vec<Diagnostic> {
+/// The references leaving each element, in the order written.
+type Graph<'a> = HashMap<&'a Element, Vec<&'a Edge>>;
+
+fn graph(references: &References) -> Graph<'_> {
+    let mut graph: Graph<'_> = HashMap::new();
+    for edge in &references.edges {
+        graph.entry(&edge.from).or_default().push(edge);
+    }
+    graph
+}
+
+/// Whether references through `element` order deployment (values,
+/// resources, data sources, children; not variables or exports).
+fn is_ordered(element: &Element) -> bool {
+    matches!(
+        element,
+        Element::Value(_) | Element::Resource(_) | Element::Datasource(_) | Element::Child(_)
+    )
+}
+
+/// `each` reading, through values, a resource or a child.
+fn each_dependencies(references: &References, graph: &Graph<'_>) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
-    for name in blueprint.resources.keys() {
-        let owner = Element::Resource(name.clone());
-        for edge in references
-            .edges
-            .iter()
-            .filter(|edge| edge.in_each && edge.from == owner)
-        {
-            let mut chain = vec![edge.to.clone()];
-            if let Some(reached) =
-                reaches_deployed(references, &edge.to, &mut chain, &mut Vec::new())
-            {
-                let through = chain
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" → ");
-                problems.push(
-                    Diagnostic::error(
-                        codes::EACH_DEPENDENCY,
-                        format!("`each` of `{name}` depends on `{reached}`: `each` may depend only on variables, values and data sources"),
-                        edge.span,
-                    )
-                    .with_note(format!("through {through}"))
-                    .with_path(FieldPath::root().key("resources").key(name).key("each")),
-                );
-            }
+    for edge in references.edges.iter().filter(|edge| edge.in_each) {
+        let Element::Resource(name) = &edge.from else {
+            continue;
+        };
+        let mut chain = vec![edge.to.clone()];
+        if let Some(reached) = reaches_deployed(graph, &edge.to, &mut chain, &mut BTreeSet::new()) {
+            let through = chain
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" → ");
+            problems.push(
+                Diagnostic::error(
+                    codes::EACH_DEPENDENCY,
+                    format!("`each` of `{name}` depends on `{reached}`: `each` may depend only on variables, values and data sources"),
+                    edge.span,
+                )
+                .with_note(format!("through {through}"))
+                .with_path(FieldPath::root().key("resources").key(name).key("each")),
+            );
         }
     }
     problems
 }
 
-/// The resource or child `element` reaches through values, if any.
+/// The resource or child `element` reaches through values, if any;
+/// `chain` ends with it.
 fn reaches_deployed(
-    references: &References,
+    graph: &Graph<'_>,
     element: &Element,
     chain: &mut Vec<Element>,
-    seen: &mut Vec<Element>,
+    seen: &mut BTreeSet<Element>,
 ) -> Option<Element> {
     match element {
-        Element::Resource(_) | Element::Child(_) => Some(element.clone()),
-        Element::Value(_) if !seen.contains(element) => {
-            seen.push(element.clone());
-            for next in references.dependencies(element) {
-                chain.push(next.clone());
-                if let Some(found) = reaches_deployed(references, next, chain, seen) {
+        // A resource read directly from `each` is reported where it is read.
+        Element::Resource(_) | Element::Child(_) if chain.len() > 1 => Some(element.clone()),
+        Element::Value(_) if seen.insert(element.clone()) => {
+            for edge in graph.get(element).into_iter().flatten() {
+                chain.push(edge.to.clone());
+                if let Some(found) = reaches_deployed(graph, &edge.to, chain, seen) {
                     return Some(found);
                 }
                 chain.pop();
@@ -702,78 +718,125 @@ fn reaches_deployed(
 }
 
 /// Every cycle of references among values, resources, data sources and
-/// children, each reported once at its first reference.
-fn cycles(references: &References) -> Vec<Diagnostic> {
-    let graph: HashMap<&Element, Vec<&Edge>> =
-        references
-            .edges
-            .iter()
-            .fold(HashMap::new(), |mut graph, edge| {
-                graph.entry(&edge.from).or_default().push(edge);
-                graph
-            });
-    let mut problems = Vec::new();
-    let mut reported: Vec<BTreeSet<Element>> = Vec::new();
-    let mut nodes: Vec<&Element> = graph.keys().copied().collect();
+/// children: one diagnostic per strongly connected group, printing one
+/// cycle through it. Tarjan's algorithm, iterative, so a long chain of
+/// references cannot exhaust the stack.
+fn cycles(graph: &Graph<'_>) -> Vec<Diagnostic> {
+    let mut nodes: Vec<&Element> = graph
+        .keys()
+        .copied()
+        .filter(|node| is_ordered(node))
+        .collect();
     nodes.sort();
-    for start in nodes {
-        if !matches!(
-            start,
-            Element::Value(_) | Element::Resource(_) | Element::Datasource(_) | Element::Child(_)
-        ) {
+    let successors = |node: &Element| -> Vec<&Element> {
+        graph
+            .get(node)
+            .into_iter()
+            .flatten()
+            .map(|edge| &edge.to)
+            .filter(|to| is_ordered(to))
+            .collect()
+    };
+    let mut index: HashMap<&Element, usize> = HashMap::new();
+    let mut low: HashMap<&Element, usize> = HashMap::new();
+    let mut on_stack: BTreeSet<&Element> = BTreeSet::new();
+    let mut stack: Vec<&Element> = Vec::new();
+    let mut groups: Vec<Vec<&Element>> = Vec::new();
+    for &root in &nodes {
+        if index.contains_key(root) {
             continue;
         }
-        let mut path: Vec<&Edge> = Vec::new();
-        if let Some(cycle) = find_cycle(&graph, start, start, &mut path, &mut BTreeSet::new()) {
-            let members: BTreeSet<Element> = cycle.iter().map(|edge| edge.from.clone()).collect();
-            if reported.contains(&members) {
+        // (node, its successors, the next successor to visit)
+        let mut work: Vec<(&Element, Vec<&Element>, usize)> = vec![(root, successors(root), 0)];
+        index.insert(root, index.len());
+        low.insert(root, index[root]);
+        stack.push(root);
+        on_stack.insert(root);
+        while let Some((node, next, at)) = work.last_mut() {
+            let node = *node;
+            if let Some(&to) = next.get(*at) {
+                *at += 1;
+                if !index.contains_key(to) {
+                    let order = index.len();
+                    index.insert(to, order);
+                    low.insert(to, order);
+                    stack.push(to);
+                    on_stack.insert(to);
+                    work.push((to, successors(to), 0));
+                } else if on_stack.contains(to) {
+                    let lowest = low[node].min(index[to]);
+                    low.insert(node, lowest);
+                }
                 continue;
             }
-            reported.push(members);
-            let chain: Vec<String> = std::iter::once(start.to_string())
-                .chain(cycle.iter().map(|edge| edge.to.to_string()))
-                .collect();
-            let mut problem = Diagnostic::error(
-                codes::CYCLE,
-                format!("references form a cycle: {}", chain.join(" → ")),
-                cycle[0].span,
-            );
-            for edge in &cycle[1..] {
-                problem = problem
-                    .with_secondary(edge.span, format!("`{}` reads `{}`", edge.from, edge.to));
+            work.pop();
+            if let Some((parent, _, _)) = work.last() {
+                let lowest = low[*parent].min(low[node]);
+                low.insert(*parent, lowest);
             }
-            problems.push(problem);
+            if low[node] == index[node] {
+                let mut group = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack.remove(member);
+                    group.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                let looped = group.len() > 1 || successors(node).contains(&node);
+                if looped {
+                    group.sort();
+                    groups.push(group);
+                }
+            }
         }
     }
-    problems
+    groups.sort();
+    groups
+        .iter()
+        .filter_map(|group| cycle_in(graph, group))
+        .collect()
 }
 
-fn find_cycle<'a>(
-    graph: &HashMap<&Element, Vec<&'a Edge>>,
-    start: &Element,
-    at: &Element,
-    path: &mut Vec<&'a Edge>,
-    visited: &mut BTreeSet<Element>,
-) -> Option<Vec<&'a Edge>> {
-    for edge in graph.get(at).into_iter().flatten() {
-        if !matches!(
-            edge.to,
-            Element::Value(_) | Element::Resource(_) | Element::Datasource(_) | Element::Child(_)
-        ) {
-            continue;
+/// One cycle through the group's first member, as a diagnostic.
+fn cycle_in(graph: &Graph<'_>, group: &[&Element]) -> Option<Diagnostic> {
+    let start = *group.first()?;
+    // Breadth first from `start` within the group, back to `start`.
+    let mut came_by: HashMap<&Element, &Edge> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    let mut closing = None;
+    while let Some(node) = queue.pop_front() {
+        for edge in graph.get(node).into_iter().flatten() {
+            if &edge.to == start {
+                closing = Some(*edge);
+                break;
+            }
+            if group.contains(&&edge.to) && !came_by.contains_key(&edge.to) {
+                came_by.insert(&edge.to, edge);
+                queue.push_back(&edge.to);
+            }
         }
-        path.push(edge);
-        if &edge.to == start {
-            return Some(path.clone());
+        if closing.is_some() {
+            break;
         }
-        if visited.insert(edge.to.clone())
-            && let Some(cycle) = find_cycle(graph, start, &edge.to, path, visited)
-        {
-            return Some(cycle);
-        }
-        path.pop();
     }
-    None
+    let mut cycle = vec![closing?];
+    while cycle[0].from != *start {
+        let edge = came_by.get(&cycle[0].from)?;
+        cycle.insert(0, edge);
+    }
+    let chain: Vec<String> = std::iter::once(start.to_string())
+        .chain(cycle.iter().map(|edge| edge.to.to_string()))
+        .collect();
+    let mut problem = Diagnostic::error(
+        codes::CYCLE,
+        format!("references form a cycle: {}", chain.join(" → ")),
+        cycle[0].span,
+    );
+    for edge in &cycle[1..] {
+        problem = problem.with_secondary(edge.span, format!("`{}` reads `{}`", edge.from, edge.to));
+    }
+    Some(problem)
 }
 
 /// What references see from one field.

@@ -1,0 +1,97 @@
+//! Check time for a large generated blueprint.
+//!
+//! The input is generated (`examples/support/blueprint.rs`): 200
+//! variables, 500 values computed with functions, 20 data sources, 10,000
+//! resources whose specs hold substitutions (about 8 each), 200 exports;
+//! about 7 MB of YAML, held in a `MemoryFs`.
+//!
+//! Groups (byte throughput):
+//!
+//! - `parse`: register and parse the file, the baseline;
+//! - `check`: open the blueprint: parse, refuse anchors and tags, check
+//!   where substitutions stand, validate the structure against the schema,
+//!   build the typed model (every `${..}` parsed), check every reference,
+//!   type and function, and look for cycles.
+//!
+//! Run with:
+//!
+//! ```text
+//! cargo bench -p strata-spec --bench check -- --warm-up-time 1 --measurement-time 10
+//! ```
+#![expect(
+    clippy::expect_used,
+    clippy::print_stderr,
+    reason = "a benchmark stops on an input that is not what it claims, and reports what it measured"
+)]
+
+#[path = "../examples/support/blueprint.rs"]
+mod blueprint;
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use strata_fs::{Files, MemoryFs};
+use strata_spec::{Dialect, Opened, Options, Settings, Spec};
+use strata_syntax::{Format, Limits, SourceDb};
+
+fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+    };
+    Spec::open(files.clone(), Options::new(Limits::default(), settings))
+}
+
+fn benches(c: &mut Criterion) {
+    let text = blueprint::generate();
+    let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
+
+    // Check the input once, so the numbers are about what they claim.
+    let opened = open(&files);
+    assert!(
+        opened.outcome.diagnostics.is_empty(),
+        "{:?}",
+        opened
+            .outcome
+            .diagnostics
+            .first()
+            .map(|d| d.record(&opened.sources))
+    );
+    let spec = opened.outcome.value.expect("a blueprint");
+    let loaded = spec.loaded().expect("loaded");
+    assert_eq!(loaded.blueprint.resources.len(), blueprint::RESOURCES);
+    assert_eq!(loaded.blueprint.values.len(), blueprint::VALUES);
+    eprintln!(
+        "blueprint: {} variables, {} values, {} resources, {} references; {} bytes",
+        loaded.blueprint.variables.len(),
+        loaded.blueprint.values.len(),
+        loaded.blueprint.resources.len(),
+        loaded.references.edges.len(),
+        text.len()
+    );
+
+    let id = format!("blueprint-{}B", text.len());
+    let throughput = Throughput::Bytes(u64::try_from(text.len()).expect("fits"));
+    let mut group = c.benchmark_group("parse");
+    group.throughput(throughput.clone());
+    group.sample_size(10);
+    group.bench_function(&id, |b| {
+        b.iter_with_large_drop(|| {
+            let mut db = SourceDb::new();
+            let source = db.add("blueprint.yaml", black_box(text.as_str()));
+            let parsed = strata_syntax::parse(&db, source, Format::Yaml, &Limits::default());
+            (db, parsed)
+        });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("check");
+    group.throughput(throughput);
+    group.sample_size(10);
+    group.bench_function(&id, |b| b.iter_with_large_drop(|| open(black_box(&files))));
+    group.finish();
+}
+
+criterion_group!(check_benches, benches);
+criterion_main!(check_benches);
