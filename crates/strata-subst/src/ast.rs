@@ -47,7 +47,7 @@ impl Template {
 /// A run of literal text or a substitution.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
-    /// Text as written (`$${` already read as `${`).
+    /// Text as written (it never holds `${`).
     Text {
         /// The text.
         text: String,
@@ -249,7 +249,7 @@ impl fmt::Display for Template {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for part in &self.parts {
             match part {
-                Part::Text { text, .. } => f.write_str(&text.replace("${", "$${"))?,
+                Part::Text { text, .. } => f.write_str(text)?,
                 Part::Substitution(substitution) => write!(f, "{substitution}")?,
             }
         }

@@ -24,6 +24,9 @@
 //!   `getelem`, `compose` (right to left) and `pipe` (left to right). A
 //!   function value given more arguments than it takes (`map` passes the
 //!   item and its index) uses the first ones.
+//! - Evaluation is bounded: a value weighs at most [`MAX_VALUE_BYTES`] and
+//!   nests at most [`MAX_VALUE_DEPTH`] deep; a call that would exceed
+//!   either is an error, found before the value is built.
 //! - `datetime(format)`: the current time in UTC as `unix`, `rfc3339`
 //!   (`2006-01-02T15:04:05Z`), `tag` (`2006-01-02--15-04-05`) or
 //!   `tagcompact` (`20060102150405`).
@@ -409,16 +412,76 @@ pub(crate) fn call(
             ));
         }
     }
+    let mut budget = Budget::default();
+    for value in values.iter().chain(named.values()) {
+        budget.add(value).map_err(fail)?;
+    }
     match def.body {
-        Body::Eval(body) => body(&Args {
-            name: def.name,
-            values,
-            named,
-            env,
-        }),
+        Body::Eval(body) => {
+            let result = body(&Args {
+                name: def.name,
+                values,
+                named,
+                env,
+            })?;
+            Budget::default().add(&result).map_err(fail)?;
+            Ok(result)
+        }
         Body::Partial(base) => {
             let def = lookup(base).ok_or_else(|| fail(format!("no function `{base}`")))?;
             Ok(Value::Function(Function::Partial { def, bound: values }))
+        }
+    }
+}
+
+/// The most a value may weigh (each item 32 bytes, plus the bytes of its
+/// strings): no input makes evaluation exhaust memory.
+pub const MAX_VALUE_BYTES: usize = 16 * 1024 * 1024;
+/// The deepest a value may nest (each call adds at most one level).
+pub const MAX_VALUE_DEPTH: usize = 128;
+
+/// What the values of one call weigh, against [`MAX_VALUE_BYTES`] and
+/// [`MAX_VALUE_DEPTH`]. Every call's arguments and result are weighed, and
+/// the functions whose result can outgrow their arguments (`replace`,
+/// `join`, `map`, `flatmap`) weigh it before building it.
+#[derive(Default)]
+struct Budget {
+    used: usize,
+}
+
+impl Budget {
+    fn add(&mut self, value: &Value) -> Result<(), String> {
+        self.weigh(value, 0)
+    }
+
+    fn reserve(&mut self, bytes: usize) -> Result<(), String> {
+        self.used = self.used.saturating_add(bytes);
+        if self.used > MAX_VALUE_BYTES {
+            return Err(format!(
+                "the value would take more than {} MiB: evaluation is bounded",
+                MAX_VALUE_BYTES >> 20
+            ));
+        }
+        Ok(())
+    }
+
+    fn weigh(&mut self, value: &Value, depth: usize) -> Result<(), String> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(format!(
+                "the value nests deeper than {MAX_VALUE_DEPTH} levels: evaluation is bounded"
+            ));
+        }
+        self.reserve(32)?;
+        match value {
+            Value::String(text) => self.reserve(text.len()),
+            Value::Array(items) => items
+                .iter()
+                .try_for_each(|item| self.weigh(item, depth + 1)),
+            Value::Object(fields) => fields.iter().try_for_each(|(key, item)| {
+                self.reserve(key.len())?;
+                self.weigh(item, depth + 1)
+            }),
+            _ => Ok(()),
         }
     }
 }
@@ -977,7 +1040,20 @@ fn substr(args: &Args<'_>) -> Result<Value, Fail> {
 }
 
 fn replace(args: &Args<'_>) -> Result<Value, Fail> {
-    string(args.string(0)?.replace(args.string(1)?, args.string(2)?))
+    let (text, search, replacement) = (args.string(0)?, args.string(1)?, args.string(2)?);
+    // An empty search matches before every character and at the end.
+    let matches = if search.is_empty() {
+        text.chars().count() + 1
+    } else {
+        text.matches(search).count()
+    };
+    Budget::default()
+        .reserve(
+            text.len()
+                .saturating_add(matches.saturating_mul(replacement.len())),
+        )
+        .map_err(fail)?;
+    string(text.replace(search, replacement))
 }
 
 fn trim(args: &Args<'_>) -> Result<Value, Fail> {
@@ -1024,7 +1100,12 @@ fn join(args: &Args<'_>) -> Result<Value, Fail> {
             }
         }
     }
-    string(parts.join(args.string(1)?))
+    let delimiter = args.string(1)?;
+    let length: usize = parts.iter().map(|part| part.len()).sum();
+    Budget::default()
+        .reserve(length.saturating_add(parts.len().saturating_mul(delimiter.len())))
+        .map_err(fail)?;
+    string(parts.join(delimiter))
 }
 
 /// The character position of a byte offset of `text`.
@@ -1082,10 +1163,11 @@ fn same_type(a: &Value, b: &Value) -> bool {
     a.types() == b.types() || (Types::NUMBER.contains(a.types() | b.types()))
 }
 
-/// Deep equality; `None` when the values' types differ (integers and
-/// floats compare numerically).
-fn equal(a: &Value, b: &Value) -> Option<bool> {
-    Some(match (a, b) {
+/// Deep equality; the types of the first two values found to differ in
+/// type (at the top or deep inside) when they do (integers and floats
+/// compare numerically).
+fn equal(a: &Value, b: &Value) -> Result<bool, (Types, Types)> {
+    Ok(match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::Bool(a), Value::Bool(b)) => a == b,
         (Value::String(a), Value::String(b)) => a == b,
@@ -1099,29 +1181,29 @@ fn equal(a: &Value, b: &Value) -> Option<bool> {
         }
         (Value::Array(a), Value::Array(b)) => {
             if a.len() != b.len() {
-                return Some(false);
+                return Ok(false);
             }
             for (a, b) in a.iter().zip(b) {
                 if !equal(a, b)? {
-                    return Some(false);
+                    return Ok(false);
                 }
             }
             true
         }
         (Value::Object(a), Value::Object(b)) => {
             if a.len() != b.len() {
-                return Some(false);
+                return Ok(false);
             }
             for (key, a) in a {
                 match b.get(key) {
                     Some(b) if equal(a, b)? => {}
-                    _ => return Some(false),
+                    _ => return Ok(false),
                 }
             }
             true
         }
         (Value::Function(a), Value::Function(b)) => a == b,
-        _ => return None,
+        _ => return Err((a.types(), b.types())),
     })
 }
 
@@ -1169,9 +1251,12 @@ fn position_value(position: usize) -> Value {
 fn map(args: &Args<'_>) -> Result<Value, Fail> {
     let items = args.array(0)?;
     let mut mapped = Vec::with_capacity(items.len());
+    let mut budget = Budget::default();
     for (position, item) in items.iter().enumerate() {
         let what = format!("on item {position}");
-        mapped.push(args.apply(1, vec![item.clone(), position_value(position)], &what)?);
+        let result = args.apply(1, vec![item.clone(), position_value(position)], &what)?;
+        budget.add(&result).map_err(fail)?;
+        mapped.push(result);
     }
     Ok(Value::Array(mapped))
 }
@@ -1247,11 +1332,8 @@ fn merge_sort(
     let right = merge_sort(right, compare)?;
     let mut merged = Vec::with_capacity(left.len() + right.len());
     let (mut left, mut right) = (left.into_iter().peekable(), right.into_iter().peekable());
-    loop {
-        let take_right = match (left.peek(), right.peek()) {
-            (Some(a), Some(b)) => compare(a, b)? == Ordering::Greater,
-            _ => break,
-        };
+    while let (Some(a), Some(b)) = (left.peek(), right.peek()) {
+        let take_right = compare(a, b)? == Ordering::Greater;
         merged.extend(if take_right {
             right.next()
         } else {
@@ -1266,10 +1348,17 @@ fn merge_sort(
 fn flatmap(args: &Args<'_>) -> Result<Value, Fail> {
     let items = args.array(0)?;
     let mut flat = Vec::new();
+    let mut budget = Budget::default();
     for (position, item) in items.iter().enumerate() {
         let what = format!("on item {position}");
         match args.apply(1, vec![item.clone(), position_value(position)], &what)? {
-            Value::Array(values) => flat.extend(values),
+            Value::Array(values) => {
+                values
+                    .iter()
+                    .try_for_each(|value| budget.add(value))
+                    .map_err(fail)?;
+                flat.extend(values);
+            }
             other => {
                 return Err(fail_at(
                     1,
@@ -1332,14 +1421,10 @@ fn not(args: &Args<'_>) -> Result<Value, Fail> {
 
 fn eq(args: &Args<'_>) -> Result<Value, Fail> {
     let (a, b) = (args.get(0)?, args.get(1)?);
-    equal(a, b).map(Value::Bool).ok_or_else(|| {
+    equal(a, b).map(Value::Bool).map_err(|(a, b)| {
         fail_at(
             1,
-            format!(
-                "`eq` compares values of one type: {} and {} differ",
-                a.types(),
-                b.types()
-            ),
+            format!("`eq` compares values of one type: {a} and {b} differ"),
         )
     })
 }

@@ -1,6 +1,8 @@
 //! Parsing field texts: the seed's "Substitution Grammar", exactly.
 //!
-//! - Text outside `${..}` is literal; `$${` writes a literal `${`.
+//! - Text outside `${..}` is literal. The grammar has no escape: every
+//!   `${` opens a substitution (`$${x}` is a `$` and then `${x}`, as the
+//!   reference implementation reads it).
 //! - Inside `${..}` whitespace (line breaks included) may stand between
 //!   tokens. The substitution ends at the first `}` outside a string
 //!   literal; an unclosed `${` and an empty `${}` are errors.
@@ -57,11 +59,7 @@ pub fn parse_template(text: &str) -> Result<Template, Vec<SubstError>> {
     while let Some(found) = text[rest..].find('$') {
         let at = rest + found;
         let after = &text[at..];
-        if after.starts_with("$${") {
-            literal.push_str(&text[rest..at]);
-            literal.push_str("${");
-            rest = at + 3;
-        } else if after.starts_with("${") {
+        if after.starts_with("${") {
             literal.push_str(&text[rest..at]);
             if !literal.is_empty() {
                 parts.push(Part::Text {
