@@ -1,6 +1,7 @@
 //! `strata spec check|eval|functions|schema`: blueprints of the Blueprint
 //! Specification v2023-04-20 and its `${..}` language.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -106,7 +107,10 @@ fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
     }
     for flag in &args.vars {
         let source = session.db.add(format!("--var {flag}"), flag.clone());
-        let Some((name, value)) = flag.split_once('=') else {
+        let Some((name, value)) = flag
+            .split_once('=')
+            .filter(|(name, _)| !name.trim().is_empty())
+        else {
             session.diagnostics.push(Diagnostic::error(
                 strata_spec::codes::VARIABLE_INPUT,
                 format!("`--var {flag}` must be written `NAME=VALUE`"),
@@ -118,6 +122,7 @@ fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
             name: name.trim().to_owned(),
             value: GivenValue::Text(value.to_owned()),
             span: Span::new(source, name.len() + 1, flag.len()),
+            name_span: Span::new(source, 0, name.len()),
             origin: Origin::Flag,
         });
     }
@@ -284,11 +289,11 @@ fn functions(global: &GlobalArgs) -> ExitCode {
                 .map(|def| def.signature().len())
                 .max()
                 .unwrap_or_default();
-            Some(
-                all.iter()
-                    .map(|def| format!("{:width$}  {}\n", def.signature(), def.summary))
-                    .collect(),
-            )
+            let mut text = String::new();
+            for def in all {
+                let _ = writeln!(text, "{:width$}  {}", def.signature(), def.summary);
+            }
+            Some(text)
         }),
         Some(format) => {
             let list: Vec<serde_json::Value> = all

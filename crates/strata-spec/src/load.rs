@@ -4,18 +4,21 @@
 //! rules. Every phase runs on what the earlier ones could read, and every
 //! problem is reported.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use strata_dialect::Reader;
 use strata_schema::Decoder;
-use strata_syntax::{Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, SourceDb, Span};
+use strata_syntax::{
+    Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, Segment, SourceDb, Span,
+};
 
 use crate::codes;
 use crate::model::{Blueprint, Builder};
 use crate::placement;
 use crate::schema::BlueprintSchema;
-use crate::validate::{References, validate};
+use crate::validate::{Element, References, validate};
 
 /// The decoder of the blueprint schema, built once.
 pub(crate) static DECODER: LazyLock<Decoder<BlueprintSchema>> = LazyLock::new(Decoder::new);
@@ -45,6 +48,9 @@ pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
         return Outcome::failed(problems);
     };
     let parsed = strata_syntax::parse(reader.db(), source, format, &reader.limits());
+    // A file that does not parse has its syntax error, not also "no
+    // document".
+    let unparsed = parsed.has_errors() && parsed.documents.is_empty();
     problems.extend(parsed.diagnostics);
     problems.extend(parsed.properties.iter().map(|property| match property {
         NodeProperty::Anchor(span) | NodeProperty::Alias(span) => Diagnostic::error(
@@ -61,18 +67,20 @@ pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
         .with_help("remove the tag; `${..}` substitutions and functions compute values"),
     }));
     let mut documents = parsed.documents;
-    let root = match documents.len() {
-        1 => documents.remove(0),
-        _ => {
-            let at = documents
-                .get(1)
-                .map_or(Span::file_start(source), |second| second.span);
-            let one = reader.expect_one(path, documents, at).report(&mut problems);
-            let Some(root) = one else {
-                return Outcome::failed(problems);
-            };
-            root
-        }
+    if unparsed {
+        return Outcome::failed(problems);
+    }
+    let root = if documents.len() == 1 {
+        documents.remove(0)
+    } else {
+        let at = documents
+            .get(1)
+            .map_or(Span::file_start(source), |second| second.span);
+        let one = reader.expect_one(path, documents, at).report(&mut problems);
+        let Some(root) = one else {
+            return Outcome::failed(problems);
+        };
+        root
     };
     let checked = check(&root, reader.db());
     problems.extend(checked.diagnostics);
@@ -91,14 +99,16 @@ pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
 
 /// Checks a parsed blueprint document.
 pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
-    let mut problems = placement::check(root);
+    let placement = placement::check(root, db);
     // A forbidden `${..}` in a field the schema also constrains (an enum)
     // is reported once, as the placement problem.
-    let placed: Vec<Span> = problems
-        .iter()
-        .map(|problem| problem.primary.span)
-        .collect();
+    let placed: Vec<Span> = placement.iter().map(|(_, scalar)| *scalar).collect();
+    let mut problems: Vec<Diagnostic> = placement.into_iter().map(|(problem, _)| problem).collect();
     let structural = DECODER.validate(root);
+    // A node with a forbidden `${..}`, a wrong structure or a `${..}` that
+    // does not parse is reported once: the rules do not report it again.
+    let mut reported: Vec<Span> = placed.clone();
+    reported.extend(structural.iter().map(|problem| problem.primary.span));
     problems.extend(
         structural
             .into_iter()
@@ -130,14 +140,64 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
     .blueprint(root);
     for (error, node) in text_problems {
         let text = node.as_str().unwrap_or_default();
-        problems.push(error.diagnostic(db, node.span, text));
+        let mut problem = error.diagnostic(db, node.span, text);
+        if let Some(path) = path_to(root, node.span, &mut FieldPath::root()) {
+            problem = problem.with_path(path);
+        }
+        problems.push(problem);
+        reported.push(node.span);
     }
-    let (references, rules) = validate(&blueprint, db);
-    problems.extend(rules);
+    let (references, rules) = validate(&blueprint, &defined(root), db);
+    problems.extend(
+        rules
+            .into_iter()
+            .filter(|problem| !reported.contains(&problem.primary.span)),
+    );
     Outcome::new(
         Some((blueprint, references)),
         strata_syntax::dedupe(problems),
     )
+}
+
+/// The path of the node written at `span`, below `node` at `path`.
+fn path_to(node: &Node, span: Span, path: &mut FieldPath) -> Option<FieldPath> {
+    if node.span == span {
+        return Some(path.clone());
+    }
+    match &node.value {
+        strata_syntax::Value::Seq(items) => items.iter().enumerate().find_map(|(index, item)| {
+            path.push(Segment::Index(index));
+            let found = path_to(item, span, path);
+            path.pop();
+            found
+        }),
+        strata_syntax::Value::Map(map) => map.iter().find_map(|(key, entry)| {
+            path.push(Segment::Key(key.clone()));
+            let found = path_to(&entry.value, span, path);
+            path.pop();
+            found
+        }),
+        _ => None,
+    }
+}
+
+/// Every element the document names, whether or not its definition is
+/// well formed: a reference to a malformed definition (reported by the
+/// schema) is not also "unknown".
+fn defined(root: &Node) -> BTreeSet<Element> {
+    let names = |section: &str| -> Vec<String> {
+        root.get(section)
+            .and_then(Node::as_map)
+            .map(|map| map.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut defined = BTreeSet::new();
+    defined.extend(names("variables").into_iter().map(Element::Variable));
+    defined.extend(names("values").into_iter().map(Element::Value));
+    defined.extend(names("include").into_iter().map(Element::Child));
+    defined.extend(names("resources").into_iter().map(Element::Resource));
+    defined.extend(names("datasources").into_iter().map(Element::Datasource));
+    defined
 }
 
 /// Condition objects with other than exactly one of `and`, `or`, `not`.
@@ -150,17 +210,34 @@ fn condition_shapes(root: &Node) -> Vec<Diagnostic> {
             .into_iter()
             .filter(|key| map.contains_key(*key))
             .collect();
-        if operators.len() != 1 {
-            let message = if operators.is_empty() {
-                "a condition object needs one of `and`, `or`, `not`".to_owned()
-            } else {
-                format!(
-                    "a condition object takes exactly one of `and`, `or`, `not`, not {}",
-                    operators.join(" and ")
-                )
-            };
+        if operators.is_empty() {
             found.push(
-                Diagnostic::error(codes::CONDITION, message, node.span).with_path(path.clone()),
+                Diagnostic::error(
+                    codes::CONDITION,
+                    "a condition object needs one of `and`, `or`, `not`",
+                    node.span,
+                )
+                .with_path(path.clone()),
+            );
+        } else if let [first, second, ..] = operators.as_slice() {
+            // Pointed at the second operator: the first is the one built.
+            let written: Vec<String> = operators.iter().map(|key| format!("`{key}`")).collect();
+            let at = map.get(*second).map_or(node.span, |entry| entry.key_span);
+            found.push(
+                Diagnostic::error(
+                    codes::CONDITION,
+                    format!(
+                        "a condition object takes exactly one of `and`, `or`, `not`; this one has {}",
+                        written.join(" and ")
+                    ),
+                    at,
+                )
+                .with_secondary(
+                    map.get(*first).map_or(node.span, |entry| entry.key_span),
+                    "the first",
+                )
+                .with_help("to combine them, nest one in the other: `and: [..., {or: [...]}]`")
+                .with_path(path.clone()),
             );
         }
         for key in operators {

@@ -11,7 +11,7 @@
 //! reported by the schema) is left out, so every valid part is checked.
 
 use indexmap::IndexMap;
-use strata_subst::{Expr, Template, Types, parse_expr, parse_template};
+use strata_subst::{Expr, Part, Template, Types, parse_expr, parse_template};
 use strata_syntax::{FieldPath, Node, Span, Value};
 
 /// A value and where it was written.
@@ -403,13 +403,10 @@ impl Builder<'_> {
         match &node.value {
             Value::String(text) if text.contains("${") => match parse_template(text) {
                 Ok(template) if template.has_substitutions() => Tree::Template {
-                    template,
+                    template: without_final_line_break(template),
                     node: node.clone(),
                 },
-                Ok(_) => Tree::Literal(Node::new(
-                    Value::String(text.replace("$${", "${")),
-                    node.span,
-                )),
+                Ok(_) => Tree::Literal(node.clone()),
                 Err(errors) => {
                     self.problems
                         .extend(errors.into_iter().map(|error| (error, node.clone())));
@@ -541,10 +538,9 @@ impl Builder<'_> {
             resource_type: text(node.get("type"))?,
             description: self.optional_tree(node.get("description")),
             metadata: self.metadata(node.get("metadata")),
-            condition: node
-                .get("condition")
+            condition: present(node.get("condition"))
                 .and_then(|condition| self.condition(condition)),
-            each: self.optional_tree(node.get("each")),
+            each: self.optional_tree(present(node.get("each"))),
             link_selector: entries(
                 node.get("linkSelector")
                     .and_then(|selector| selector.get("byLabel")),
@@ -573,16 +569,21 @@ impl Builder<'_> {
             metadata: self.metadata(node.get("metadata")),
             filter,
             exports: entries(node.get("exports"))
-                .filter_map(|(key, span, export)| {
-                    Some((
+                .map(|(key, span, export)| {
+                    (
                         key.clone(),
                         DatasourceExport {
                             name_span: span,
-                            field_type: value_types(export.get("type"))?,
+                            // A type the schema refuses (reported there)
+                            // leaves the field's type open.
+                            field_type: value_types(export.get("type")).unwrap_or(Spanned {
+                                value: Types::ANY,
+                                span,
+                            }),
                             alias_for: text(export.get("aliasFor")),
                             description: text(export.get("description")),
                         },
-                    ))
+                    )
                 })
                 .collect(),
             description: self.optional_tree(node.get("description")),
@@ -599,6 +600,26 @@ impl Builder<'_> {
             description: self.optional_tree(node.get("description")),
         })
     }
+}
+
+/// A template that is one `${..}` followed only by the line break a
+/// literal block (`|`) ends with is that one substitution: the field keeps
+/// its type, as in the specification's own example of an array value
+/// written `value: |` over several lines.
+fn without_final_line_break(mut template: Template) -> Template {
+    if let [Part::Substitution(_), Part::Text { text, .. }] = template.parts.as_slice()
+        && text.ends_with('\n')
+        && text.trim().is_empty()
+    {
+        template.parts.pop();
+    }
+    template
+}
+
+/// `node`, unless it is absent or an explicit `null` (which the schema
+/// allows for optional fields and means the same as leaving them out).
+fn present(node: Option<&Node>) -> Option<&Node> {
+    node.filter(|node| !matches!(node.value, Value::Null))
 }
 
 fn variable(name_span: Span, node: &Node) -> Option<Variable> {

@@ -12,17 +12,28 @@
 //! the blueprint's `metadata`.
 //!
 //! A text counts as holding a substitution when it parses to one, or when
-//! it holds a `${` that does not parse (`$${` is a literal `${`).
+//! it holds a `${` that does not parse (there is no escape: `$${x}` is a
+//! `$` and then `${x}`).
+
+use std::ops::Range;
 
 use strata_subst::parse_template;
-use strata_syntax::{Diagnostic, FieldPath, Node, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, SourceDb, Span, Value};
 
 use crate::codes;
 
-/// Whether a text holds a substitution.
-pub(crate) fn has_substitution(text: &str) -> bool {
-    text.contains("${")
-        && parse_template(text).map_or(true, |template| template.has_substitutions())
+/// Where the first substitution of a text stands, when it holds one (a
+/// `${` that does not parse counts, to the end of the text).
+fn substitution_range(text: &str) -> Option<Range<usize>> {
+    let start = text.find("${")?;
+    if let Ok(template) = parse_template(text) {
+        template
+            .substitutions()
+            .next()
+            .map(|substitution| substitution.range.clone())
+    } else {
+        Some(start..text.len())
+    }
 }
 
 /// One forbidden place: its code and how to name it.
@@ -84,94 +95,99 @@ const EXPORT_FIELD: Place = Place {
     what: "an export's `field`",
 };
 
-/// Every substitution written where the specification forbids one.
-pub(crate) fn check(root: &Node) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    keys(root, &mut FieldPath::root(), &mut found);
+/// The problems found, each with the span of the whole scalar (or key)
+/// that holds the forbidden substitution.
+struct Found<'a> {
+    db: &'a SourceDb,
+    problems: Vec<(Diagnostic, Span)>,
+}
+
+/// Every substitution written where the specification forbids one, each
+/// pointing at the substitution, with the span of the scalar (or key) that
+/// holds it.
+pub(crate) fn check(root: &Node, db: &SourceDb) -> Vec<(Diagnostic, Span)> {
+    let mut found = Found {
+        db,
+        problems: Vec::new(),
+    };
+    check_into(root, &mut found);
+    found.problems
+}
+
+fn check_into(root: &Node, found: &mut Found<'_>) {
+    keys(root, &mut FieldPath::root(), found);
     let section = |name: &str| root.get(name).and_then(Node::as_map).into_iter().flatten();
     if let Some(transform) = root.get("transform") {
         scalars(
             transform,
             &FieldPath::root().key("transform"),
             &TRANSFORM,
-            &mut found,
+            found,
         );
     }
     for (name, entry) in section("variables") {
         let path = FieldPath::root().key("variables").key(name);
-        scalars(&entry.value, &path, &VARIABLE, &mut found);
+        scalars(&entry.value, &path, &VARIABLE, found);
     }
     for (name, entry) in section("values") {
         let path = FieldPath::root().key("values").key(name);
-        field(&entry.value, &path, "type", &VALUE_TYPE, &mut found);
+        field(&entry.value, &path, "type", &VALUE_TYPE, found);
     }
     for (name, entry) in section("resources") {
         let path = FieldPath::root().key("resources").key(name);
-        field(&entry.value, &path, "type", &RESOURCE_TYPE, &mut found);
+        field(&entry.value, &path, "type", &RESOURCE_TYPE, found);
         if let Some(labels) = entry
             .value
             .get("metadata")
             .and_then(|metadata| metadata.get("labels"))
         {
-            scalars(
-                labels,
-                &path.key("metadata").key("labels"),
-                &LABELS,
-                &mut found,
-            );
+            scalars(labels, &path.key("metadata").key("labels"), &LABELS, found);
         }
         if let Some(selector) = entry.value.get("linkSelector") {
-            scalars(
-                selector,
-                &path.key("linkSelector"),
-                &LINK_SELECTOR,
-                &mut found,
-            );
+            scalars(selector, &path.key("linkSelector"), &LINK_SELECTOR, found);
         }
     }
     for (name, entry) in section("datasources") {
         let path = FieldPath::root().key("datasources").key(name);
-        field(&entry.value, &path, "type", &DATASOURCE_TYPE, &mut found);
+        field(&entry.value, &path, "type", &DATASOURCE_TYPE, found);
         if let Some(exports) = entry.value.get("exports") {
-            scalars(
-                exports,
-                &path.key("exports"),
-                &DATASOURCE_EXPORTS,
-                &mut found,
-            );
+            scalars(exports, &path.key("exports"), &DATASOURCE_EXPORTS, found);
         }
         if let Some(filter) = entry.value.get("filter") {
             let path = path.key("filter");
-            field(filter, &path, "field", &FILTER_FIELD, &mut found);
-            field(filter, &path, "operator", &FILTER_OPERATOR, &mut found);
+            field(filter, &path, "field", &FILTER_FIELD, found);
+            field(filter, &path, "operator", &FILTER_OPERATOR, found);
         }
     }
     for (name, entry) in section("exports") {
         let path = FieldPath::root().key("exports").key(name);
-        field(&entry.value, &path, "type", &EXPORT_TYPE, &mut found);
-        field(&entry.value, &path, "field", &EXPORT_FIELD, &mut found);
+        field(&entry.value, &path, "type", &EXPORT_TYPE, found);
+        field(&entry.value, &path, "field", &EXPORT_FIELD, found);
     }
-    found
 }
 
-fn report(
-    place: &Place,
-    node_span: strata_syntax::Span,
-    path: FieldPath,
-    found: &mut Vec<Diagnostic>,
-) {
-    found.push(
+/// Reports the substitution in `text`, written at `node_span`.
+fn report(place: &Place, node_span: Span, text: &str, path: FieldPath, found: &mut Found<'_>) {
+    let Some(range) = substitution_range(text) else {
+        return;
+    };
+    let span = found
+        .db
+        .span_in_scalar(node_span, text, range)
+        .unwrap_or(node_span);
+    found.problems.push((
         Diagnostic::error(
             place.code,
             format!("`${{..}}` cannot be used in {}", place.what),
-            node_span,
+            span,
         )
         .with_path(path)
         .with_help(format!(
             "{} is read before substitutions are resolved: write it literally",
             upper_first(place.what)
         )),
-    );
+        node_span,
+    ));
 }
 
 fn upper_first(text: &str) -> String {
@@ -182,18 +198,16 @@ fn upper_first(text: &str) -> String {
 }
 
 /// `node.<key>`, a forbidden place.
-fn field(node: &Node, path: &FieldPath, key: &str, place: &Place, found: &mut Vec<Diagnostic>) {
+fn field(node: &Node, path: &FieldPath, key: &str, place: &Place, found: &mut Found<'_>) {
     if let Some(value) = node.get(key) {
         scalars(value, &path.key(key), place, found);
     }
 }
 
 /// Every string scalar under `node`, a forbidden place.
-fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Vec<Diagnostic>) {
+fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Found<'_>) {
     match &node.value {
-        Value::String(text) if has_substitution(text) => {
-            report(place, node.span, path.clone(), found)
-        }
+        Value::String(text) => report(place, node.span, text, path.clone(), found),
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
                 scalars(item, &path.index(index), place, found);
@@ -209,7 +223,7 @@ fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Vec<Diagnos
 }
 
 /// Every mapping key in the document.
-fn keys(node: &Node, path: &mut FieldPath, found: &mut Vec<Diagnostic>) {
+fn keys(node: &Node, path: &mut FieldPath, found: &mut Found<'_>) {
     match &node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
@@ -220,9 +234,7 @@ fn keys(node: &Node, path: &mut FieldPath, found: &mut Vec<Diagnostic>) {
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                if has_substitution(key) {
-                    report(&KEY, entry.key_span, path.key(key), found);
-                }
+                report(&KEY, entry.key_span, key, path.key(key), found);
                 path.push(strata_syntax::Segment::Key(key.clone()));
                 keys(&entry.value, path, found);
                 path.pop();

@@ -113,9 +113,18 @@ struct Site<'a> {
 }
 
 /// Checks a blueprint; gives its references and every problem.
-pub(crate) fn validate(blueprint: &Blueprint, db: &SourceDb) -> (References, Vec<Diagnostic>) {
+///
+/// `defined` names every element the document writes, well formed or not:
+/// a reference to one the model could not build (its definition has a
+/// structure problem, reported) is not reported as unknown.
+pub(crate) fn validate(
+    blueprint: &Blueprint,
+    defined: &BTreeSet<Element>,
+    db: &SourceDb,
+) -> (References, Vec<Diagnostic>) {
     let mut checker = Checker {
         blueprint,
+        defined,
         db,
         edges: Vec::new(),
         problems: Vec::new(),
@@ -146,8 +155,10 @@ pub(crate) fn validate(blueprint: &Blueprint, db: &SourceDb) -> (References, Vec
 #[must_use]
 pub fn check_text(blueprint: &Blueprint, template: &Template) -> (Types, Vec<SubstError>) {
     let owner = Element::Metadata;
+    let defined = BTreeSet::new();
     let scope = BlueprintScope {
         blueprint,
+        defined: &defined,
         site: site(&owner),
         found: RefCell::new(Vec::new()),
     };
@@ -164,6 +175,7 @@ fn site(owner: &Element) -> Site<'_> {
 
 struct Checker<'a> {
     blueprint: &'a Blueprint,
+    defined: &'a BTreeSet<Element>,
     db: &'a SourceDb,
     edges: Vec<Edge>,
     problems: Vec<Diagnostic>,
@@ -193,6 +205,7 @@ impl Checker<'_> {
         let text = node.as_str().unwrap_or_default();
         let scope = BlueprintScope {
             blueprint: self.blueprint,
+            defined: self.defined,
             site,
             found: RefCell::new(Vec::new()),
         };
@@ -421,17 +434,22 @@ impl Checker<'_> {
                 if let Some(types) = types
                     && !types.meets(Types::ARRAY)
                 {
-                    self.problems.push(
-                        Diagnostic::error(
-                            codes::EACH_TYPE,
-                            format!("`each` must give an array, it gives {types}"),
-                            each.span(),
-                        )
-                        .with_help(
+                    let mut problem = Diagnostic::error(
+                        codes::EACH_TYPE,
+                        format!("`each` must give an array, it gives {types}"),
+                        each.span(),
+                    )
+                    .with_path(path.key("each"));
+                    if types.meets(Types::OBJECT) {
+                        problem = problem.with_help(
                             "to iterate over a mapping, use `${vals(...)}` or `${keys(...)}`",
-                        )
-                        .with_path(path.key("each")),
-                    );
+                        );
+                    } else if types.meets(Types::STRING) {
+                        problem = problem.with_help(
+                            "to iterate over a delimited string, use `${split(..., \",\")}`; over a JSON array, `${jsondecode(...)}`",
+                        );
+                    }
+                    self.problems.push(problem);
                 }
             }
             if let Some(description) = &resource.description {
@@ -536,7 +554,7 @@ impl Checker<'_> {
                         field.span,
                     )
                     .with_secondary(export.export_type.span, "the export's type")
-                    .with_path(path.key("type")),
+                    .with_path(path.key("field")),
                 );
             }
         }
@@ -567,6 +585,10 @@ fn compatible(declared: Types, found: Types) -> bool {
 }
 
 /// Scalars equal as values (an integer and a float numerically).
+#[expect(
+    clippy::float_cmp,
+    reason = "a default is one of the allowed values when it is exactly equal to one"
+)]
 fn same_scalar(a: &Node, b: &Node) -> bool {
     match (&a.value, &b.value) {
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
@@ -617,31 +639,37 @@ fn search_problem(
     let (wanted, why) = match operator {
         Operator::In | Operator::NotIn => (
             Types::ARRAY,
-            "`in` compares the field with a list of values",
+            "`in` and `not in` compare the field with a list of values, an array".to_owned(),
         ),
-        Operator::HasKey | Operator::NotHasKey => {
-            (Types::STRING, "`has key` looks for a key, a string")
-        }
+        Operator::HasKey | Operator::NotHasKey => (
+            Types::STRING,
+            "`has key` and `not has key` look for a key, a string".to_owned(),
+        ),
         Operator::StartsWith
         | Operator::NotStartsWith
         | Operator::EndsWith
         | Operator::NotEndsWith => (
             Types::STRING,
-            "`starts with` and `ends with` compare strings",
+            "`starts with` and `ends with` compare the field with a string".to_owned(),
         ),
-        Operator::Contains | Operator::NotContains => {
-            (Types::SCALAR, "`contains` looks for one value")
-        }
+        Operator::Contains | Operator::NotContains => (
+            Types::SCALAR,
+            "`contains` and `not contains` look for one value, a string, number or boolean"
+                .to_owned(),
+        ),
         Operator::Equal | Operator::NotEqual => match field {
             Some(field) if field == Types::ARRAY => (
                 Types::ARRAY,
-                "the field is an array: `=` compares it with an array",
+                "the field is an array: `=` and `!=` compare it with an array".to_owned(),
             ),
-            Some(field) => (field, "`=` compares the field with a value of its type"),
-            None => return None,
+            Some(field) if field != Types::ANY => (
+                field,
+                format!("the field is {field}: `=` and `!=` compare it with a value of its type"),
+            ),
+            _ => return None,
         },
     };
-    (!compatible(wanted, search)).then(|| format!("the search value is {search}, {why} ({wanted})"))
+    (!compatible(wanted, search)).then(|| format!("the search value is {search}, but {why}"))
 }
 
 /// The references leaving each element, in the order written.
@@ -842,6 +870,8 @@ fn cycle_in(graph: &Graph<'_>, group: &[&Element]) -> Option<Diagnostic> {
 /// What references see from one field.
 struct BlueprintScope<'a> {
     blueprint: &'a Blueprint,
+    /// Every element the document writes, well formed or not.
+    defined: &'a BTreeSet<Element>,
     site: Site<'a>,
     /// Every element referenced, with where.
     found: RefCell<Vec<(Element, Range<usize>)>>,
@@ -852,7 +882,18 @@ impl BlueprintScope<'_> {
         self.found.borrow_mut().push((element, range));
     }
 
-    fn unknown(&self, code: &'static str, what: &str, name: &Name, known: Vec<&str>) -> SubstError {
+    /// Whether `element` is written but malformed (the model has no
+    /// definition for it): it is recorded and may be anything.
+    fn malformed(&self, element: Element, range: Range<usize>) -> bool {
+        if self.defined.contains(&element) {
+            self.record(element, range);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn unknown(code: &'static str, what: &str, name: &Name, known: Vec<&str>) -> SubstError {
         let mut error = SubstError::new(
             code,
             format!("there is no {what} `{}`", name.text),
@@ -878,7 +919,6 @@ impl BlueprintScope<'_> {
     }
 
     fn resource_path(
-        &self,
         resource: &Resource,
         name: &str,
         path: &[Accessor],
@@ -925,9 +965,8 @@ impl BlueprintScope<'_> {
                 };
                 let depth = rest.len() - 2;
                 match (part.text.as_str(), depth) {
-                    ("displayName", 0) => Ok(Types::STRING),
-                    ("labels", 0) | ("annotations", 0) => Ok(Types::OBJECT),
-                    ("labels", 1) => Ok(Types::STRING),
+                    ("displayName", 0) | ("labels", 1) => Ok(Types::STRING),
+                    ("labels" | "annotations", 0) => Ok(Types::OBJECT),
                     ("annotations", 1) => Ok(Types::SCALAR),
                     ("custom", _) => Ok(Types::ANY),
                     ("displayName" | "labels" | "annotations", _) => Err(SubstError::new(
@@ -981,18 +1020,29 @@ fn spec_types(spec: &Tree, path: &[Accessor]) -> Types {
         };
     }
     match at {
+        // A string interpolation is a string; one `${..}` is not known here.
+        Tree::Template { template, .. } if template.as_single().is_none() => Types::STRING,
         Tree::Template { .. } => Types::ANY,
         other => other.literal_types().unwrap_or(Types::ANY),
     }
 }
 
 impl Scope for BlueprintScope<'_> {
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per kind of reference, each with its own rules"
+    )]
     fn reference(&self, reference: &Reference, range: Range<usize>) -> Result<Types, SubstError> {
         let blueprint = self.blueprint;
         match reference {
             Reference::Variable { name } => {
+                if !blueprint.variables.contains_key(&name.text)
+                    && self.malformed(Element::Variable(name.text.clone()), range.clone())
+                {
+                    return Ok(Types::ANY);
+                }
                 let variable = blueprint.variables.get(&name.text).ok_or_else(|| {
-                    self.unknown(
+                    Self::unknown(
                         codes::UNKNOWN_VARIABLE,
                         "variable",
                         name,
@@ -1003,8 +1053,13 @@ impl Scope for BlueprintScope<'_> {
                 Ok(variable.variable_type.value.types())
             }
             Reference::Value { name, path } => {
+                if !blueprint.values.contains_key(&name.text)
+                    && self.malformed(Element::Value(name.text.clone()), range.clone())
+                {
+                    return Ok(Types::ANY);
+                }
                 let value = blueprint.values.get(&name.text).ok_or_else(|| {
-                    self.unknown(
+                    Self::unknown(
                         codes::UNKNOWN_VALUE,
                         "value",
                         name,
@@ -1029,8 +1084,13 @@ impl Scope for BlueprintScope<'_> {
                 }
             }
             Reference::Datasource { name, field, index } => {
+                if !blueprint.datasources.contains_key(&name.text)
+                    && self.malformed(Element::Datasource(name.text.clone()), range.clone())
+                {
+                    return Ok(Types::ANY);
+                }
                 let datasource = blueprint.datasources.get(&name.text).ok_or_else(|| {
-                    self.unknown(
+                    Self::unknown(
                         codes::UNKNOWN_DATASOURCE,
                         "data source",
                         name,
@@ -1039,7 +1099,7 @@ impl Scope for BlueprintScope<'_> {
                 })?;
                 self.record(Element::Datasource(name.text.clone()), range);
                 let Some(export) = datasource.exports.get(&field.text) else {
-                    let mut error = self.unknown(
+                    let mut error = Self::unknown(
                         codes::UNKNOWN_DATASOURCE_FIELD,
                         &format!("field exported by `{}` named", name.text),
                         field,
@@ -1061,7 +1121,7 @@ impl Scope for BlueprintScope<'_> {
                 let declared = export.field_type.value;
                 match index {
                     None => Ok(declared),
-                    Some(accessor) if declared != Types::ARRAY => Err(SubstError::new(
+                    Some(accessor) if !declared.meets(Types::ARRAY) => Err(SubstError::new(
                         codes::VALUE_ACCESSOR,
                         format!(
                             "`datasources.{}.{}` is {declared}: it has no items",
@@ -1074,8 +1134,10 @@ impl Scope for BlueprintScope<'_> {
             }
             Reference::Child { name, .. } => {
                 self.in_each("a child blueprint", range.clone())?;
-                if !blueprint.include.contains_key(&name.text) {
-                    return Err(self.unknown(
+                if !blueprint.include.contains_key(&name.text)
+                    && !self.defined.contains(&Element::Child(name.text.clone()))
+                {
+                    return Err(Self::unknown(
                         codes::UNKNOWN_CHILD,
                         "included blueprint",
                         name,
@@ -1091,13 +1153,18 @@ impl Scope for BlueprintScope<'_> {
                 prefixed,
             } => {
                 self.in_each("a resource", range.clone())?;
+                if !blueprint.resources.contains_key(&name.text)
+                    && self.malformed(Element::Resource(name.text.clone()), range.clone())
+                {
+                    return Ok(Types::ANY);
+                }
                 let Some(resource) = blueprint.resources.get(&name.text) else {
                     let what = if *prefixed {
                         "resource"
                     } else {
                         "resource (nor any other kind of reference) named"
                     };
-                    return Err(self.unknown(
+                    return Err(Self::unknown(
                         codes::UNKNOWN_RESOURCE,
                         what,
                         name,
@@ -1105,7 +1172,7 @@ impl Scope for BlueprintScope<'_> {
                     ));
                 };
                 self.record(Element::Resource(name.text.clone()), range.clone());
-                self.resource_path(resource, &name.text, path, range)
+                Self::resource_path(resource, &name.text, path, range)
             }
             Reference::Elem { .. } | Reference::ElemIndex => {
                 let which = if matches!(reference, Reference::ElemIndex) {
@@ -1139,11 +1206,12 @@ impl Scope for BlueprintScope<'_> {
     }
 
     fn resource(&self, name: &Name) -> Result<(), SubstError> {
-        if self.blueprint.resources.contains_key(&name.text) {
-            self.record(Element::Resource(name.text.clone()), name.range.clone());
+        let element = Element::Resource(name.text.clone());
+        if self.blueprint.resources.contains_key(&name.text) || self.defined.contains(&element) {
+            self.record(element, name.range.clone());
             Ok(())
         } else {
-            Err(self.unknown(
+            Err(Self::unknown(
                 codes::UNKNOWN_RESOURCE,
                 "resource",
                 name,

@@ -14,7 +14,7 @@
 
 use indexmap::IndexMap;
 use strata_subst::Value;
-use strata_syntax::{Diagnostic, Node, Outcome, Span, did_you_mean};
+use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Span, did_you_mean};
 
 use crate::codes;
 use crate::model::{Blueprint, Variable, VariableType, node_types};
@@ -48,8 +48,10 @@ pub struct Given {
     /// The value: text to read by the variable's type (a flag), or a
     /// document value (a file).
     pub value: GivenValue,
-    /// Where it was written.
+    /// Where the value was written.
     pub span: Span,
+    /// Where the name was written (a file's key, a flag's text before `=`).
+    pub name_span: Span,
     /// Where it came from.
     pub origin: Origin,
 }
@@ -88,6 +90,7 @@ impl Inputs {
                 name: name.clone(),
                 value: GivenValue::Node(entry.value.clone()),
                 span: entry.value.span,
+                name_span: entry.key_span,
                 origin: Origin::File,
             });
         }
@@ -122,7 +125,7 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                     given.origin.describe(),
                     given.name
                 ),
-                given.span,
+                given.name_span,
             );
             if let Some(near) =
                 did_you_mean(&given.name, blueprint.variables.keys().map(String::as_str))
@@ -189,6 +192,7 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                     format!("the variable `{name}` has no default and no value was given"),
                     variable.name_span,
                 )
+                .with_path(FieldPath::root().key("variables").key(name))
                 .with_help(format!("pass `--var {name}=VALUE` or a `--vars` file")),
             );
         }

@@ -91,7 +91,13 @@ pub fn check_expr(expr: &Expr, scope: &dyn Scope, errors: &mut Vec<SubstError>) 
                 Types::ANY
             }),
         ExprKind::Bare(name) => {
-            errors.push(bare_name_error(&name.text, expr.range.clone()));
+            // A name that is neither a function nor a resource is reported
+            // as the missing resource it would have to be.
+            let error = match scope.resource(name) {
+                Err(missing) if functions::lookup(&name.text).is_none() => missing,
+                _ => bare_name_error(&name.text, expr.range.clone()),
+            };
+            errors.push(error);
             Types::ANY
         }
         ExprKind::Call(call) => check_call(call, scope, errors),
@@ -116,10 +122,12 @@ fn check_call(call: &Call, scope: &dyn Scope, errors: &mut Vec<SubstError>) -> T
         return Types::ANY;
     };
     let positional: Vec<&Argument> = call.args.iter().filter(|arg| arg.name.is_none()).collect();
+    let named_problems = errors.len();
     check_named(def, call, errors);
     let too_few = positional.len() < def.required();
     let too_many = def.maximum().is_some_and(|max| positional.len() > max);
-    if too_few || too_many {
+    // A misplaced named argument is one mistake: not also a wrong count.
+    if (too_few || too_many) && errors.len() == named_problems {
         let range = if too_many {
             let first_extra = def.maximum().unwrap_or_default();
             let start = positional[first_extra].value.range.start;

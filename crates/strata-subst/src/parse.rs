@@ -148,6 +148,23 @@ fn closing_brace(text: &str, start: usize) -> Option<usize> {
     None
 }
 
+/// Where a string literal that runs to the end of the text opens, for a
+/// substitution whose body starts at `start` and finds no `}`.
+fn open_string(text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut open = None;
+    let mut index = start;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'\\' if open.is_some() && bytes.get(index + 1) == Some(&b'"') => index += 1,
+            b'"' => open = if open.is_some() { None } else { Some(index) },
+            _ => {}
+        }
+        index += 1;
+    }
+    open
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
     Name(String),
@@ -273,6 +290,13 @@ impl Parser<'_> {
     /// A `${..}` whose `$` is at `start`; the body starts at `self.pos`.
     fn substitution(&mut self, start: usize) -> Result<Substitution, SubstError> {
         if closing_brace(self.text, self.pos).is_none() {
+            if let Some(quote) = open_string(self.text, self.pos) {
+                return Err(SubstError::new(
+                    codes::SYNTAX,
+                    "this string literal is not closed: a `\"` is missing",
+                    quote..self.text.len(),
+                ));
+            }
             return Err(SubstError::new(
                 codes::UNCLOSED,
                 "this `${` is never closed: a `}` is missing",
@@ -414,6 +438,16 @@ impl Parser<'_> {
         };
         self.depth -= 1;
         let (path, end) = self.accessors(close.end)?;
+        if let (Token::Punct('('), open) = self.peek()? {
+            return Err(SubstError::new(
+                codes::FUNCTION_VALUE,
+                format!(
+                    "the result of `{}(..)` cannot be called: a function value is only an argument of a function that takes one (`map`, `filter`, `reduce`, `sort`, `flatmap`, `compose`, `pipe`)",
+                    function.text
+                ),
+                function.range.start..open.end,
+            ));
+        }
         Ok(Expr {
             range: function.range.start..end,
             kind: ExprKind::Call(Call {

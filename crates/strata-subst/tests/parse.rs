@@ -549,11 +549,15 @@ fn unclosed_substitution() {
     let error = fails_once("a ${variables.x", codes::UNCLOSED, 2..4);
     assert_eq!(error.message, "this `${` is never closed: a `}` is missing");
     fails_once("${", codes::UNCLOSED, 0..2);
-    // The only `}` is inside a string literal.
+    // The only `}` is inside a string literal (which is closed).
     fails_once(r#"${"}""#, codes::UNCLOSED, 0..2);
     fails_once("${i} ${", codes::UNCLOSED, 5..7);
-    // A string left open hides the `}`.
-    fails_once(r#"${"abc}"#, codes::UNCLOSED, 0..2);
+    // A string left open hides the `}`: the string is the problem.
+    let error = fails_once(r#"${"abc}"#, codes::SYNTAX, 2..7);
+    assert_eq!(
+        error.message,
+        "this string literal is not closed: a `\"` is missing"
+    );
 }
 
 #[test]
@@ -632,7 +636,8 @@ fn unexpected_tokens() {
     fails_once("${1.5.3}", codes::SYNTAX, 5..6);
     fails_once("${true.x}", codes::SYNTAX, 6..7);
     fails_once(r#"${"a"[0]}"#, codes::SYNTAX, 5..6);
-    fails_once("${f()()}", codes::SYNTAX, 5..6);
+    // A call's result is never called.
+    fails_once("${f()()}", codes::FUNCTION_VALUE, 2..6);
     fails_once("${x = 1}", codes::SYNTAX, 4..5);
 }
 
@@ -796,7 +801,7 @@ fn every_broken_substitution_is_reported() {
             (codes::SYNTAX, 4..5),
             (codes::EMPTY, range_of(text, "${}")),
             (codes::REFERENCE, 32..33),
-            (codes::UNCLOSED, 40..42),
+            (codes::SYNTAX, 42..44),
         ],
     );
     // Good substitutions between broken ones are not reported.

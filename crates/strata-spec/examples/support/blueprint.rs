@@ -95,6 +95,20 @@ pub(crate) fn generate() -> String {
             d % (VARIABLES / 4) * 4
         );
     }
+    resources(&mut out);
+    out.push_str("\nexports:\n");
+    for e in 0..EXPORTS {
+        let _ = write!(
+            out,
+            "  arn{e}:\n    type: string\n    field: resources.fn{}.state.arn\n",
+            e * (RESOURCES / EXPORTS) + 1
+        );
+    }
+    out
+}
+
+/// The `resources` section.
+fn resources(out: &mut String) {
     out.push_str("\nresources:\n");
     for r in 0..RESOURCES {
         let value = r % (VALUES / 5) * 5;
@@ -106,7 +120,7 @@ pub(crate) fn generate() -> String {
             (r + 1) % 50
         );
         if r % 10 == 0 {
-            let _ = write!(out, "    each: ${{values.zones{}}}\n", value + 1);
+            let _ = writeln!(out, "    each: ${{values.zones{}}}", value + 1);
         }
         if r % 7 == 0 {
             let _ = write!(
@@ -125,7 +139,7 @@ pub(crate) fn generate() -> String {
             value + 3
         );
         if r % 10 == 0 {
-            let _ = write!(out, "      zone: ${{elem}}\n      replica: ${{i}}\n");
+            let _ = writeln!(out, "      zone: ${{elem}}\n      replica: ${{i}}");
         }
         if r > 0 && r % 10 != 1 {
             let _ = write!(
@@ -136,13 +150,4 @@ pub(crate) fn generate() -> String {
             );
         }
     }
-    out.push_str("\nexports:\n");
-    for e in 0..EXPORTS {
-        let _ = write!(
-            out,
-            "  arn{e}:\n    type: string\n    field: resources.fn{}.state.arn\n",
-            e * (RESOURCES / EXPORTS) + 1
-        );
-    }
-    out
 }

@@ -1,0 +1,174 @@
+//! The spec dialect through its contract, on in-memory files: the model,
+//! the reference graph, variable values and evaluation before deployment.
+#![expect(
+    clippy::unwrap_used,
+    reason = "a test stops on a blueprint that does not open"
+)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use strata_fs::MemoryFs;
+use strata_spec::{
+    Dialect, Element, Environment, Given, GivenValue, Inputs, Options, Origin, Settings, Spec,
+    evaluate_tree,
+};
+use strata_subst::{Failure, Value, evaluate, parse_template};
+use strata_syntax::{Limits, SourceDb, Span};
+
+const BLUEPRINT: &str = r#"version: 2023-04-20
+variables:
+  env:
+    type: string
+    default: dev
+    allowedValues: [dev, prod]
+  port:
+    type: integer
+  ratio:
+    type: float
+    default: 1
+values:
+  name:
+    type: string
+    value: orders-${variables.env}
+  hosts:
+    type: array
+    value: ${map(split("a, b", ","), trim)}
+  count:
+    type: integer
+    value: "3"
+resources:
+  table:
+    type: aws/dynamodb/table
+    metadata:
+      displayName: ${values.name} table
+    spec:
+      tableName: ${values.name}
+      port: ${variables.port}
+  topics:
+    type: aws/sns/topic
+    each: ${values.hosts}
+    spec:
+      topicName: ${values.name}-${i}
+      region: ${elem}
+      table: ${table.spec.tableName}
+exports:
+  arn:
+    type: string
+    field: resources.table.state.arn
+"#;
+
+fn open(text: &str) -> (Arc<SourceDb>, Spec) {
+    let files = Arc::new(MemoryFs::new().with("blueprint.yaml", text));
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+    };
+    let opened = Spec::open(files, Options::new(Limits::default(), settings));
+    let records: Vec<String> = opened
+        .outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.record(&opened.sources).message)
+        .collect();
+    assert!(records.is_empty(), "{records:?}");
+    (opened.sources, opened.outcome.value.unwrap())
+}
+
+fn flag(name: &str, value: &str) -> Given {
+    Given {
+        name: name.to_owned(),
+        value: GivenValue::Text(value.to_owned()),
+        span: Span::default(),
+        name_span: Span::default(),
+        origin: Origin::Flag,
+    }
+}
+
+#[test]
+fn the_model_keeps_every_section_and_the_references_between_them() {
+    let (_, spec) = open(BLUEPRINT);
+    let loaded = spec.loaded().unwrap();
+    let blueprint = &loaded.blueprint;
+    assert_eq!(
+        blueprint.variables.keys().collect::<Vec<_>>(),
+        ["env", "port", "ratio"]
+    );
+    assert_eq!(
+        blueprint.resources["topics"]
+            .each
+            .as_ref()
+            .map(|each| each.templates(&strata_syntax::FieldPath::root()).len()),
+        Some(1)
+    );
+    let table = Element::Resource("table".into());
+    let topics = Element::Resource("topics".into());
+    let deps = loaded.references.dependencies(&topics);
+    assert_eq!(
+        deps,
+        [
+            &Element::Value("hosts".into()),
+            &Element::Value("name".into()),
+            &table
+        ]
+    );
+    assert_eq!(
+        loaded
+            .references
+            .dependencies(&Element::Export("arn".into())),
+        [&table]
+    );
+}
+
+#[test]
+fn variables_come_from_defaults_then_flags_typed_by_their_definitions() {
+    let (sources, spec) = open(BLUEPRINT);
+    let mut db = SourceDb::extending(sources);
+    let missing = spec.render(&Inputs::default(), &mut db);
+    assert!(missing.value.is_none());
+    assert_eq!(missing.diagnostics[0].code, "spec/missing-variable");
+    let inputs = Inputs {
+        given: vec![flag("port", "8080"), flag("env", "prod")],
+    };
+    let resolved = spec.render(&inputs, &mut db).value.unwrap();
+    assert_eq!(resolved["port"].value, Value::Int(8080));
+    assert_eq!(resolved["env"].value, Value::String("prod".into()));
+    assert_eq!(resolved["env"].origin, Origin::Flag);
+    // An integer default of a float variable is that float.
+    assert_eq!(resolved["ratio"].value, Value::Float(1.0));
+    let wrong = Inputs {
+        given: vec![flag("port", "eighty"), flag("env", "test")],
+    };
+    let problems = spec.render(&wrong, &mut db).diagnostics;
+    let codes: Vec<&str> = problems.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["spec/variable-input", "spec/variable-input"]);
+}
+
+#[test]
+fn fields_evaluate_before_deployment_where_they_can() {
+    let (_, spec) = open(BLUEPRINT);
+    let blueprint = &spec.loaded().unwrap().blueprint;
+    let mut variables = IndexMap::new();
+    variables.insert("env".to_owned(), Value::String("prod".into()));
+    variables.insert("port".to_owned(), Value::Int(80));
+    let env = Environment::new(Some(blueprint), variables, "/work".into(), 0);
+    let eval = |text: &str| evaluate(&parse_template(text).unwrap(), &env);
+    assert_eq!(
+        eval("${values.name}"),
+        Ok(Value::String("orders-prod".into()))
+    );
+    assert_eq!(eval("${values.count}"), Ok(Value::Int(3)));
+    assert_eq!(eval("${len(values.hosts)}"), Ok(Value::Int(2)));
+    assert_eq!(eval("${table.spec.port}"), Ok(Value::Int(80)));
+    assert_eq!(
+        eval("${resources.table.metadata.displayName}"),
+        Ok(Value::String("orders-prod table".into()))
+    );
+    assert_eq!(
+        eval("${resources.table.state.arn}"),
+        Err(Failure::Pending("resources.table.state.arn".into()))
+    );
+    // A resource's spec evaluates field by field.
+    let spec_value = evaluate_tree(&blueprint.resources["table"].spec, &env).unwrap();
+    assert_eq!(spec_value.to_json().unwrap()["tableName"], "orders-prod");
+}
