@@ -12,7 +12,7 @@
 
 use indexmap::IndexMap;
 use strata_subst::{Expr, Part, Template, Types, parse_expr, parse_template};
-use strata_syntax::{FieldPath, Node, Span, Value};
+use strata_syntax::{FieldPath, Node, Segment, Span, Value};
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,13 +67,15 @@ impl Tree {
     #[must_use]
     pub fn templates(&self, base: &FieldPath) -> Vec<(FieldPath, &Template, &Node)> {
         let mut found = Vec::new();
-        self.collect_templates(base, &mut found);
+        self.collect_templates(&mut base.clone(), &mut found);
         found
     }
 
+    /// Walks with one path, pushed and popped: a path is copied only for
+    /// each template found.
     fn collect_templates<'a>(
         &'a self,
-        path: &FieldPath,
+        path: &mut FieldPath,
         found: &mut Vec<(FieldPath, &'a Template, &'a Node)>,
     ) {
         match self {
@@ -81,12 +83,16 @@ impl Tree {
             Tree::Template { template, node } => found.push((path.clone(), template, node)),
             Tree::Seq { items, .. } => {
                 for (index, item) in items.iter().enumerate() {
-                    item.collect_templates(&path.index(index), found);
+                    path.push(Segment::Index(index));
+                    item.collect_templates(path, found);
+                    path.pop();
                 }
             }
             Tree::Map { entries, .. } => {
                 for (key, (_, tree)) in entries {
-                    tree.collect_templates(&path.key(key), found);
+                    path.push(Segment::Key(key.clone()));
+                    tree.collect_templates(path, found);
+                    path.pop();
                 }
             }
         }

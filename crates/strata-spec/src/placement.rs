@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use strata_subst::parse_template;
-use strata_syntax::{Diagnostic, FieldPath, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, Segment, SourceDb, Span, Value};
 
 use crate::codes;
 
@@ -115,7 +115,7 @@ pub(crate) fn check(root: &Node, db: &SourceDb) -> Vec<(Diagnostic, Span)> {
 }
 
 fn check_into(root: &Node, found: &mut Found<'_>) {
-    keys(root, &mut FieldPath::root(), found);
+    keys(root, &mut Vec::new(), found);
     let section = |name: &str| root.get(name).and_then(Node::as_map).into_iter().flatten();
     if let Some(transform) = root.get("transform") {
         scalars(
@@ -166,8 +166,15 @@ fn check_into(root: &Node, found: &mut Found<'_>) {
     }
 }
 
-/// Reports the substitution in `text`, written at `node_span`.
-fn report(place: &Place, node_span: Span, text: &str, path: FieldPath, found: &mut Found<'_>) {
+/// Reports the substitution in `text`, written at `node_span`; `path`
+/// is only built when there is one.
+fn report(
+    place: &Place,
+    node_span: Span,
+    text: &str,
+    path: impl FnOnce() -> FieldPath,
+    found: &mut Found<'_>,
+) {
     let Some(range) = substitution_range(text) else {
         return;
     };
@@ -181,7 +188,7 @@ fn report(place: &Place, node_span: Span, text: &str, path: FieldPath, found: &m
             format!("`${{..}}` cannot be used in {}", place.what),
             span,
         )
-        .with_path(path)
+        .with_path(path())
         .with_help(format!(
             "{} is read before substitutions are resolved: write it literally",
             upper_first(place.what)
@@ -206,16 +213,48 @@ fn field(node: &Node, path: &FieldPath, key: &str, place: &Place, found: &mut Fo
 
 /// Every string scalar under `node`, a forbidden place.
 fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Found<'_>) {
+    scalars_below(node, path, &mut Vec::new(), place, found);
+}
+
+/// A step below a path, borrowed while walking: a path is only built for
+/// what is reported.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn extend(base: &FieldPath, steps: &[Step<'_>]) -> FieldPath {
+    let mut path = base.clone();
+    for step in steps {
+        path.push(match step {
+            Step::Key(key) => Segment::Key((*key).to_owned()),
+            Step::Index(index) => Segment::Index(*index),
+        });
+    }
+    path
+}
+
+fn scalars_below<'a>(
+    node: &'a Node,
+    base: &FieldPath,
+    steps: &mut Vec<Step<'a>>,
+    place: &Place,
+    found: &mut Found<'_>,
+) {
     match &node.value {
-        Value::String(text) => report(place, node.span, text, path.clone(), found),
+        Value::String(text) => report(place, node.span, text, || extend(base, steps), found),
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                scalars(item, &path.index(index), place, found);
+                steps.push(Step::Index(index));
+                scalars_below(item, base, steps, place, found);
+                steps.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                scalars(&entry.value, &path.key(key), place, found);
+                steps.push(Step::Key(key));
+                scalars_below(&entry.value, base, steps, place, found);
+                steps.pop();
             }
         }
         _ => {}
@@ -223,21 +262,27 @@ fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Found<'_>) 
 }
 
 /// Every mapping key in the document.
-fn keys(node: &Node, path: &mut FieldPath, found: &mut Found<'_>) {
+fn keys<'a>(node: &'a Node, steps: &mut Vec<Step<'a>>, found: &mut Found<'_>) {
     match &node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                path.push(strata_syntax::Segment::Index(index));
-                keys(item, path, found);
-                path.pop();
+                steps.push(Step::Index(index));
+                keys(item, steps, found);
+                steps.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                report(&KEY, entry.key_span, key, path.key(key), found);
-                path.push(strata_syntax::Segment::Key(key.clone()));
-                keys(&entry.value, path, found);
-                path.pop();
+                steps.push(Step::Key(key));
+                report(
+                    &KEY,
+                    entry.key_span,
+                    key,
+                    || extend(&FieldPath::root(), steps),
+                    found,
+                );
+                keys(&entry.value, steps, found);
+                steps.pop();
             }
         }
         _ => {}
