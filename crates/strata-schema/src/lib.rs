@@ -168,6 +168,15 @@ impl<T: DeserializeOwned> Decoder<T> {
         self.check(node, &node.to_json_value())
     }
 
+    /// As [`validate`](Decoder::validate), for `json` the caller built from
+    /// `node`. A caller may write a subtree that the schema accepts
+    /// whatever it holds (a map of any values) as an empty object, so that
+    /// a large opaque part is neither converted nor walked.
+    #[must_use]
+    pub fn validate_json(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
+        self.check(node, json)
+    }
+
     /// `node` as a `T`, or every problem found, in document order.
     pub fn decode(&self, node: &Node) -> Result<T, Vec<Diagnostic>> {
         self.decode_with(node, |_| Vec::new())

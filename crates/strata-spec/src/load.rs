@@ -104,7 +104,7 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
     // is reported once, as the placement problem.
     let placed: Vec<Span> = placement.iter().map(|(_, scalar)| *scalar).collect();
     let mut problems: Vec<Diagnostic> = placement.into_iter().map(|(problem, _)| problem).collect();
-    let structural = DECODER.validate(root);
+    let structural = DECODER.validate_json(root, &schema_json(root));
     // A node with a forbidden `${..}`, a wrong structure or a `${..}` that
     // does not parse is reported once: the rules do not report it again.
     let mut reported: Vec<Span> = placed.clone();
@@ -157,6 +157,49 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
         Some((blueprint, references)),
         strata_syntax::dedupe(problems),
     )
+}
+
+/// The parts of a blueprint the schema takes as mappings of anything:
+/// resource specs, custom metadata, the blueprint's and includes'
+/// metadata (`*` is any name).
+const OPAQUE: [&[&str]; 5] = [
+    &["resources", "*", "spec"],
+    &["resources", "*", "metadata", "custom"],
+    &["datasources", "*", "metadata", "custom"],
+    &["include", "*", "metadata"],
+    &["metadata"],
+];
+
+/// The document as JSON for the schema, each opaque mapping written empty:
+/// the schema accepts whatever it holds, so converting it (most of a large
+/// blueprint's bytes) would be wasted.
+fn schema_json(root: &Node) -> serde_json::Value {
+    fn convert(node: &Node, path: &mut Vec<String>) -> serde_json::Value {
+        let opaque = OPAQUE.iter().any(|pattern| {
+            pattern.len() == path.len()
+                && pattern
+                    .iter()
+                    .zip(path.iter())
+                    .all(|(want, have)| *want == "*" || want == have)
+        });
+        match &node.value {
+            strata_syntax::Value::Map(_) if opaque => {
+                serde_json::Value::Object(serde_json::Map::new())
+            }
+            strata_syntax::Value::Map(map) if path.len() < 4 => serde_json::Value::Object(
+                map.iter()
+                    .map(|(key, entry)| {
+                        path.push(key.clone());
+                        let value = convert(&entry.value, path);
+                        path.pop();
+                        (key.clone(), value)
+                    })
+                    .collect(),
+            ),
+            _ => node.to_json_value(),
+        }
+    }
+    convert(root, &mut Vec::new())
 }
 
 /// The path of the node written at `span`, below `node` at `path`.

@@ -101,6 +101,9 @@ pub fn parse_template(text: &str) -> Result<Template, Vec<SubstError>> {
         });
     }
     if errors.is_empty() {
+        // Templates are kept (a blueprint holds tens of thousands): no
+        // spare capacity.
+        parts.shrink_to_fit();
         Ok(Template { parts })
     } else {
         Err(errors)
@@ -437,6 +440,7 @@ impl Parser<'_> {
             },
         };
         self.depth -= 1;
+        args.shrink_to_fit();
         let (path, end) = self.accessors(close.end)?;
         if let (Token::Punct('('), open) = self.peek()? {
             return Err(SubstError::new(
@@ -537,6 +541,7 @@ impl Parser<'_> {
                     }
                 }
             } else {
+                path.shrink_to_fit();
                 return Ok((path, end));
             }
         }
