@@ -153,6 +153,8 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
             .into_iter()
             .filter(|problem| !reported.contains(&problem.primary.span)),
     );
+    // In the order of the document, whichever phase found them.
+    problems.sort_by_key(|problem| (problem.primary.span.source, problem.primary.span.start));
     Outcome::new(
         Some((blueprint, references)),
         strata_syntax::dedupe(problems),
