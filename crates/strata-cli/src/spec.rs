@@ -9,9 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use clap::{Args, Subcommand};
 use indexmap::IndexMap;
 use strata_spec::{Environment, Given, GivenValue, Inputs, Origin, Settings, Spec};
-use strata_subst::{
-    Failure, Scope, SubstError, Types, Value, check_template, evaluate, parse_template,
-};
+use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
 use crate::session::Session;
@@ -129,24 +127,6 @@ fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
     Some(inputs)
 }
 
-/// A scope for a text evaluated without a blueprint: every reference may
-/// be anything.
-struct OpenScope;
-
-impl Scope for OpenScope {
-    fn reference(
-        &self,
-        _: &strata_subst::Reference,
-        _: std::ops::Range<usize>,
-    ) -> Result<Types, SubstError> {
-        Ok(Types::ANY)
-    }
-
-    fn resource(&self, _: &strata_subst::Name) -> Result<(), SubstError> {
-        Ok(())
-    }
-}
-
 fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
     let mut session = Session::new(global);
     let spec = match &args.blueprint {
@@ -202,7 +182,7 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
     };
     let (_, problems) = match blueprint {
         Some(blueprint) => strata_spec::check_text(blueprint, &template),
-        None => check_template(&template, &OpenScope),
+        None => check_template(&template, &strata_subst::check::Unscoped),
     };
     for problem in problems {
         session

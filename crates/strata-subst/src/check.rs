@@ -36,6 +36,22 @@ pub trait Scope {
     fn resource(&self, name: &Name) -> Result<(), SubstError>;
 }
 
+/// The scope of a text checked on its own (`strata spec eval` without a
+/// blueprint): every reference may be anything, every name a resource.
+/// Calls, literals and types are still checked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unscoped;
+
+impl Scope for Unscoped {
+    fn reference(&self, _: &Reference, _: Range<usize>) -> Result<Types, SubstError> {
+        Ok(Types::ANY)
+    }
+
+    fn resource(&self, _: &Name) -> Result<(), SubstError> {
+        Ok(())
+    }
+}
+
 /// Checks a field text; gives its static type (a string for an
 /// interpolation) and every problem.
 pub fn check_template(template: &Template, scope: &dyn Scope) -> (Types, Vec<SubstError>) {
