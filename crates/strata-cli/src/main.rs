@@ -154,10 +154,22 @@ pub fn write_value(
     value: &serde_json::Value,
     format: OutputFormat,
 ) -> Option<String> {
-    let node = strata_syntax::Node::from_json_value(value);
+    write_document(
+        session,
+        &strata_syntax::Node::from_json_value(value),
+        format,
+    )
+}
+
+/// A document written in the chosen format.
+pub fn write_document(
+    session: &mut session::Session<'_>,
+    node: &strata_syntax::Node,
+    format: OutputFormat,
+) -> Option<String> {
     match format {
-        OutputFormat::Yaml => Some(strata_syntax::emit::to_yaml(&node)),
-        OutputFormat::Json => strata_syntax::emit::to_json(&node)
+        OutputFormat::Yaml => Some(strata_syntax::emit::to_yaml(node)),
+        OutputFormat::Json => strata_syntax::emit::to_json(node)
             .map_err(|problem| session.diagnostics.push(problem))
             .ok(),
     }

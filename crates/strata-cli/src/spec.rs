@@ -2,13 +2,13 @@
 //! Specification v2023-04-20 and its `${..}` language.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
 use indexmap::IndexMap;
-use strata_spec::{Environment, Given, GivenValue, Inputs, Origin, Settings, Spec};
+use strata_spec::{Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Settings, Spec};
 use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
@@ -20,6 +20,8 @@ use crate::{GlobalArgs, OutputFormat};
 pub(crate) enum SpecCommand {
     /// Validate a blueprint and, with variable values, the values against their definitions.
     Check(CheckArgs),
+    /// Resolve a blueprint: children, values, `each`, conditions, every known field, exports.
+    Render(RenderArgs),
     /// Evaluate one field text (with or without `${..}`) and print its value.
     Eval(EvalArgs),
     /// List the core functions with their signatures.
@@ -49,6 +51,25 @@ pub(crate) struct CheckArgs {
     variables: VariableArgs,
 }
 
+/// `render` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    /// The blueprint (YAML, or JSON by extension).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    #[command(flatten)]
+    variables: VariableArgs,
+    /// A YAML or JSON file of data source fields: data source name to export key to value.
+    #[arg(long, value_name = "FILE")]
+    datasources: Option<String>,
+    /// The folder includes are confined to (default: the working directory when the blueprint lies inside it, else the blueprint's folder).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Write secret variables and values, and what they feed, instead of `********`.
+    #[arg(long)]
+    show_secrets: bool,
+}
+
 /// `eval` arguments.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
@@ -65,6 +86,7 @@ pub(crate) struct EvalArgs {
 pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
     match command {
         SpecCommand::Check(args) => check(global, args),
+        SpecCommand::Render(args) => render(global, args),
         SpecCommand::Eval(args) => eval(global, args),
         SpecCommand::Functions => functions(global),
         SpecCommand::Schema => {
@@ -79,18 +101,112 @@ pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
 
 fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
     let mut session = Session::new(global);
-    let settings = Settings {
-        path: args.file.clone(),
+    let Some(spec) = open(&mut session, &args.file, None) else {
+        return session.finish(|_| None);
     };
-    let spec = session.open_command_line::<Spec>(settings);
     let given = !args.variables.vars.is_empty() || args.variables.vars_file.is_some();
-    if let Some(spec) = spec
-        && given
-        && let Some(inputs) = inputs(&mut session, &args.variables)
-    {
-        session.render(&spec, &inputs);
+    if given && let Some(inputs) = inputs(&mut session, &args.variables) {
+        session.render(&spec, &request(inputs, None));
     }
     session.finish(|_| None)
+}
+
+fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    if args.file == Path::new("-") {
+        eprintln!("error: `spec render` reads a file: its includes are read from its folder");
+        return ExitCode::from(2);
+    }
+    let Some(spec) = open(&mut session, &args.file, args.root.as_deref()) else {
+        return session.finish(|_| None);
+    };
+    if session.has_errors() {
+        return session.finish(|_| None);
+    }
+    let Some(inputs) = inputs(&mut session, &args.variables) else {
+        return session.finish(|_| None);
+    };
+    let datasources = match &args.datasources {
+        Some(file) => match session.load_document(file) {
+            Some(document) => Some(document),
+            None => return session.finish(|_| None),
+        },
+        None => None,
+    };
+    let resolved = session.render(&spec, &request(inputs, datasources));
+    session.finish(|session| {
+        let node = resolved?.to_node(args.show_secrets);
+        crate::write_document(session, &node, global.output(OutputFormat::Yaml))
+    })
+}
+
+/// A render request of the given values, at the working directory and the
+/// current time.
+fn request(inputs: Inputs, datasources: Option<strata_syntax::Node>) -> RenderRequest {
+    RenderRequest {
+        inputs,
+        datasources,
+        cwd: working_directory(),
+        now_unix: now_unix(),
+        child_source: None,
+    }
+}
+
+fn working_directory() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+fn now_unix() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .and_then(|elapsed| i64::try_from(elapsed.as_secs()).ok())
+        .unwrap_or_default()
+}
+
+/// Opens the blueprint `file`: standard input for `-` (includes then read
+/// relative to the working directory), else below a root that confines
+/// its includes: `root`, or the working directory when the blueprint lies
+/// inside it, else the blueprint's folder.
+fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<Spec> {
+    if file == Path::new("-") {
+        return session.open_command_line::<Spec>(Settings {
+            path: file.to_path_buf(),
+            root: Some(working_directory()),
+        });
+    }
+    let cwd = working_directory();
+    let absolute = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path));
+    let here = absolute(&cwd);
+    let blueprint = absolute(file);
+    let root = match root {
+        Some(root) => absolute(root),
+        None if blueprint.starts_with(&here) => here.clone(),
+        None => blueprint
+            .parent()
+            .map_or_else(|| here.clone(), Path::to_path_buf),
+    };
+    let Ok(path) = blueprint.strip_prefix(&root) else {
+        let source = session.db.add(file.display().to_string(), "");
+        session.diagnostics.push(Diagnostic::error(
+            strata_fs::codes::OUTSIDE_ROOT,
+            format!(
+                "the blueprint lies outside the root `{}` its includes are confined to",
+                root.display()
+            ),
+            Span::file_start(source),
+        ));
+        return None;
+    };
+    let settings = Settings {
+        path: path.to_path_buf(),
+        root: Some(root.clone()),
+    };
+    // Files show relative to the working directory when they lie in it.
+    let shown = root
+        .strip_prefix(&here)
+        .map_or(root.as_path(), |inside| inside);
+    session.open::<Spec>(shown, settings)
 }
 
 /// The values of `--vars` and `--var`, in that order; `None` (reported)
@@ -131,7 +247,7 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
     let mut session = Session::new(global);
     let spec = match &args.blueprint {
         Some(path) => {
-            let spec = session.open_command_line::<Spec>(Settings { path: path.clone() });
+            let spec = open(&mut session, path, None);
             if session.has_errors() {
                 return session.finish(|_| None);
             }
@@ -230,6 +346,7 @@ fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value
     for given in &inputs.given {
         let value = match &given.value {
             GivenValue::Node(node) => Value::from_node(node),
+            GivenValue::Value(value) => value.clone(),
             GivenValue::Text(text) => {
                 let limits = strata_syntax::Limits::default();
                 let parsed = strata_dialect::parse_document(

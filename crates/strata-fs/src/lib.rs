@@ -199,12 +199,17 @@ pub struct RootFs {
 }
 
 impl RootFs {
-    /// Confines access to `root`, which must be an existing folder.
+    /// Confines access to `root`, which must be an existing folder (an
+    /// empty path is the working directory, and paths display as given).
     pub fn new(root: impl Into<PathBuf>) -> Result<RootFs, FsError> {
         let root = root.into();
-        let real_root = root
-            .canonicalize()
-            .map_err(|error| FsError::Io(root.clone(), error))?;
+        let real_root = if root.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root.as_path()
+        }
+        .canonicalize()
+        .map_err(|error| FsError::Io(root.clone(), error))?;
         if !real_root.is_dir() {
             let error = std::io::Error::from(std::io::ErrorKind::NotADirectory);
             return Err(FsError::Io(root, error));

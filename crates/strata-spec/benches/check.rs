@@ -39,6 +39,7 @@ use strata_syntax::{Format, Limits, SourceDb};
 fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
     let settings = Settings {
         path: PathBuf::from("blueprint.yaml"),
+        root: None,
     };
     Spec::open(files.clone(), Options::new(Limits::default(), settings))
 }

@@ -40,6 +40,9 @@
 //! | `spec/condition` | a condition object without exactly one of `and`, `or`, `not`, or a leaf that is not a boolean |
 //! | `spec/missing-variable` | a variable without a default is given no value |
 //! | `spec/variable-input` | a given variable value is of the wrong type, not allowed, or names no variable |
+//! | `spec/include` | an include whose path is not a known string, or whose remote source is not configured or fails |
+//! | `spec/include-cycle` | includes form a cycle (the chain is printed) |
+//! | `spec/datasource-input` | a `--datasources` file names a data source or field the blueprint does not export, or gives a value of the wrong type |
 //! | `spec/known-after-deploy` | a note: an evaluated text depends on what only deployment tells (`strata spec eval`) |
 //!
 //! Problems inside a `${..}` (its syntax, functions, argument types) have
@@ -124,3 +127,9 @@ pub const MISSING_VARIABLE: &str = "spec/missing-variable";
 pub const VARIABLE_INPUT: &str = "spec/variable-input";
 /// A note: the value is known only after deployment.
 pub const KNOWN_AFTER_DEPLOY: &str = "spec/known-after-deploy";
+/// An include that cannot be read.
+pub const INCLUDE: &str = "spec/include";
+/// Includes form a cycle.
+pub const INCLUDE_CYCLE: &str = "spec/include-cycle";
+/// A `--datasources` value that does not fit.
+pub const DATASOURCE_INPUT: &str = "spec/datasource-input";

@@ -9,9 +9,14 @@
 //!   3).
 //! - Resources: a mapping of `spec` (evaluated where it can be, fields that
 //!   wait on deployment left unknown), `metadata`, and `state`, unknown
-//!   until deployment. Resources with `each`, data sources and children are
-//!   known after deployment.
-//! - `elem` and `i` have values only while `each` is expanded.
+//!   until deployment. A resource with `each` is the array of its instances
+//!   (`resources.r[1].spec…`), each evaluated with its `elem` and `i`; an
+//!   `each` that waits on deployment leaves the resource unknown.
+//! - Data sources and children: the values given
+//!   ([`Environment::with_datasources`], [`Environment::with_children`]),
+//!   else known after deployment.
+//! - `elem` and `i` have values only while `each` is expanded
+//!   ([`Instance`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,15 +24,18 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use strata_subst::{Env, Failure, Lookup, Reference, Types, Value, evaluate};
 
-use crate::model::{Blueprint, Tree};
+use crate::model::{Blueprint, Metadata, Resource, Tree};
 
 /// References answered from a blueprint and variable values.
 pub struct Environment<'a> {
     blueprint: Option<&'a Blueprint>,
     variables: IndexMap<String, Value>,
+    datasources: IndexMap<String, IndexMap<String, Value>>,
+    children: IndexMap<String, Value>,
     cwd: String,
     now_unix: i64,
     values: RefCell<HashMap<String, Lookup>>,
+    resources: RefCell<HashMap<String, Lookup>>,
     evaluating: RefCell<Vec<String>>,
 }
 
@@ -45,11 +53,47 @@ impl<'a> Environment<'a> {
         Environment {
             blueprint,
             variables,
+            datasources: IndexMap::new(),
+            children: IndexMap::new(),
             cwd,
             now_unix,
             values: RefCell::new(HashMap::new()),
+            resources: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
         }
+    }
+
+    /// With the data sources' fields known (by data source, then by the
+    /// export's key).
+    #[must_use]
+    pub fn with_datasources(
+        mut self,
+        datasources: IndexMap<String, IndexMap<String, Value>>,
+    ) -> Environment<'a> {
+        self.datasources = datasources;
+        self
+    }
+
+    /// With the children's exports known (a mapping of exports per include
+    /// name; an export known after deployment is [`Value::Unknown`]).
+    #[must_use]
+    pub fn with_children(mut self, children: IndexMap<String, Value>) -> Environment<'a> {
+        self.children = children;
+        self
+    }
+
+    /// The elements `each` gives for `resource`: `None` when it has no
+    /// `each`; the failure when it waits on deployment or fails.
+    pub fn each_items(&self, resource: &Resource) -> Option<Result<Vec<Value>, Failure>> {
+        let each = resource.each.as_ref()?;
+        Some(evaluate_tree(each, self).and_then(|items| match items {
+            Value::Array(items) => Ok(items),
+            other => Err(Failure::Error(strata_subst::SubstError::new(
+                strata_subst::codes::EVAL,
+                format!("`each` must give an array, it gave {}", other.types()),
+                0..0,
+            ))),
+        }))
     }
 
     fn value(&self, name: &str) -> Lookup {
@@ -82,44 +126,121 @@ impl<'a> Environment<'a> {
     }
 
     fn resource(&self, name: &str) -> Lookup {
+        if let Some(done) = self.resources.borrow().get(name) {
+            return done.clone();
+        }
         let Some(resource) = self
             .blueprint
             .and_then(|blueprint| blueprint.resources.get(name))
         else {
             return Lookup::Missing(format!("there is no resource `{name}`"));
         };
-        if resource.each.is_some() {
-            return Lookup::Pending;
+        if self.evaluating.borrow().iter().any(|open| open == name) {
+            return Lookup::Missing(format!("`resources.{name}` depends on itself"));
         }
-        let mut metadata = IndexMap::new();
-        if let Some(display) = &resource.metadata.display_name {
-            metadata.insert("displayName".to_owned(), partial(display, self));
+        self.evaluating.borrow_mut().push(name.to_owned());
+        let found = match self.each_items(resource) {
+            None => Lookup::Known(resource_value(resource, name, self)),
+            Some(Ok(items)) => Lookup::Known(Value::Array(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, elem)| {
+                        let instance = Instance::new(self, elem, index);
+                        resource_value(resource, &format!("{name}[{index}]"), &instance)
+                    })
+                    .collect(),
+            )),
+            Some(Err(Failure::Pending(_))) => Lookup::Pending,
+            Some(Err(Failure::Error(error))) => Lookup::Missing(format!(
+                "`each` of `{name}` cannot be evaluated: {}",
+                error.message
+            )),
+        };
+        self.evaluating.borrow_mut().pop();
+        self.resources
+            .borrow_mut()
+            .insert(name.to_owned(), found.clone());
+        found
+    }
+}
+
+/// A resource as references read it: `spec`, `metadata`, and `state`
+/// (unknown until deployment).
+fn resource_value(resource: &Resource, name: &str, env: &dyn Env) -> Value {
+    let mut fields = IndexMap::new();
+    fields.insert("spec".to_owned(), partial(&resource.spec, env));
+    fields.insert(
+        "metadata".to_owned(),
+        metadata_value(&resource.metadata, env),
+    );
+    fields.insert(
+        "state".to_owned(),
+        Value::Unknown(format!("resources.{name}.state").into()),
+    );
+    Value::Object(fields)
+}
+
+/// A resource's metadata: `displayName`, `labels`, `annotations`, `custom`.
+fn metadata_value(metadata: &Metadata, env: &dyn Env) -> Value {
+    let mut fields = IndexMap::new();
+    if let Some(display) = &metadata.display_name {
+        fields.insert("displayName".to_owned(), partial(display, env));
+    }
+    let labels = metadata
+        .labels
+        .iter()
+        .map(|(key, label)| (key.clone(), Value::String(label.value.clone())))
+        .collect();
+    fields.insert("labels".to_owned(), Value::Object(labels));
+    let annotations = metadata
+        .annotations
+        .iter()
+        .map(|(key, (_, tree))| (key.clone(), partial(tree, env)))
+        .collect();
+    fields.insert("annotations".to_owned(), Value::Object(annotations));
+    if let Some(custom) = &metadata.custom {
+        fields.insert("custom".to_owned(), partial(custom, env));
+    }
+    Value::Object(fields)
+}
+
+/// The environment of one instance of an `each` resource: `elem` and `i`
+/// bound, everything else from the blueprint's environment.
+pub struct Instance<'e> {
+    base: &'e dyn Env,
+    elem: Value,
+    index: usize,
+}
+
+impl<'e> Instance<'e> {
+    /// The instance at `index`, whose item is `elem`.
+    #[must_use]
+    pub fn new(base: &'e dyn Env, elem: Value, index: usize) -> Instance<'e> {
+        Instance { base, elem, index }
+    }
+}
+
+impl Env for Instance<'_> {
+    fn reference(&self, reference: &Reference) -> Lookup {
+        match reference {
+            Reference::Elem { .. } => Lookup::Known(self.elem.clone()),
+            Reference::ElemIndex => i64::try_from(self.index)
+                .map_or(Lookup::Pending, |index| Lookup::Known(Value::Int(index))),
+            other => self.base.reference(other),
         }
-        let labels = resource
-            .metadata
-            .labels
-            .iter()
-            .map(|(key, label)| (key.clone(), Value::String(label.value.clone())))
-            .collect();
-        metadata.insert("labels".to_owned(), Value::Object(labels));
-        let annotations = resource
-            .metadata
-            .annotations
-            .iter()
-            .map(|(key, (_, tree))| (key.clone(), partial(tree, self)))
-            .collect();
-        metadata.insert("annotations".to_owned(), Value::Object(annotations));
-        if let Some(custom) = &resource.metadata.custom {
-            metadata.insert("custom".to_owned(), partial(custom, self));
-        }
-        let mut fields = IndexMap::new();
-        fields.insert("spec".to_owned(), partial(&resource.spec, self));
-        fields.insert("metadata".to_owned(), Value::Object(metadata));
-        fields.insert(
-            "state".to_owned(),
-            Value::Unknown(format!("resources.{name}.state").into()),
-        );
-        Lookup::Known(Value::Object(fields))
+    }
+
+    fn link(&self, from: &str, to: &str) -> Lookup {
+        self.base.link(from, to)
+    }
+
+    fn cwd(&self) -> Result<String, String> {
+        self.base.cwd()
+    }
+
+    fn now_unix(&self) -> i64 {
+        self.base.now_unix()
     }
 }
 
@@ -137,7 +258,15 @@ impl Env for Environment<'_> {
             ),
             Reference::Value { name, .. } => self.value(&name.text),
             Reference::Resource { name, .. } => self.resource(&name.text),
-            Reference::Datasource { .. } | Reference::Child { .. } => Lookup::Pending,
+            Reference::Datasource { name, field, .. } => self
+                .datasources
+                .get(&name.text)
+                .and_then(|fields| fields.get(&field.text))
+                .map_or(Lookup::Pending, |value| Lookup::Known(value.clone())),
+            Reference::Child { name, .. } => self
+                .children
+                .get(&name.text)
+                .map_or(Lookup::Pending, |exports| Lookup::Known(exports.clone())),
             Reference::Elem { .. } | Reference::ElemIndex => Lookup::Missing(
                 "`elem` and `i` have values only while a resource's `each` is expanded".to_owned(),
             ),
@@ -174,7 +303,8 @@ pub fn evaluate_tree(tree: &Tree, env: &dyn Env) -> Result<Value, Failure> {
 }
 
 /// As [`evaluate_tree`], with each field that cannot be known yet (or
-/// fails) left unknown, for reading the known parts of a resource.
+/// fails: resolving the resource itself reports it) left unknown, for
+/// reading the known parts of a resource.
 fn partial(tree: &Tree, env: &dyn Env) -> Value {
     match tree {
         Tree::Seq { items, .. } => {

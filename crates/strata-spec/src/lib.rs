@@ -15,9 +15,13 @@
 //!   input as YAML; anchors, aliases and tags refused) through every phase.
 //! - `variables`: the values a user gives, checked ([`resolve_variables`]).
 //! - `environment`: the [`Environment`] substitutions are evaluated in.
+//! - `resolve`: the resolved blueprint ([`ResolvedBlueprint`]): children,
+//!   values, `each` and `condition`, every known field substituted, exports;
+//!   secrets masked in output.
 //!
 //! [`Spec`] is the dialect: opened on one blueprint file, rendered with the
-//! user's variable values. The diagnostic codes are listed in [`codes`];
+//! user's variable values and data source fields ([`RenderRequest`]) into
+//! the resolved blueprint. The diagnostic codes are listed in [`codes`];
 //! problems inside substitutions have `strata-subst`'s `subst/*` codes.
 
 #![forbid(unsafe_code)]
@@ -27,6 +31,7 @@ mod environment;
 mod load;
 mod model;
 mod placement;
+mod resolve;
 mod schema;
 mod validate;
 mod variables;
@@ -34,15 +39,18 @@ mod variables;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use indexmap::IndexMap;
 use strata_dialect::Reader;
 use strata_syntax::SourceDb;
 
-pub use environment::{Environment, as_declared, evaluate_tree};
+pub use environment::{Environment, Instance, as_declared, evaluate_tree};
 pub use load::{Loaded, check};
 pub use model::{
     Blueprint, Condition, Datasource, DatasourceExport, Export, Filter, Include, Metadata,
     Operator, Resource, Spanned, Tree, ValueDef, Variable, VariableType, node_types,
+};
+pub use resolve::{
+    ChildSource, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint, ResolvedResource,
+    value_node,
 };
 pub use schema::{
     BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,
@@ -66,12 +74,17 @@ pub struct Settings {
     /// The blueprint, relative to the files' root (`-`: standard input,
     /// where the files can read it).
     pub path: PathBuf,
+    /// The absolute folder the files are rooted at: an include written as
+    /// an absolute path (`${cwd()}/…`) is read when it lies below it.
+    pub root: Option<PathBuf>,
 }
 
 /// A blueprint file, opened and checked.
 pub struct Spec {
     sources: Arc<SourceDb>,
     loaded: Option<Loaded>,
+    files: Arc<dyn Files>,
+    options: Options<Settings>,
 }
 
 impl Spec {
@@ -85,8 +98,8 @@ impl Spec {
 
 impl Dialect for Spec {
     type Settings = Settings;
-    type Request = Inputs;
-    type Rendered = IndexMap<String, Resolved>;
+    type Request = RenderRequest;
+    type Rendered = ResolvedBlueprint;
 
     /// Reads the blueprint and checks everything that needs no variable
     /// value.
@@ -103,6 +116,8 @@ impl Dialect for Spec {
                 Some(Spec {
                     sources: sources.clone(),
                     loaded,
+                    files,
+                    options,
                 }),
                 problems,
             )
@@ -113,12 +128,28 @@ impl Dialect for Spec {
         &self.sources
     }
 
-    /// Checks the given variable values against the definitions: every
-    /// variable's value, or every problem.
-    fn render(&self, inputs: &Inputs, _db: &mut SourceDb) -> Outcome<IndexMap<String, Resolved>> {
-        match &self.loaded {
-            Some(loaded) => resolve_variables(&loaded.blueprint, inputs).valid(),
-            None => Outcome::failed(Vec::new()),
-        }
+    /// Resolves the blueprint with the request's values: its children
+    /// (read into `db`), values, resources and exports; every problem, and
+    /// no value when one is an error.
+    fn render(&self, request: &RenderRequest, db: &mut SourceDb) -> Outcome<ResolvedBlueprint> {
+        let Some(loaded) = &self.loaded else {
+            return Outcome::failed(Vec::new());
+        };
+        let path = &self.options.settings.path;
+        let mut resolver = resolve::Resolver {
+            files: self.files.as_ref(),
+            db,
+            limits: self.options.limits,
+            request,
+            root: self.options.settings.root.clone(),
+        };
+        resolver.blueprint(
+            loaded,
+            path,
+            &request.inputs,
+            request.datasources.as_ref(),
+            &mut vec![path.clone()],
+            &std::collections::HashSet::new(),
+        )
     }
 }

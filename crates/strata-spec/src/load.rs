@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use strata_dialect::Reader;
 use strata_schema::Decoder;
 use strata_syntax::{
-    Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, Segment, SourceDb, Span,
+    Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, Segment, SourceDb, SourceId, Span,
 };
 
 use crate::codes;
@@ -37,6 +37,35 @@ pub struct Loaded {
 
 /// Reads and checks the blueprint at `path`.
 pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
+    let mut problems = Vec::new();
+    let Some(source) = reader.text(path).report(&mut problems) else {
+        return Outcome::failed(problems);
+    };
+    let loaded = read_source(reader, source, path);
+    problems.extend(loaded.diagnostics);
+    Outcome::new(loaded.value, problems)
+}
+
+/// Reads the blueprint at `path` that another one includes at `at`: a
+/// file that cannot be read is reported at the include.
+pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> Outcome<Loaded> {
+    match reader.fs().read(path, reader.limits().max_bytes) {
+        Ok(text) => {
+            let name = reader.fs().display(path);
+            let source = reader.db_mut().add(name, text);
+            read_source(reader, source, path)
+        }
+        Err(error) => Outcome::error(error.diagnostic(at)),
+    }
+}
+
+/// Parses and checks a registered source read from `path` (YAML, or JSON
+/// by its extension; `-` is standard input, YAML).
+pub(crate) fn read_source(
+    reader: &mut Reader<'_>,
+    source: SourceId,
+    path: &Path,
+) -> Outcome<Loaded> {
     let name = path.to_string_lossy();
     let format = if name == "-" {
         Format::Yaml
@@ -44,9 +73,6 @@ pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
         Format::from_name(&name)
     };
     let mut problems = Vec::new();
-    let Some(source) = reader.text(path).report(&mut problems) else {
-        return Outcome::failed(problems);
-    };
     let parsed = strata_syntax::parse(reader.db(), source, format, &reader.limits());
     // A file that does not parse has its syntax error, not also "no
     // document".

@@ -17,7 +17,7 @@ use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Span, did_you_mean};
 
 use crate::codes;
-use crate::model::{Blueprint, Variable, VariableType, node_types};
+use crate::model::{Blueprint, Variable, VariableType};
 
 /// Where a variable's value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub enum Origin {
     File,
     /// A `--var NAME=VALUE` flag.
     Flag,
+    /// The including blueprint's `include.<name>.variables`.
+    Include,
 }
 
 impl Origin {
@@ -36,6 +38,7 @@ impl Origin {
             Origin::Default => "the default",
             Origin::File => "the variables file",
             Origin::Flag => "`--var`",
+            Origin::Include => "the include",
         }
     }
 }
@@ -63,6 +66,9 @@ pub enum GivenValue {
     Text(String),
     /// A value of a file.
     Node(Node),
+    /// An evaluated value (an include's variable); one known only after
+    /// deployment passes unchecked.
+    Value(Value),
 }
 
 /// The values given, in order (a later one wins).
@@ -225,21 +231,30 @@ fn typed(variable: &Variable, given: &GivenValue) -> Result<Value, String> {
                 _ => Err(wrong(&format!("`{text}`, which is not `true` or `false`"))),
             },
         },
-        GivenValue::Node(node) => {
-            let value = Value::from_node(node);
-            match (declared, value) {
-                (VariableType::Float, Value::Int(int)) => {
-                    #[expect(
-                        clippy::cast_precision_loss,
-                        reason = "an integer given for a float variable is that float"
-                    )]
-                    let float = int as f64;
-                    Ok(Value::Float(float))
-                }
-                (declared, value) if declared.types().contains(value.types()) => Ok(value),
-                _ => Err(wrong(&format!("a value of type {}", node_types(node)))),
-            }
+        GivenValue::Node(node) => typed_value(declared, Value::from_node(node)),
+        GivenValue::Value(value) => typed_value(declared, value.clone()),
+    }
+}
+
+/// A value read as the declared type: an integer is a float, an unknown
+/// value passes.
+fn typed_value(declared: &VariableType, value: Value) -> Result<Value, String> {
+    match (declared, value) {
+        (_, unknown @ Value::Unknown(_)) => Ok(unknown),
+        (VariableType::Float, Value::Int(int)) => {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "an integer given for a float variable is that float"
+            )]
+            let float = int as f64;
+            Ok(Value::Float(float))
         }
+        (declared, value) if declared.types().contains(value.types()) => Ok(value),
+        (declared, value) => Err(format!(
+            "a value of type {}, but the variable is {}",
+            value.types(),
+            declared.name()
+        )),
     }
 }
 

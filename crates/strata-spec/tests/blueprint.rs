@@ -11,8 +11,8 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use strata_fs::MemoryFs;
 use strata_spec::{
-    Dialect, Element, Environment, Given, GivenValue, Inputs, Options, Origin, Settings, Spec,
-    evaluate_tree,
+    Dialect, Element, Environment, Given, GivenValue, Inputs, Options, Origin, RenderRequest,
+    Settings, Spec, evaluate_tree,
 };
 use strata_subst::{Failure, Value, evaluate, parse_template};
 use strata_syntax::{Limits, SourceDb, Span};
@@ -63,6 +63,7 @@ fn open(text: &str) -> (Arc<SourceDb>, Spec) {
     let files = Arc::new(MemoryFs::new().with("blueprint.yaml", text));
     let settings = Settings {
         path: PathBuf::from("blueprint.yaml"),
+        root: None,
     };
     let opened = Spec::open(files, Options::new(Limits::default(), settings));
     let records: Vec<String> = opened
@@ -124,13 +125,21 @@ fn the_model_keeps_every_section_and_the_references_between_them() {
 fn variables_come_from_defaults_then_flags_typed_by_their_definitions() {
     let (sources, spec) = open(BLUEPRINT);
     let mut db = SourceDb::extending(sources);
-    let missing = spec.render(&Inputs::default(), &mut db);
+    let request = |inputs: Inputs| RenderRequest {
+        inputs,
+        ..RenderRequest::default()
+    };
+    let missing = spec.render(&request(Inputs::default()), &mut db);
     assert!(missing.value.is_none());
     assert_eq!(missing.diagnostics[0].code, "spec/missing-variable");
     let inputs = Inputs {
         given: vec![flag("port", "8080"), flag("env", "prod")],
     };
-    let resolved = spec.render(&inputs, &mut db).value.unwrap();
+    let resolved = spec
+        .render(&request(inputs), &mut db)
+        .value
+        .unwrap()
+        .variables;
     assert_eq!(resolved["port"].value, Value::Int(8080));
     assert_eq!(resolved["env"].value, Value::String("prod".into()));
     assert_eq!(resolved["env"].origin, Origin::Flag);
@@ -139,7 +148,7 @@ fn variables_come_from_defaults_then_flags_typed_by_their_definitions() {
     let wrong = Inputs {
         given: vec![flag("port", "eighty"), flag("env", "test")],
     };
-    let problems = spec.render(&wrong, &mut db).diagnostics;
+    let problems = spec.render(&request(wrong), &mut db).diagnostics;
     let codes: Vec<&str> = problems.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["spec/variable-input", "spec/variable-input"]);
 }

@@ -44,6 +44,32 @@ impl Template {
     }
 }
 
+impl Template {
+    /// Every reference the text makes, in order (inside calls too).
+    #[must_use]
+    pub fn references(&self) -> Vec<&Reference> {
+        let mut found = Vec::new();
+        for substitution in self.substitutions() {
+            substitution.expr.collect_references(&mut found);
+        }
+        found
+    }
+}
+
+impl Expr {
+    fn collect_references<'a>(&'a self, found: &mut Vec<&'a Reference>) {
+        match &self.kind {
+            ExprKind::Reference(reference) => found.push(reference),
+            ExprKind::Call(call) => {
+                for argument in &call.args {
+                    argument.value.collect_references(found);
+                }
+            }
+            ExprKind::Literal(_) | ExprKind::Bare(_) => {}
+        }
+    }
+}
+
 /// A run of literal text or a substitution.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
