@@ -40,7 +40,7 @@ struct Cli {
 pub struct GlobalArgs {
     /// Output format (YAML for documents, JSON for schemas, unless given).
     #[arg(short, long, global = true, value_enum)]
-    pub output: Option<OutputFormat>,
+    pub output: Option<OutputArg>,
     /// How diagnostics are written to standard error.
     #[arg(long, global = true, value_enum, default_value_t = DiagnosticFormat::Human)]
     pub diagnostics: DiagnosticFormat,
@@ -56,10 +56,15 @@ pub struct GlobalArgs {
 }
 
 impl GlobalArgs {
-    /// The output format asked for, or the command's own default.
+    /// The document format asked for, or the command's own default (`-o
+    /// dot` is refused before any command but `spec graph` runs).
     #[must_use]
     pub fn output(&self, default: OutputFormat) -> OutputFormat {
-        self.output.unwrap_or(default)
+        match self.output {
+            Some(OutputArg::Yaml) => OutputFormat::Yaml,
+            Some(OutputArg::Json) => OutputFormat::Json,
+            Some(OutputArg::Dot) | None => default,
+        }
     }
 
     /// The usage error of `--explain` with JSON output, which has no comments.
@@ -81,6 +86,17 @@ pub enum OutputFormat {
     Yaml,
     /// JSON (an array for several documents).
     Json,
+}
+
+/// `-o` values: a document format, or DOT for a graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    /// YAML (a multi-document stream for several documents).
+    Yaml,
+    /// JSON (an array for several documents).
+    Json,
+    /// Graphviz DOT (only `spec graph`).
+    Dot,
 }
 
 /// `--diagnostics` values.
@@ -138,6 +154,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let draws_graphs = matches!(cli.command, Command::Spec(spec::SpecCommand::Graph(_)));
+    if cli.global.output == Some(OutputArg::Dot) && !draws_graphs {
+        eprintln!("error: `-o dot` is the output of `spec graph` only");
+        return ExitCode::from(2);
+    }
     match cli.command {
         Command::Merge(args) => merge::run(&cli.global, &args),
         Command::Platform(command) => platform::run(&cli.global, &command),

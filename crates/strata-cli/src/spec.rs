@@ -13,7 +13,7 @@ use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
 use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use crate::{GlobalArgs, OutputArg, OutputFormat};
 
 /// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
 #[derive(Debug, Subcommand)]
@@ -22,6 +22,8 @@ pub(crate) enum SpecCommand {
     Check(CheckArgs),
     /// Resolve a blueprint: children, values, `each`, conditions, every known field, exports.
     Render(RenderArgs),
+    /// The links and deployment order of a resolved blueprint (`-o dot` for Graphviz, or `-o json`).
+    Graph(ResolveArgs),
     /// Evaluate one field text (with or without `${..}`) and print its value.
     Eval(EvalArgs),
     /// List the core functions with their signatures.
@@ -51,9 +53,9 @@ pub(crate) struct CheckArgs {
     variables: VariableArgs,
 }
 
-/// `render` arguments.
+/// What resolving a blueprint takes (`render`, `graph`).
 #[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
+pub(crate) struct ResolveArgs {
     /// The blueprint (YAML, or JSON by extension).
     #[arg(value_name = "FILE")]
     file: PathBuf,
@@ -65,6 +67,13 @@ pub(crate) struct RenderArgs {
     /// The folder includes are confined to (default: the working directory when the blueprint lies inside it, else the blueprint's folder).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+}
+
+/// `render` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    #[command(flatten)]
+    resolve: ResolveArgs,
     /// Write secret variables and values, and what they feed, instead of `********`.
     #[arg(long)]
     show_secrets: bool,
@@ -87,6 +96,7 @@ pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
     match command {
         SpecCommand::Check(args) => check(global, args),
         SpecCommand::Render(args) => render(global, args),
+        SpecCommand::Graph(args) => graph(global, args),
         SpecCommand::Eval(args) => eval(global, args),
         SpecCommand::Functions => functions(global),
         SpecCommand::Schema => {
@@ -113,31 +123,57 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
 
 fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     let mut session = Session::new(global);
-    if args.file == Path::new("-") {
-        eprintln!("error: `spec render` reads a file: its includes are read from its folder");
-        return ExitCode::from(2);
-    }
-    let Some(spec) = open(&mut session, &args.file, args.root.as_deref()) else {
-        return session.finish(|_| None);
-    };
-    if session.has_errors() {
-        return session.finish(|_| None);
-    }
-    let Some(inputs) = inputs(&mut session, &args.variables) else {
-        return session.finish(|_| None);
-    };
-    let datasources = match &args.datasources {
-        Some(file) => match session.load_document(file) {
-            Some(document) => Some(document),
-            None => return session.finish(|_| None),
-        },
-        None => None,
-    };
-    let resolved = session.render(&spec, &request(inputs, datasources));
+    let resolved = resolve(&mut session, &args.resolve);
     session.finish(|session| {
-        let node = resolved?.to_node(args.show_secrets);
+        let node = resolved?.1.to_node(args.show_secrets);
         crate::write_document(session, &node, global.output(OutputFormat::Yaml))
     })
+}
+
+fn graph(global: &GlobalArgs, args: &ResolveArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    let graph = resolve(&mut session, args).and_then(|(spec, resolved)| {
+        let loaded = spec.loaded()?;
+        strata_spec::graph(loaded, &resolved, &[]).report(&mut session.diagnostics)
+    });
+    session.finish(|session| {
+        let graph = graph?;
+        match global.output {
+            None | Some(OutputArg::Dot) => Some(graph.to_dot()),
+            Some(_) => {
+                let format = global.output(OutputFormat::Json);
+                crate::write_value(session, &graph.to_json(), format)
+            }
+        }
+    })
+}
+
+/// Opens and resolves the blueprint of `args`; `None` (reported) when
+/// something fails.
+fn resolve(
+    session: &mut Session<'_>,
+    args: &ResolveArgs,
+) -> Option<(Spec, strata_spec::ResolvedBlueprint)> {
+    if args.file == Path::new("-") {
+        let source = session.db.add("<stdin>", "");
+        session.diagnostics.push(Diagnostic::error(
+            strata_spec::codes::INCLUDE,
+            "a blueprint to resolve is read from a file: its includes are read from its folder",
+            Span::file_start(source),
+        ));
+        return None;
+    }
+    let spec = open(session, &args.file, args.root.as_deref())?;
+    if session.has_errors() {
+        return None;
+    }
+    let inputs = inputs(session, &args.variables)?;
+    let datasources = match &args.datasources {
+        Some(file) => Some(session.load_document(file)?),
+        None => None,
+    };
+    let resolved = session.render(&spec, &request(inputs, datasources))?;
+    Some((spec, resolved))
 }
 
 /// A render request of the given values, at the working directory and the
@@ -392,7 +428,8 @@ fn functions(global: &GlobalArgs) -> ExitCode {
             }
             Some(text)
         }),
-        Some(format) => {
+        Some(_) => {
+            let format = global.output(OutputFormat::Json);
             let list: Vec<serde_json::Value> = all
                 .iter()
                 .map(|def| {

@@ -535,3 +535,35 @@ fn components_that_run_too_long_are_reported_and_the_command_ends() {
     );
     assert!(stdout(&output).is_empty());
 }
+
+#[test]
+fn dot_output_is_for_spec_graphs_only() {
+    let root = env!("CARGO_MANIFEST_DIR").replace("/crates/strata-cli", "");
+    let refused = strata(
+        &root,
+        &["merge", "examples/spec/core-infra.yaml", "-o", "dot"],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("`-o dot` is the output of `spec graph` only"));
+    assert!(stdout(&refused).is_empty());
+    let args = [
+        "spec",
+        "graph",
+        "examples/spec/blueprint.yaml",
+        "--var",
+        "databasePassword=x",
+        "-o",
+        "dot",
+    ];
+    let drawn = strata(&root, &args);
+    assert_eq!(drawn.status.code(), Some(0), "{}", stderr(&drawn));
+    assert!(stdout(&drawn).starts_with("digraph blueprint {\n"));
+}
+
+#[test]
+fn spec_render_refuses_standard_input() {
+    let root = env!("CARGO_MANIFEST_DIR").replace("/crates/strata-cli", "");
+    let output = strata(&root, &["spec", "render", "-", "--diagnostics", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("\"code\":\"spec/include\""));
+}

@@ -11,7 +11,9 @@
 //! - `check`: open the blueprint: parse, refuse anchors and tags, check
 //!   where substitutions stand, validate the structure against the schema,
 //!   build the typed model (every `${..}` parsed), check every reference,
-//!   type and function, and look for cycles.
+//!   type and function, and look for cycles;
+//! - `render`: open, then resolve: values, `each` expanded into instances,
+//!   conditions decided, every field substituted, exports.
 //!
 //! Run with:
 //!
@@ -33,7 +35,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use strata_fs::{Files, MemoryFs};
-use strata_spec::{Dialect, Opened, Options, Settings, Spec};
+use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec};
 use strata_syntax::{Format, Limits, SourceDb};
 
 fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
@@ -88,9 +90,36 @@ fn benches(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("check");
-    group.throughput(throughput);
+    group.throughput(throughput.clone());
     group.sample_size(10);
     group.bench_function(&id, |b| b.iter_with_large_drop(|| open(black_box(&files))));
+    group.finish();
+
+    let request = RenderRequest::default();
+    let rendered = {
+        let opened = open(&files);
+        let spec = opened.outcome.value.expect("a blueprint");
+        let mut db = SourceDb::extending(opened.sources);
+        spec.render(&request, &mut db)
+    };
+    assert!(
+        rendered.diagnostics.is_empty(),
+        "{:?}",
+        rendered.diagnostics.first()
+    );
+    let resources = rendered.value.expect("a resolution").resources.len();
+    eprintln!("rendered: {resources} resources (each expanded, conditions decided)");
+    let mut group = c.benchmark_group("render");
+    group.throughput(throughput);
+    group.sample_size(10);
+    group.bench_function(&id, |b| {
+        b.iter_with_large_drop(|| {
+            let opened = open(black_box(&files));
+            let spec = opened.outcome.value.expect("a blueprint");
+            let mut db = SourceDb::extending(opened.sources);
+            (spec.render(&request, &mut db), db)
+        });
+    });
     group.finish();
 }
 

@@ -43,6 +43,7 @@
 //! | `spec/include` | an include whose path is not a known string, or whose remote source is not configured or fails |
 //! | `spec/include-cycle` | includes form a cycle (the chain is printed) |
 //! | `spec/datasource-input` | a `--datasources` file names a data source or field the blueprint does not export, or gives a value of the wrong type |
+//! | `spec/order-cycle` | hard links and references ask for a deployment order with a cycle (printed) |
 //! | `spec/known-after-deploy` | a note: an evaluated text depends on what only deployment tells (`strata spec eval`) |
 //!
 //! Problems inside a `${..}` (its syntax, functions, argument types) have
@@ -133,3 +134,5 @@ pub const INCLUDE: &str = "spec/include";
 pub const INCLUDE_CYCLE: &str = "spec/include-cycle";
 /// A `--datasources` value that does not fit.
 pub const DATASOURCE_INPUT: &str = "spec/datasource-input";
+/// The deployment order has a cycle.
+pub const ORDER_CYCLE: &str = "spec/order-cycle";

@@ -18,6 +18,8 @@
 //! - `resolve`: the resolved blueprint ([`ResolvedBlueprint`]): children,
 //!   values, `each` and `condition`, every known field substituted, exports;
 //!   secrets masked in output.
+//! - `graph`: links by label (decided by [`LinkProvider`]s), the
+//!   deployment order and its parallel groups ([`Graph`]).
 //!
 //! [`Spec`] is the dialect: opened on one blueprint file, rendered with the
 //! user's variable values and data source fields ([`RenderRequest`]) into
@@ -28,6 +30,7 @@
 
 pub mod codes;
 mod environment;
+mod graph;
 mod load;
 mod model;
 mod placement;
@@ -43,6 +46,7 @@ use strata_dialect::Reader;
 use strata_syntax::SourceDb;
 
 pub use environment::{Environment, Instance, as_declared, evaluate_tree};
+pub use graph::{Graph, Link, LinkKind, LinkProvider, LinkState, Side, Why, graph};
 pub use load::{Loaded, check};
 pub use model::{
     Blueprint, Condition, Datasource, DatasourceExport, Export, Filter, Include, Metadata,

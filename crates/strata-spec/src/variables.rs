@@ -160,6 +160,14 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                 );
             }
             Err(message) => {
+                let message = if variable.secret {
+                    format!(
+                        "a value that is not {} (the variable is secret: its value is not shown)",
+                        variable.variable_type.value.name()
+                    )
+                } else {
+                    message
+                };
                 problems.push(
                     Diagnostic::error(
                         codes::VARIABLE_INPUT,
@@ -276,12 +284,19 @@ fn outside_allowed(
         return None;
     }
     let listed: Vec<String> = typed_allowed.iter().map(ToString::to_string).collect();
+    // A secret's value is not written in a diagnostic either.
+    let shown = if variable.secret {
+        crate::resolve::MASK.to_owned()
+    } else {
+        value.to_string()
+    };
     Some(
         Diagnostic::error(
             codes::VARIABLE_INPUT,
             format!(
-                "{} gives `{name}` the value `{value}`, which is not one of its allowed values",
-                origin.describe()
+                "{} gives `{name}` the value `{}`, which is not one of its allowed values",
+                origin.describe(),
+                shown
             ),
             span,
         )
