@@ -303,15 +303,12 @@ fn groups(graph: &Graph) -> Result<Vec<Vec<String>>, Vec<String>> {
     let start = left.iter().next().copied().unwrap_or_default();
     let mut path = vec![start];
     let mut at = start;
-    loop {
-        let Some(next) = outgoing
-            .get(at)
-            .into_iter()
-            .flatten()
-            .find(|next| left.contains(**next))
-        else {
-            break;
-        };
+    while let Some(next) = outgoing
+        .get(at)
+        .into_iter()
+        .flatten()
+        .find(|next| left.contains(**next))
+    {
         if let Some(position) = path.iter().position(|step| step == next) {
             let mut cycle: Vec<String> = path[position..]
                 .iter()
@@ -344,7 +341,7 @@ impl Graph {
                         dot,
                         "  {} [label={}];",
                         quote(name),
-                        label.replace("\n", "\\n")
+                        label.replace('\n', "\\n")
                     );
                 }
                 None => {
