@@ -415,8 +415,8 @@ fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value
 fn functions(global: &GlobalArgs) -> ExitCode {
     let session = Session::new(global);
     let all = strata_subst::functions::all();
-    match global.output {
-        None => session.finish(|_| {
+    if global.output.is_none() {
+        return session.finish(|_| {
             let width = all
                 .iter()
                 .map(|def| def.signature().len())
@@ -427,23 +427,19 @@ fn functions(global: &GlobalArgs) -> ExitCode {
                 let _ = writeln!(text, "{:width$}  {}", def.signature(), def.summary);
             }
             Some(text)
-        }),
-        Some(_) => {
-            let format = global.output(OutputFormat::Json);
-            let list: Vec<serde_json::Value> = all
-                .iter()
-                .map(|def| {
-                    serde_json::json!({
-                        "name": def.name,
-                        "signature": def.signature(),
-                        "returns": def.returns.to_string(),
-                        "summary": def.summary,
-                    })
-                })
-                .collect();
-            session.finish(|session| {
-                crate::write_value(session, &serde_json::Value::Array(list), format)
-            })
-        }
+        });
     }
+    let format = global.output(OutputFormat::Json);
+    let list: Vec<serde_json::Value> = all
+        .iter()
+        .map(|def| {
+            serde_json::json!({
+                "name": def.name,
+                "signature": def.signature(),
+                "returns": def.returns.to_string(),
+                "summary": def.summary,
+            })
+        })
+        .collect();
+    session.finish(|session| crate::write_value(session, &serde_json::Value::Array(list), format))
 }
