@@ -18,6 +18,48 @@
 //!   printing it. Nodes with no path between them form parallel groups:
 //!   group n holds the nodes whose longest chain of predecessors has n
 //!   links, sorted by name.
+//!
+//! A library user registers what it knows of its provider's links:
+//!
+//! ```
+//! use std::path::PathBuf;
+//! use std::sync::Arc;
+//!
+//! use strata_fs::MemoryFs;
+//! use strata_spec::{Dialect, LinkKind, LinkProvider, Options, RenderRequest, Settings, Side, Spec};
+//! use strata_syntax::{Limits, SourceDb};
+//!
+//! /// A function is deployed after the table it links to.
+//! struct Tables;
+//!
+//! impl LinkProvider for Tables {
+//!     fn link(&self, from: &str, to: &str) -> Option<LinkKind> {
+//!         (from == "aws/lambda/function" && to == "aws/dynamodb/table")
+//!             .then_some(LinkKind::Hard { first: Side::To })
+//!     }
+//! }
+//!
+//! let blueprint = "version: 2023-04-20
+//! resources:
+//!   orders:
+//!     type: aws/dynamodb/table
+//!     metadata: {labels: {app: orders}}
+//!     spec: {name: orders}
+//!   api:
+//!     type: aws/lambda/function
+//!     linkSelector: {byLabel: {app: orders}}
+//!     spec: {handler: main}
+//! ";
+//! let files = Arc::new(MemoryFs::new().with("blueprint.yaml", blueprint));
+//! let settings = Settings { path: PathBuf::from("blueprint.yaml"), root: None };
+//! let opened = Spec::open(files, Options::new(Limits::default(), settings));
+//! let spec = opened.outcome.value.unwrap();
+//! let mut db = SourceDb::extending(opened.sources);
+//! let resolved = spec.render(&RenderRequest::default(), &mut db).value.unwrap();
+//! let providers: [Arc<dyn LinkProvider>; 1] = [Arc::new(Tables)];
+//! let graph = strata_spec::graph(spec.loaded().unwrap(), &resolved, &providers).value.unwrap();
+//! assert_eq!(graph.groups, [vec!["orders"], vec!["api"]]);
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
