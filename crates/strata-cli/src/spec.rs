@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
@@ -24,6 +25,8 @@ pub(crate) enum SpecCommand {
     Render(RenderArgs),
     /// The links and deployment order of a resolved blueprint (`-o dot` for Graphviz, or `-o json`).
     Graph(ResolveArgs),
+    /// The changes from a previous deployment's state to the resolved blueprint.
+    Plan(PlanArgs),
     /// Evaluate one field text (with or without `${..}`) and print its value.
     Eval(EvalArgs),
     /// List the core functions with their signatures.
@@ -79,6 +82,19 @@ pub(crate) struct RenderArgs {
     show_secrets: bool,
 }
 
+/// `plan` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct PlanArgs {
+    #[command(flatten)]
+    resolve: ResolveArgs,
+    /// The state file of the previous deployment (JSON); without one, everything is created.
+    #[arg(long, value_name = "STATE")]
+    state: Option<String>,
+    /// Exit 2 when the plan has changes (0 when it has none), as terraform does.
+    #[arg(long)]
+    detailed_exitcode: bool,
+}
+
 /// `eval` arguments.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
@@ -97,6 +113,7 @@ pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
         SpecCommand::Check(args) => check(global, args),
         SpecCommand::Render(args) => render(global, args),
         SpecCommand::Graph(args) => graph(global, args),
+        SpecCommand::Plan(args) => plan(global, args),
         SpecCommand::Eval(args) => eval(global, args),
         SpecCommand::Functions => functions(global),
         SpecCommand::Schema => {
@@ -146,6 +163,39 @@ fn graph(global: &GlobalArgs, args: &ResolveArgs) -> ExitCode {
             }
         }
     })
+}
+
+fn plan(global: &GlobalArgs, args: &PlanArgs) -> ExitCode {
+    let mut session = Session::new(global);
+    let providers: [Arc<dyn strata_spec::ResourceProvider>; 1] =
+        [Arc::new(strata_spec::CoreProvider)];
+    // The blueprint is opened first: its sources are the session's first.
+    let staged = resolve(&mut session, &args.resolve).and_then(|(spec, resolved)| {
+        let state = match &args.state {
+            Some(file) => {
+                let document = session.load_document(file)?;
+                Some(strata_spec::read_state(&document).report(&mut session.diagnostics)?)
+            }
+            None => None,
+        };
+        let loaded = spec.loaded()?;
+        let graph = strata_spec::graph(loaded, &resolved, &[]).report(&mut session.diagnostics)?;
+        strata_spec::plan(&resolved, &graph, state.as_ref(), &providers)
+            .report(&mut session.diagnostics)
+    });
+    let changes = staged.as_ref().is_some_and(strata_spec::Plan::has_changes);
+    let status = session.finish(|session| {
+        let staged = staged?;
+        if global.output.is_none() {
+            return Some(staged.to_text());
+        }
+        let format = global.output(OutputFormat::Json);
+        crate::write_value(session, &staged.to_json(), format)
+    });
+    if args.detailed_exitcode && changes && status == ExitCode::SUCCESS {
+        return ExitCode::from(2);
+    }
+    status
 }
 
 /// Opens and resolves the blueprint of `args`; `None` (reported) when

@@ -44,6 +44,8 @@
 //! | `spec/include-cycle` | includes form a cycle (the chain is printed) |
 //! | `spec/datasource-input` | a `--datasources` file names a data source or field the blueprint does not export, or gives a value of the wrong type |
 //! | `spec/order-cycle` | hard links and references ask for a deployment order with a cycle (printed) |
+//! | `spec/state` | a state file of another format version |
+//! | `spec/provider-spec` | a provider refuses a resolved spec (a missing or unknown field, a wrong type) |
 //! | `spec/known-after-deploy` | a note: an evaluated text depends on what only deployment tells (`strata spec eval`) |
 //!
 //! Problems inside a `${..}` (its syntax, functions, argument types) have
@@ -136,3 +138,7 @@ pub const INCLUDE_CYCLE: &str = "spec/include-cycle";
 pub const DATASOURCE_INPUT: &str = "spec/datasource-input";
 /// The deployment order has a cycle.
 pub const ORDER_CYCLE: &str = "spec/order-cycle";
+/// A state file of another format version.
+pub const STATE: &str = "spec/state";
+/// A provider refuses a resolved spec.
+pub const PROVIDER_SPEC: &str = "spec/provider-spec";

@@ -20,6 +20,9 @@
 //!   secrets masked in output.
 //! - `graph`: links by label (decided by [`LinkProvider`]s), the
 //!   deployment order and its parallel groups ([`Graph`]).
+//! - `plan`: the changes from a previous deployment's [`State`] to the
+//!   resolved blueprint ([`Plan`]), [`ResourceProvider`]s checking specs
+//!   and deciding replacements, the built-in [`CoreProvider`].
 //!
 //! [`Spec`] is the dialect: opened on one blueprint file, rendered with the
 //! user's variable values and data source fields ([`RenderRequest`]) into
@@ -34,6 +37,7 @@ mod graph;
 mod load;
 mod model;
 mod placement;
+mod plan;
 mod resolve;
 mod schema;
 mod validate;
@@ -51,6 +55,10 @@ pub use load::{Loaded, check};
 pub use model::{
     Blueprint, Condition, Datasource, DatasourceExport, Export, Filter, Include, Metadata,
     Operator, Resource, Spanned, Tree, ValueDef, Variable, VariableType, node_types,
+};
+pub use plan::{
+    Action, Change, CoreProvider, LinkPlan, Plan, ResourcePlan, ResourceProvider, STATE_FORMAT,
+    State, StateResource, plan, read_state,
 };
 pub use resolve::{
     ChildSource, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint, ResolvedResource,

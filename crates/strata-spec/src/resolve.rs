@@ -110,6 +110,8 @@ pub struct ResolvedResource {
     pub pending: Option<String>,
     /// The spec fields that read a secret (masked in output).
     pub secret_fields: Vec<FieldPath>,
+    /// Where the spec is written, for problems found in it later.
+    pub spec_span: Span,
 }
 
 /// A resolved blueprint.
@@ -572,6 +574,7 @@ impl Resolver<'_> {
             spec,
             pending: None,
             secret_fields,
+            spec_span: resource.spec.span(),
         }
     }
 
