@@ -567,3 +567,32 @@ fn spec_render_refuses_standard_input() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("\"code\":\"spec/include\""));
 }
+
+#[test]
+fn plan_detailed_exit_code_says_whether_anything_changes() {
+    let root = env!("CARGO_MANIFEST_DIR").replace("/crates/strata-cli", "");
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "spec",
+            "plan",
+            "examples/spec/blueprint.yaml",
+            "--var",
+            "databasePassword=x",
+        ];
+        args.extend_from_slice(extra);
+        strata(&root, &args)
+    };
+    // Without a state everything is created: 0 plainly, 2 when asked.
+    assert_eq!(plan(&[]).status.code(), Some(0));
+    let detailed = plan(&["--detailed-exitcode"]);
+    assert_eq!(detailed.status.code(), Some(2), "{}", stderr(&detailed));
+    assert!(
+        stdout(&detailed).contains("Plan: 3 to create"),
+        "{}",
+        stdout(&detailed)
+    );
+    // A state file that cannot be read is an error, never an empty state.
+    let missing = plan(&["--state", "no-such-state.json", "--detailed-exitcode"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stdout(&missing).is_empty());
+}
