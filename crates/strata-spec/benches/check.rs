@@ -13,7 +13,10 @@
 //!   build the typed model (every `${..}` parsed), check every reference,
 //!   type and function, and look for cycles;
 //! - `render`: open, then resolve: values, `each` expanded into instances,
-//!   conditions decided, every field substituted, exports.
+//!   conditions decided, every field substituted, exports;
+//! - `plan`: render, the graph (links by label, the deployment order) and
+//!   the change set against the state of a deployment of the same
+//!   blueprint with other variable values (every resource changes).
 //!
 //! Run with:
 //!
@@ -35,7 +38,11 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use strata_fs::{Files, MemoryFs};
-use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec};
+use strata_spec::{
+    Dialect, Given, GivenValue, Inputs, Opened, Options, Origin, RenderRequest, Settings, Spec,
+    State, graph, plan,
+};
+use strata_syntax::Span;
 use strata_syntax::{Format, Limits, SourceDb};
 
 fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
@@ -110,7 +117,7 @@ fn benches(c: &mut Criterion) {
     let resources = rendered.value.expect("a resolution").resources.len();
     eprintln!("rendered: {resources} resources (each expanded, conditions decided)");
     let mut group = c.benchmark_group("render");
-    group.throughput(throughput);
+    group.throughput(throughput.clone());
     group.sample_size(10);
     group.bench_function(&id, |b| {
         b.iter_with_large_drop(|| {
@@ -123,5 +130,61 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(check_benches, benches);
+/// The state of a deployment of the blueprint with `env0` set to
+/// `production` (so every name differs from the default render).
+fn previous_state(files: &Arc<dyn Files>) -> State {
+    let opened = open(files);
+    let spec = opened.outcome.value.expect("a blueprint");
+    let mut db = SourceDb::extending(opened.sources);
+    let request = RenderRequest {
+        inputs: Inputs {
+            given: vec![Given {
+                name: "env0".to_owned(),
+                value: GivenValue::Text("production".to_owned()),
+                span: Span::default(),
+                name_span: Span::default(),
+                origin: Origin::Flag,
+            }],
+        },
+        ..RenderRequest::default()
+    };
+    let resolved = spec.render(&request, &mut db).value.expect("a resolution");
+    let drawn = graph(spec.loaded().expect("loaded"), &resolved, &[])
+        .value
+        .expect("a graph");
+    State::of(&resolved, &drawn)
+}
+
+fn plan_bench(c: &mut Criterion) {
+    let text = blueprint::generate();
+    let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
+    let state = previous_state(&files);
+    let request = RenderRequest::default();
+    let staged = |files: &Arc<dyn Files>| {
+        let opened = open(files);
+        let spec = opened.outcome.value.expect("a blueprint");
+        let mut db = SourceDb::extending(opened.sources);
+        let resolved = spec.render(&request, &mut db).value.expect("a resolution");
+        let drawn = graph(spec.loaded().expect("loaded"), &resolved, &[])
+            .value
+            .expect("a graph");
+        plan(&resolved, &drawn, Some(&state), &[])
+            .value
+            .expect("a plan")
+    };
+    let counts = staged(&files).counts();
+    eprintln!(
+        "plan against a state of {} resources: {counts:?}",
+        state.resources.len()
+    );
+    let mut group = c.benchmark_group("plan");
+    group.throughput(Throughput::Bytes(u64::try_from(text.len()).expect("fits")));
+    group.sample_size(10);
+    group.bench_function(format!("blueprint-{}B", text.len()), |b| {
+        b.iter_with_large_drop(|| staged(black_box(&files)));
+    });
+    group.finish();
+}
+
+criterion_group!(check_benches, benches, plan_bench);
 criterion_main!(check_benches);

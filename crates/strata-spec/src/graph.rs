@@ -200,19 +200,17 @@ pub fn graph(
         }
     };
     // What each element reads, through values.
-    for element in loaded
-        .references
-        .edges
-        .iter()
-        .map(|edge| &edge.from)
-        .collect::<BTreeSet<_>>()
-    {
+    let mut reads: HashMap<&Element, BTreeSet<&Element>> = HashMap::new();
+    for edge in &loaded.references.edges {
+        reads.entry(&edge.from).or_default().insert(&edge.to);
+    }
+    for element in reads.keys().copied().collect::<BTreeSet<_>>() {
         let readers = nodes_of(element);
         if readers.is_empty() {
             continue;
         }
-        for read in deployed_dependencies(loaded, element) {
-            for before in nodes_of(&read) {
+        for read in deployed_dependencies(&reads, element) {
+            for before in nodes_of(read) {
                 for after in &readers {
                     if &before != after {
                         graph
@@ -224,14 +222,57 @@ pub fn graph(
             }
         }
     }
-    for (from, resource) in &resolved.resources {
-        if resource.link_selector.is_empty() {
-            continue;
+    link_by_labels(resolved, providers, &mut graph);
+    match groups(&graph) {
+        Ok(groups) => {
+            graph.groups = groups;
+            Outcome::ok(graph)
         }
-        for (to, target) in &resolved.resources {
+        Err(cycle) => Outcome::error(Diagnostic::error(
+            codes::ORDER_CYCLE,
+            format!("the deployment order has a cycle: {}", cycle.join(" → ")),
+            Span::file_start(loaded.tree.span.source),
+        )
+        .with_help("a hard link and the references between two resources ask for opposite orders: remove one, or make the link soft in its provider")),
+    }
+}
+
+/// The links selectors make, and the order hard links add.
+fn link_by_labels(
+    resolved: &ResolvedBlueprint,
+    providers: &[Arc<dyn LinkProvider>],
+    graph: &mut Graph,
+) {
+    // Resources by each of their labels, so a selector looks only at the
+    // resources carrying its first pair.
+    let mut labelled: HashMap<(&str, &str), Vec<&str>> = HashMap::new();
+    for (name, resource) in &resolved.resources {
+        if let Value::Object(metadata) = &resource.metadata
+            && let Some(Value::Object(labels)) = metadata.get("labels")
+        {
+            for (key, value) in labels {
+                if let Value::String(value) = value {
+                    labelled
+                        .entry((key.as_str(), value.as_str()))
+                        .or_default()
+                        .push(name);
+                }
+            }
+        }
+    }
+    for (from, resource) in &resolved.resources {
+        let Some((key, value)) = resource.link_selector.first() else {
+            continue;
+        };
+        let candidates = labelled
+            .get(&(key.as_str(), value.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        for to in candidates {
+            let target = &resolved.resources[*to];
             if from == to || !has_labels(&target.metadata, &resource.link_selector) {
                 continue;
             }
+            let to = &(*to).to_owned();
             let state = providers
                 .iter()
                 .find_map(|provider| provider.link(&resource.resource_type, &target.resource_type))
@@ -254,32 +295,23 @@ pub fn graph(
             });
         }
     }
-    match groups(&graph) {
-        Ok(groups) => {
-            graph.groups = groups;
-            Outcome::ok(graph)
-        }
-        Err(cycle) => Outcome::error(Diagnostic::error(
-            codes::ORDER_CYCLE,
-            format!("the deployment order has a cycle: {}", cycle.join(" → ")),
-            Span::file_start(loaded.tree.span.source),
-        )
-        .with_help("a hard link and the references between two resources ask for opposite orders: remove one, or make the link soft in its provider")),
-    }
 }
 
 /// The resources and children `element` reads, directly or through values.
-fn deployed_dependencies(loaded: &Loaded, element: &Element) -> BTreeSet<Element> {
+fn deployed_dependencies<'a>(
+    reads: &HashMap<&'a Element, BTreeSet<&'a Element>>,
+    element: &'a Element,
+) -> BTreeSet<&'a Element> {
     let mut found = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    let mut stack = vec![element.clone()];
+    let mut stack = vec![element];
     while let Some(at) = stack.pop() {
-        for next in loaded.references.dependencies(&at) {
+        for next in reads.get(at).into_iter().flatten() {
             match next {
                 Element::Resource(_) | Element::Child(_) => {
-                    found.insert(next.clone());
+                    found.insert(*next);
                 }
-                Element::Value(_) if seen.insert(next.clone()) => stack.push(next.clone()),
+                Element::Value(_) if seen.insert(*next) => stack.push(next),
                 _ => {}
             }
         }

@@ -69,6 +69,68 @@ pub struct StateResource {
     pub links: Vec<String>,
 }
 
+impl State {
+    /// The state a deployment of `resolved` would record: each resource's
+    /// type and spec (fields known only after deployment as `null`, no
+    /// state fields), the links of `graph` (unsupported ones aside), and
+    /// the children likewise (without links). For tests, benchmarks and
+    /// tools that write a first state.
+    #[must_use]
+    pub fn of(resolved: &ResolvedBlueprint, graph: &Graph) -> State {
+        let mut links: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for link in graph
+            .links
+            .iter()
+            .filter(|link| link.state != LinkState::Unsupported)
+        {
+            links
+                .entry(link.from.as_str())
+                .or_default()
+                .push(link.to.clone());
+        }
+        State {
+            format_version: STATE_FORMAT,
+            resources: resolved
+                .resources
+                .iter()
+                .map(|(name, resource)| {
+                    let deployed = StateResource {
+                        resource_type: resource.resource_type.clone(),
+                        spec: known_json(&resource.spec),
+                        state: Json::Null,
+                        links: links.remove(name.as_str()).unwrap_or_default(),
+                    };
+                    (name.clone(), deployed)
+                })
+                .collect(),
+            children: resolved
+                .children
+                .iter()
+                .map(|(name, child)| (name.clone(), State::of(child, &Graph::default())))
+                .collect(),
+            exports: resolved
+                .exports
+                .iter()
+                .map(|(name, value)| (name.clone(), known_json(value)))
+                .collect(),
+        }
+    }
+}
+
+/// A value as JSON, what waits on deployment as `null`.
+fn known_json(value: &Value) -> Json {
+    match value {
+        Value::Array(items) => Json::Array(items.iter().map(known_json).collect()),
+        Value::Object(fields) => Json::Object(
+            fields
+                .iter()
+                .map(|(key, value)| (key.clone(), known_json(value)))
+                .collect(),
+        ),
+        other => other.to_json().unwrap_or(Json::Null),
+    }
+}
+
 /// A resource type's provider, as change staging uses it.
 pub trait ResourceProvider: Send + Sync {
     /// Whether this provider owns `resource_type`.

@@ -2,7 +2,8 @@
 //! computed with functions, 20 data sources, and 10,000 resources whose
 //! specs hold substitutions (variables, values, data source fields, other
 //! resources' spec and state fields, `elem`/`i` in `each` resources),
-//! labels, link selectors, conditions, and 200 exports. It checks clean.
+//! labels and link selectors (each resource links to about five others),
+//! conditions, and 200 exports. It checks clean.
 
 use std::fmt::Write as _;
 
@@ -16,6 +17,9 @@ pub(crate) const DATASOURCES: usize = 20;
 pub(crate) const RESOURCES: usize = 10_000;
 /// Exports.
 pub(crate) const EXPORTS: usize = 200;
+/// Label values: each resource selects the resources of the next group,
+/// about `RESOURCES / LINK_GROUPS` of them.
+const LINK_GROUPS: usize = 2_000;
 
 /// The blueprint's YAML text.
 #[must_use]
@@ -116,8 +120,8 @@ fn resources(out: &mut String) {
         let _ = write!(
             out,
             "  fn{r}:\n    type: aws/lambda/function\n    description: Function ${{values.name{value}}} number {r}.\n    metadata:\n      displayName: ${{to_upper(values.name{value})}}\n      labels:\n        service: svc{}\n      annotations:\n        aws.lambda.populateEnvVars: true\n    linkSelector:\n      byLabel:\n        service: svc{}\n",
-            r % 50,
-            (r + 1) % 50
+            r % LINK_GROUPS,
+            (r + 1) % LINK_GROUPS
         );
         if r % 10 == 0 {
             let _ = writeln!(out, "    each: ${{values.zones{}}}", value + 1);
