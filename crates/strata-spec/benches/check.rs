@@ -38,11 +38,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use strata_fs::{Files, MemoryFs};
-use strata_spec::{
-    Dialect, Given, GivenValue, Inputs, Opened, Options, Origin, RenderRequest, Settings, Spec,
-    State, graph, plan,
-};
-use strata_syntax::Span;
+use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec, graph, plan};
 use strata_syntax::{Format, Limits, SourceDb};
 
 fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
@@ -130,35 +126,10 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-/// The state of a deployment of the blueprint with `env0` set to
-/// `production` (so every name differs from the default render).
-fn previous_state(files: &Arc<dyn Files>) -> State {
-    let opened = open(files);
-    let spec = opened.outcome.value.expect("a blueprint");
-    let mut db = SourceDb::extending(opened.sources);
-    let request = RenderRequest {
-        inputs: Inputs {
-            given: vec![Given {
-                name: "env0".to_owned(),
-                value: GivenValue::Text("production".to_owned()),
-                span: Span::default(),
-                name_span: Span::default(),
-                origin: Origin::Flag,
-            }],
-        },
-        ..RenderRequest::default()
-    };
-    let resolved = spec.render(&request, &mut db).value.expect("a resolution");
-    let drawn = graph(spec.loaded().expect("loaded"), &resolved, &[])
-        .value
-        .expect("a graph");
-    State::of(&resolved, &drawn)
-}
-
 fn plan_bench(c: &mut Criterion) {
     let text = blueprint::generate();
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
-    let state = previous_state(&files);
+    let state = blueprint::previous_state(&text).expect("a state");
     let request = RenderRequest::default();
     let staged = |files: &Arc<dyn Files>| {
         let opened = open(files);

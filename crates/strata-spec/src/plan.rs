@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Node, Outcome};
@@ -34,7 +34,7 @@ use crate::resolve::{MASK, ResolvedBlueprint};
 pub const STATE_FORMAT: u32 = 1;
 
 /// The record of a previous deployment of one blueprint instance.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct State {
     /// The format of the file: 1.
@@ -52,7 +52,7 @@ pub struct State {
 }
 
 /// One deployed resource.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StateResource {
     /// The resource type.

@@ -6,6 +6,15 @@
 //! conditions, and 200 exports. It checks clean.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use strata_fs::{Files, MemoryFs};
+use strata_spec::{
+    Dialect, Given, GivenValue, Inputs, Options, Origin, RenderRequest, Settings, Spec, State,
+    graph,
+};
+use strata_syntax::{Limits, SourceDb, Span};
 
 /// Variables in the blueprint.
 pub(crate) const VARIABLES: usize = 200;
@@ -154,4 +163,30 @@ fn resources(out: &mut String) {
             );
         }
     }
+}
+
+/// The state of a deployment of the blueprint with `env0=production`.
+pub(crate) fn previous_state(text: &str) -> Option<State> {
+    let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", text));
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+        root: None,
+    };
+    let opened = Spec::open(files, Options::new(Limits::default(), settings));
+    let spec = opened.outcome.value?;
+    let mut db = SourceDb::extending(opened.sources);
+    let given = Given {
+        name: "env0".to_owned(),
+        value: GivenValue::Text("production".to_owned()),
+        span: Span::default(),
+        name_span: Span::default(),
+        origin: Origin::Flag,
+    };
+    let request = RenderRequest {
+        inputs: Inputs { given: vec![given] },
+        ..RenderRequest::default()
+    };
+    let resolved = spec.render(&request, &mut db).value?;
+    let drawn = graph(spec.loaded()?, &resolved, &[]).value?;
+    Some(State::of(&resolved, &drawn))
 }
