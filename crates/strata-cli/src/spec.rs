@@ -235,6 +235,7 @@ fn request(inputs: Inputs, datasources: Option<strata_syntax::Node>) -> RenderRe
         cwd: working_directory(),
         now_unix: now_unix(),
         child_source: None,
+        datasource_providers: Vec::new(),
     }
 }
 

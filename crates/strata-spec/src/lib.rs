@@ -61,8 +61,8 @@ pub use plan::{
     State, StateResource, plan, read_state,
 };
 pub use resolve::{
-    ChildSource, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint, ResolvedResource,
-    value_node,
+    ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,
+    ResolvedResource, value_node,
 };
 pub use schema::{
     BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,

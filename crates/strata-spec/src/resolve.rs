@@ -3,7 +3,9 @@
 //!
 //! - Variables: defaults, then `--vars`, then `--var`
 //!   ([`crate::variables`]). Data sources: the fields a `--datasources`
-//!   file gives (by the export's key, typed by the export), else known
+//!   file gives (by the export's key, typed by the export), else those a
+//!   [`DatasourceProvider`] of the request answers (the filter's search
+//!   evaluated; the provider's field named by `aliasFor`), else known
 //!   after deployment.
 //! - Children (`include`) in the order their references ask
 //!   (`children.a.x` in `include.b.variables` resolves `a` first): the path
@@ -65,6 +67,25 @@ pub trait ChildSource: Send + Sync {
     ) -> Result<(String, String), String>;
 }
 
+/// Answers data sources of the types it handles, as a provider of the
+/// reference implementation does: the external resource selected by the
+/// filter, as a mapping of the provider's field names (an export's
+/// `aliasFor`, else its key) to values.
+pub trait DatasourceProvider: Send + Sync {
+    /// Whether this provider answers data sources of `datasource_type`.
+    fn handles(&self, datasource_type: &str) -> bool;
+
+    /// The fields of the resource that `field operator search` selects, or
+    /// why there is none.
+    fn fetch(
+        &self,
+        datasource_type: &str,
+        field: &str,
+        operator: &str,
+        search: &Value,
+    ) -> Result<IndexMap<String, Value>, String>;
+}
+
 /// What one render asks for.
 #[derive(Clone, Default)]
 pub struct RenderRequest {
@@ -78,6 +99,9 @@ pub struct RenderRequest {
     pub now_unix: i64,
     /// Remote includes' source.
     pub child_source: Option<Arc<dyn ChildSource>>,
+    /// The providers that answer data sources (the `--datasources` values
+    /// come first).
+    pub datasource_providers: Vec<Arc<dyn DatasourceProvider>>,
 }
 
 impl std::fmt::Debug for RenderRequest {
@@ -87,6 +111,7 @@ impl std::fmt::Debug for RenderRequest {
             .field("datasources", &self.datasources.is_some())
             .field("cwd", &self.cwd)
             .field("child_source", &self.child_source.is_some())
+            .field("datasource_providers", &self.datasource_providers.len())
             .finish_non_exhaustive()
     }
 }
@@ -172,10 +197,17 @@ impl Resolver<'_> {
                 variable.secret = true;
             }
         }
-        let datasource_values = datasources
+        let mut datasource_values = datasources
             .map(|document| datasource_values(blueprint, document, &mut problems))
             .unwrap_or_default();
         let cwd = self.request.cwd.display().to_string();
+        self.fetch_datasources(
+            blueprint,
+            &variables,
+            &cwd,
+            &mut datasource_values,
+            &mut problems,
+        );
         let plain: IndexMap<String, Value> = variables
             .iter()
             .map(|(name, resolved)| (name.clone(), resolved.value.clone()))
@@ -229,6 +261,106 @@ impl Resolver<'_> {
         self.exports(blueprint, &env, &secrets, &mut resolved, &mut problems);
         resolved.variables = variables;
         Outcome::new(Some(resolved), problems).valid()
+    }
+
+    /// The data sources the `--datasources` values left out, from the
+    /// request's providers, in the order written (each sees those before).
+    fn fetch_datasources(
+        &self,
+        blueprint: &Blueprint,
+        variables: &IndexMap<String, Resolved>,
+        cwd: &str,
+        found: &mut IndexMap<String, IndexMap<String, Value>>,
+        problems: &mut Vec<Diagnostic>,
+    ) {
+        let plain: IndexMap<String, Value> = variables
+            .iter()
+            .map(|(name, resolved)| (name.clone(), resolved.value.clone()))
+            .collect();
+        for (name, datasource) in &blueprint.datasources {
+            let (Some(filter), false) = (&datasource.filter, found.contains_key(name)) else {
+                continue;
+            };
+            let Some(provider) = self
+                .request
+                .datasource_providers
+                .iter()
+                .find(|provider| provider.handles(&datasource.datasource_type.value))
+            else {
+                continue;
+            };
+            let env = Environment::new(
+                Some(blueprint),
+                plain.clone(),
+                cwd.to_owned(),
+                self.request.now_unix,
+            )
+            .with_datasources(found.clone());
+            let path = FieldPath::root().key("datasources").key(name);
+            let search = resolve_tree(
+                &filter.search,
+                &env,
+                self.db,
+                &path.key("filter").key("search"),
+                problems,
+            );
+            if search.unknown().is_some() {
+                continue;
+            }
+            let operator = serde_json::to_value(filter.operator.value)
+                .ok()
+                .and_then(|json| json.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            match provider.fetch(
+                &datasource.datasource_type.value,
+                &filter.field.value,
+                &operator,
+                &search,
+            ) {
+                Ok(fields) => {
+                    let mut values = IndexMap::new();
+                    for (key, export) in &datasource.exports {
+                        let field = export
+                            .alias_for
+                            .as_ref()
+                            .map_or(key.as_str(), |alias| alias.value.as_str());
+                        match fields.get(field) {
+                            Some(value) if value_fits(export.field_type.value, value) => {
+                                values.insert(key.clone(), as_declared(value.clone(), export.field_type.value));
+                            }
+                            Some(value) => problems.push(
+                                Diagnostic::error(
+                                    codes::DATASOURCE_INPUT,
+                                    format!("the provider gives `{name}.{field}` as {}, the export's type is {}", value.types(), export.field_type.value),
+                                    export.name_span,
+                                )
+                                .with_path(path.key("exports").key(key)),
+                            ),
+                            None => problems.push(
+                                Diagnostic::error(
+                                    codes::DATASOURCE_INPUT,
+                                    format!("the provider's answer for `{name}` has no field `{field}`"),
+                                    export.name_span,
+                                )
+                                .with_path(path.key("exports").key(key)),
+                            ),
+                        }
+                    }
+                    found.insert(name.clone(), values);
+                }
+                Err(message) => problems.push(
+                    Diagnostic::error(
+                        codes::DATASOURCE_INPUT,
+                        format!(
+                            "the provider of `{}` finds nothing for `{name}`: {message}",
+                            datasource.datasource_type.value
+                        ),
+                        datasource.name_span,
+                    )
+                    .with_path(path.key("filter")),
+                ),
+            }
+        }
     }
 
     /// A remote include, through the request's [`ChildSource`].

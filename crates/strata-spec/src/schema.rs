@@ -234,7 +234,7 @@ pub struct DatasourceMetadataSchema {
 }
 
 /// The operators of a data source filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]
 pub enum Operator {
     /// `=`.
     #[serde(rename = "=")]

@@ -181,3 +181,88 @@ fn fields_evaluate_before_deployment_where_they_can() {
     let spec_value = evaluate_tree(&blueprint.resources["table"].spec, &env).unwrap();
     assert_eq!(spec_value.to_json().unwrap()["tableName"], "orders-prod");
 }
+
+/// Answers `aws/vpc` data sources from a fixed table.
+struct Vpcs;
+
+impl strata_spec::DatasourceProvider for Vpcs {
+    fn handles(&self, datasource_type: &str) -> bool {
+        datasource_type == "aws/vpc"
+    }
+
+    fn fetch(
+        &self,
+        _: &str,
+        field: &str,
+        operator: &str,
+        search: &Value,
+    ) -> Result<IndexMap<String, Value>, String> {
+        if (field, operator, search) != ("tags", "has key", &Value::String("prod".into())) {
+            return Err(format!("no VPC where {field} {operator} {search}"));
+        }
+        let mut fields = IndexMap::new();
+        fields.insert("vpcId".to_owned(), Value::String("vpc-1".into()));
+        fields.insert(
+            "subnets".to_owned(),
+            Value::Array(vec![Value::String("subnet-a".into())]),
+        );
+        Ok(fields)
+    }
+}
+
+#[test]
+fn data_source_providers_answer_what_no_file_gives() {
+    let text = r#"version: 2023-04-20
+variables:
+  env:
+    type: string
+    default: prod
+datasources:
+  network:
+    type: aws/vpc
+    filter:
+      field: tags
+      operator: has key
+      search: ${variables.env}
+    exports:
+      vpc:
+        type: string
+        aliasFor: vpcId
+      subnets:
+        type: array
+resources:
+  fn:
+    type: aws/lambda/function
+    spec:
+      vpc: ${datasources.network.vpc}
+      subnet: ${datasources.network.subnets[0]}
+"#;
+    let (sources, spec) = open(text);
+    let mut db = SourceDb::extending(sources);
+    let request = RenderRequest {
+        datasource_providers: vec![Arc::new(Vpcs)],
+        ..RenderRequest::default()
+    };
+    let resolved = spec.render(&request, &mut db).value.unwrap();
+    let fields = resolved.resources["fn"].spec.to_json().unwrap();
+    assert_eq!(
+        fields,
+        serde_json::json!({"vpc": "vpc-1", "subnet": "subnet-a"})
+    );
+    // What the provider cannot find is an error at the data source.
+    let request = RenderRequest {
+        inputs: Inputs {
+            given: vec![flag("env", "dev")],
+        },
+        datasource_providers: vec![Arc::new(Vpcs)],
+        ..RenderRequest::default()
+    };
+    let failed = spec.render(&request, &mut db);
+    assert!(failed.value.is_none());
+    let record = failed.diagnostics[0].record(&db);
+    assert_eq!(record.code, "spec/datasource-input");
+    assert_eq!(
+        record.message,
+        "the provider of `aws/vpc` finds nothing for `network`: no VPC where tags has key dev"
+    );
+}
