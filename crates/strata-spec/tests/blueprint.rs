@@ -212,7 +212,7 @@ impl strata_spec::DatasourceProvider for Vpcs {
 
 #[test]
 fn data_source_providers_answer_what_no_file_gives() {
-    let text = r#"version: 2023-04-20
+    let text = r"version: 2023-04-20
 variables:
   env:
     type: string
@@ -236,7 +236,7 @@ resources:
     spec:
       vpc: ${datasources.network.vpc}
       subnet: ${datasources.network.subnets[0]}
-"#;
+";
     let (sources, spec) = open(text);
     let mut db = SourceDb::extending(sources);
     let request = RenderRequest {
