@@ -206,26 +206,42 @@ fn metadata_value(metadata: &Metadata, env: &dyn Env) -> Value {
 }
 
 /// The environment of one instance of an `each` resource: `elem` and `i`
-/// bound, everything else from the blueprint's environment.
+/// bound, everything else from the blueprint's environment. An instance
+/// of an `each` that waits on deployment has them known after deployment.
 pub struct Instance<'e> {
     base: &'e dyn Env,
-    elem: Value,
-    index: usize,
+    item: Option<(Value, usize)>,
 }
 
 impl<'e> Instance<'e> {
     /// The instance at `index`, whose item is `elem`.
     #[must_use]
     pub fn new(base: &'e dyn Env, elem: Value, index: usize) -> Instance<'e> {
-        Instance { base, elem, index }
+        Instance {
+            base,
+            item: Some((elem, index)),
+        }
+    }
+
+    /// The one instance known before deployment of an `each` that waits on
+    /// it: `elem` and `i` are known after deployment.
+    #[must_use]
+    pub fn pending(base: &'e dyn Env) -> Instance<'e> {
+        Instance { base, item: None }
     }
 }
 
 impl Env for Instance<'_> {
     fn reference(&self, reference: &Reference) -> Lookup {
         match reference {
-            Reference::Elem { .. } => Lookup::Known(self.elem.clone()),
-            Reference::ElemIndex => i64::try_from(self.index)
+            Reference::Elem { .. } => self
+                .item
+                .as_ref()
+                .map_or(Lookup::Pending, |(elem, _)| Lookup::Known(elem.clone())),
+            Reference::ElemIndex => self
+                .item
+                .as_ref()
+                .and_then(|(_, index)| i64::try_from(*index).ok())
                 .map_or(Lookup::Pending, |index| Lookup::Known(Value::Int(index))),
             other => self.base.reference(other),
         }

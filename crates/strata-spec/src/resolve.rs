@@ -377,7 +377,7 @@ impl Resolver<'_> {
             return Outcome::error(
                 Diagnostic::error(
                     codes::INCLUDE,
-                    format!("include `{name}` comes from a `{kind}` source, and no source of remote blueprints is configured"),
+                    format!("include `{name}` comes from a remote source (`{kind}`), and no source of remote blueprints is configured"),
                     include.name_span,
                 )
                 .with_help("a library user supplies one (`strata_spec::ChildSource`); the command line reads local files only")
@@ -502,8 +502,9 @@ impl Resolver<'_> {
                 None => vec![None],
                 Some(Ok(items)) => items.into_iter().enumerate().map(Some).collect(),
                 Some(Err(Failure::Pending(what))) => {
+                    let unexpanded = Instance::pending(env);
                     let mut pending =
-                        self.resource(name, resource, &path, env, None, secrets, problems);
+                        self.resource(name, resource, &path, &unexpanded, None, secrets, problems);
                     pending.pending = Some(format!("each: {what}"));
                     resolved.resources.insert(name.clone(), pending);
                     continue;
