@@ -132,7 +132,8 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         return session.finish(|_| None);
     };
     let given = !args.variables.vars.is_empty() || args.variables.vars_file.is_some();
-    if given && let Some(inputs) = inputs(&mut session, &args.variables) {
+    let blueprint = spec.loaded().map(|loaded| &loaded.blueprint);
+    if given && let Some(inputs) = inputs(&mut session, &args.variables, blueprint) {
         session.render(&spec, &request(inputs, None));
     }
     session.finish(|_| None)
@@ -217,7 +218,8 @@ fn resolve(
     if session.has_errors() {
         return None;
     }
-    let inputs = inputs(session, &args.variables)?;
+    let blueprint = spec.loaded().map(|loaded| &loaded.blueprint);
+    let inputs = inputs(session, &args.variables, blueprint)?;
     let datasources = match &args.datasources {
         Some(file) => Some(session.load_document(file)?),
         None => None,
@@ -298,7 +300,11 @@ fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<S
 
 /// The values of `--vars` and `--var`, in that order; `None` (reported)
 /// when one is malformed.
-fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
+fn inputs(
+    session: &mut Session<'_>,
+    args: &VariableArgs,
+    blueprint: Option<&strata_spec::Blueprint>,
+) -> Option<Inputs> {
     let mut inputs = Inputs::default();
     if let Some(file) = &args.vars_file {
         let document = session.load_document(file)?;
@@ -307,7 +313,18 @@ fn inputs(session: &mut Session<'_>, args: &VariableArgs) -> Option<Inputs> {
             .report(&mut session.diagnostics)?;
     }
     for flag in &args.vars {
-        let source = session.db.add(format!("--var {flag}"), flag.clone());
+        // A secret variable's value is registered masked, so no diagnostic
+        // quotes it (the positions stay those of the text given).
+        let secret = flag.split_once('=').is_some_and(|(name, _)| {
+            blueprint
+                .and_then(|blueprint| blueprint.variables.get(name.trim()))
+                .is_some_and(|variable| variable.secret)
+        });
+        let shown = match flag.split_once('=') {
+            Some((name, value)) if secret => format!("{name}={}", "*".repeat(value.len())),
+            _ => flag.clone(),
+        };
+        let source = session.db.add(format!("--var {shown}"), shown);
         let Some((name, value)) = flag
             .split_once('=')
             .filter(|(name, _)| !name.trim().is_empty())
@@ -346,7 +363,7 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
         .as_ref()
         .and_then(Spec::loaded)
         .map(|loaded| &loaded.blueprint);
-    let Some(inputs) = inputs(&mut session, &args.variables) else {
+    let Some(inputs) = inputs(&mut session, &args.variables, blueprint) else {
         return session.finish(|_| None);
     };
     let variables: IndexMap<String, Value> = match blueprint {

@@ -387,18 +387,22 @@ fn plan_resources(
                 );
             }
         }
-        let after = spec_json(&resource.spec, resource);
+        // Compared as resolved, shown with secrets masked.
+        let after = value_json(&resource.spec);
         let Some(before) = state.resources.get(name) else {
             plans.push(ResourcePlan {
                 name: name.clone(),
                 resource_type: resource.resource_type.clone(),
                 action: Action::Create,
-                changes: diff(None, Some(&after), &FieldPath::root()),
+                changes: masked(diff(None, Some(&after), &FieldPath::root()), resource),
                 reason: None,
             });
             continue;
         };
-        let mut changes = diff(Some(&before.spec), Some(&after), &FieldPath::root());
+        let mut changes = masked(
+            diff(Some(&before.spec), Some(&after), &FieldPath::root()),
+            resource,
+        );
         let mut reason = None;
         if let Some(provider) = provider {
             for change in &mut changes {
@@ -515,26 +519,25 @@ fn summary_action(plan: &Plan) -> Action {
     }
 }
 
-/// A resolved spec as JSON: unknown parts as `{"knownAfterDeploy": REF}`
-/// markers, secret fields masked.
-fn spec_json(spec: &Value, resource: &crate::resolve::ResolvedResource) -> Json {
-    let mut json = value_json(spec);
-    for path in &resource.secret_fields {
-        if let Some(field) = json_at_mut(&mut json, path) {
-            *field = Json::String(MASK.to_owned());
+/// The changes with the values of secret fields (and what lies below them)
+/// masked: a secret that changes is an update, shown `********`.
+fn masked(mut changes: Vec<Change>, resource: &crate::resolve::ResolvedResource) -> Vec<Change> {
+    for change in &mut changes {
+        let secret = resource
+            .secret_fields
+            .iter()
+            .any(|secret| change.path.segments().starts_with(secret.segments()));
+        if secret {
+            let mask = |value: &mut Option<Json>| {
+                if value.is_some() {
+                    *value = Some(Json::String(MASK.to_owned()));
+                }
+            };
+            mask(&mut change.before);
+            mask(&mut change.after);
         }
     }
-    json
-}
-
-fn json_at_mut<'a>(json: &'a mut Json, path: &FieldPath) -> Option<&'a mut Json> {
-    path.segments()
-        .iter()
-        .try_fold(json, |at, segment| match segment {
-            strata_syntax::Segment::Key(key) => at.get_mut(key.as_str()),
-            strata_syntax::Segment::Index(index) => at.get_mut(*index),
-            strata_syntax::Segment::Wildcard => None,
-        })
+    changes
 }
 
 /// The marker key of a value known only after deployment, in plans.
