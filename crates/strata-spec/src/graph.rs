@@ -9,8 +9,8 @@
 //! - **Providers.** A [`LinkProvider`] says, for a pair of resource types,
 //!   whether a link is supported and of which kind: a *hard* link orders
 //!   the two (the side it names is deployed first), a *soft* link does not.
-//!   The first provider that knows the pair decides; without one the link
-//!   is *unchecked* and orders nothing.
+//!   The first provider that knows the pair decides, and may add fields
+//!   to the link; without one the link is *unchecked* and orders nothing.
 //! - **Order.** Edges run from what must be deployed first to what reads
 //!   it: a reference (`${resources.a…}` or `link(a, …)` in b, also through
 //!   values; `children.c` in a resource or an include), and hard links.
@@ -101,6 +101,14 @@ pub trait LinkProvider: Send + Sync {
     /// The link from a resource of type `from` to one of type `to`; `None`
     /// when this provider does not know the pair.
     fn link(&self, from: &str, to: &str) -> Option<LinkKind>;
+
+    /// Fields the provider adds to a link between resources of these
+    /// types (an IAM policy, an environment variable name); none by
+    /// default.
+    fn fields(&self, from: &str, to: &str) -> indexmap::IndexMap<String, Value> {
+        let _ = (from, to);
+        indexmap::IndexMap::new()
+    }
 }
 
 /// How a link was decided.
@@ -128,7 +136,7 @@ impl LinkState {
 }
 
 /// A link made by a selector.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Link {
     /// The resource whose selector matched.
     pub from: String,
@@ -136,6 +144,8 @@ pub struct Link {
     pub to: String,
     /// What the providers say.
     pub state: LinkState,
+    /// The fields the deciding provider adds.
+    pub fields: indexmap::IndexMap<String, Value>,
 }
 
 /// Why one node is deployed before another.
@@ -273,14 +283,23 @@ fn link_by_labels(
                 continue;
             }
             let to = &(*to).to_owned();
-            let state = providers
+            let (from_type, to_type) = (&resource.resource_type, &target.resource_type);
+            let decided = providers
                 .iter()
-                .find_map(|provider| provider.link(&resource.resource_type, &target.resource_type))
-                .map_or(LinkState::Unchecked, |kind| match kind {
-                    LinkKind::Hard { first } => LinkState::Hard(first),
+                .find_map(|provider| Some((provider.link(from_type, to_type)?, provider)));
+            let state = decided
+                .as_ref()
+                .map_or(LinkState::Unchecked, |(kind, _)| match kind {
+                    LinkKind::Hard { first } => LinkState::Hard(*first),
                     LinkKind::Soft => LinkState::Soft,
                     LinkKind::Unsupported => LinkState::Unsupported,
                 });
+            let fields = match &decided {
+                Some((LinkKind::Hard { .. } | LinkKind::Soft, provider)) => {
+                    provider.fields(from_type, to_type)
+                }
+                _ => indexmap::IndexMap::new(),
+            };
             if let LinkState::Hard(first) = state {
                 let (before, after) = match first {
                     Side::From => (from.clone(), to.clone()),
@@ -292,6 +311,7 @@ fn link_by_labels(
                 from: from.clone(),
                 to: to.clone(),
                 state,
+                fields,
             });
         }
     }
@@ -465,6 +485,10 @@ impl Graph {
             .iter()
             .map(|link| {
                 let mut entry = serde_json::json!({"from": link.from, "to": link.to, "kind": link.state.name()});
+                if !link.fields.is_empty() {
+                    let fields = Value::Object(link.fields.clone());
+                    entry["fields"] = fields.to_json().unwrap_or_default();
+                }
                 if let LinkState::Hard(first) = link.state {
                     entry["first"] = serde_json::json!(match first {
                         Side::From => &link.from,

@@ -56,6 +56,17 @@ impl LinkProvider for Aws {
             _ => None,
         }
     }
+
+    fn fields(&self, _: &str, to: &str) -> indexmap::IndexMap<String, strata_subst::Value> {
+        let mut fields = indexmap::IndexMap::new();
+        if to == "aws/dynamodb/table" {
+            fields.insert(
+                "policy".to_owned(),
+                strata_subst::Value::String("dynamodb:*".into()),
+            );
+        }
+        fields
+    }
 }
 
 fn resolve(text: &str, providers: &[Arc<dyn LinkProvider>]) -> (SourceDb, Outcome<Graph>) {
