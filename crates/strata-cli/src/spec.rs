@@ -106,6 +106,9 @@ pub(crate) struct EvalArgs {
     blueprint: Option<PathBuf>,
     #[command(flatten)]
     variables: VariableArgs,
+    /// Print a value that reads a secret variable or value instead of `********`.
+    #[arg(long)]
+    show_secrets: bool,
 }
 
 pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
@@ -437,8 +440,14 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
             return session.finish(|_| None);
         }
     };
+    let secret =
+        blueprint.is_some_and(|blueprint| strata_spec::template_reads_secret(blueprint, &template));
     session.finish(|session| {
-        let json = value.to_json()?;
+        let json = if secret && !args.show_secrets {
+            serde_json::Value::String(strata_spec::MASK.to_owned())
+        } else {
+            value.to_json()?
+        };
         crate::write_value(session, &json, global.output(OutputFormat::Yaml))
     })
 }

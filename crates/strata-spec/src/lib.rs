@@ -62,7 +62,7 @@ pub use plan::{
 };
 pub use resolve::{
     ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,
-    ResolvedResource, value_node,
+    ResolvedResource, template_reads_secret, value_node,
 };
 pub use schema::{
     BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,

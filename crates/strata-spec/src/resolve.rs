@@ -870,6 +870,34 @@ fn secret_elements(
     }
 }
 
+/// Whether a field text reads a secret variable or value of `blueprint`
+/// (a value computed from a secret is secret), for outputs that must mask
+/// it.
+#[must_use]
+pub fn template_reads_secret(blueprint: &Blueprint, template: &strata_subst::Template) -> bool {
+    let mut secret: HashSet<Element> = blueprint
+        .variables
+        .iter()
+        .filter(|(_, variable)| variable.secret)
+        .map(|(name, _)| Element::variable(name))
+        .collect();
+    loop {
+        let before = secret.len();
+        for (name, value) in &blueprint.values {
+            if value.secret || tree_reads_secret(&value.value, &secret) {
+                secret.insert(Element::value(name));
+            }
+        }
+        if secret.len() == before {
+            break;
+        }
+    }
+    template
+        .references()
+        .into_iter()
+        .any(|reference| reads_secret(reference, &secret))
+}
+
 fn reads_secret(reference: &Reference, secrets: &HashSet<Element>) -> bool {
     match reference {
         Reference::Variable { name } => secrets.contains(&Element::variable(&name.text)),
