@@ -42,13 +42,23 @@ pub(crate) struct RenderArgs {
     components: Vec<String>,
     #[command(flatten)]
     vm: VmArgs,
-    /// How many components are evaluated at once.
+    /// How many components are evaluated at once (0 or less: the default; more than the components: one each), as qbec reads it.
     #[arg(long, value_name = "N", default_value_t = strata_components::DEFAULT_CONCURRENCY,
-          value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
+          allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i64).map(concurrency))]
     eval_concurrency: usize,
     /// Set `qbec.io/cleanMode` to `on`.
     #[arg(long)]
     clean: bool,
+}
+
+/// `--eval-concurrency` as qbec reads it: zero or less is the default
+/// (the workers take no more than the component count themselves).
+fn concurrency(given: i64) -> usize {
+    usize::try_from(given)
+        .ok()
+        .filter(|&workers| workers > 0)
+        .unwrap_or(strata_components::DEFAULT_CONCURRENCY)
 }
 
 /// The variables of the Jsonnet VMs, qbec's way.

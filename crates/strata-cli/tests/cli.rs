@@ -375,6 +375,30 @@ fn components_render_list_and_check_the_bundled_application() {
 }
 
 #[test]
+fn eval_concurrency_out_of_range_is_clamped_as_qbec_does() {
+    let default = strata_in_examples(&["components", "render", "components", "--env", "dev"]);
+    for workers in ["0", "-4", "1000"] {
+        let args = [
+            "components",
+            "render",
+            "components",
+            "--env",
+            "dev",
+            "--eval-concurrency",
+            workers,
+        ];
+        let output = strata_in_examples(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{workers}: {}",
+            stderr(&output)
+        );
+        assert_eq!(output.stdout, default.stdout, "{workers}");
+    }
+}
+
+#[test]
 fn components_usage_errors_exit_2() {
     for args in [
         &["components", "render", "components"][..],
@@ -385,7 +409,7 @@ fn components_usage_errors_exit_2() {
             "--env",
             "dev",
             "--eval-concurrency",
-            "0",
+            "many",
         ],
         &[
             "components",

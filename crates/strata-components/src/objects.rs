@@ -122,6 +122,7 @@ impl Walk<'_> {
             ));
             return;
         }
+        let mut wrong = false;
         for section in ["labels", "annotations"] {
             let value = metadata.and_then(|m| m.get(section));
             if value.is_some_and(|v| v.as_map().is_none() && !matches!(v.value, Value::Null)) {
@@ -135,6 +136,34 @@ impl Walk<'_> {
                 ));
                 return;
             }
+            // Kubernetes takes only strings here: `true` or `3` would be
+            // refused by the API server, after the deployment started.
+            let entries = value.and_then(Node::as_map).into_iter().flatten();
+            for (key, entry) in entries {
+                if !matches!(entry.value.value, Value::String(_)) {
+                    wrong = true;
+                    let found = entry.value.value.kind_name();
+                    let article = if found.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    self.problems.push(
+                        Diagnostic::error(
+                            codes::INVALID_METADATA,
+                            format!(
+                                "component `{}`: `metadata.{section}.{key}` of the object at `{path}` is {article} {found}; Kubernetes takes only strings",
+                                self.component
+                            ),
+                            entry.value.span,
+                        )
+                        .with_help(format!("quote it: `\"{}\"`", strata_syntax::emit::to_json(&entry.value).unwrap_or_default().trim())),
+                    );
+                }
+            }
+        }
+        if wrong {
+            return;
         }
         if name(&node).is_none() {
             let kind = node.get("kind").and_then(Node::as_str).unwrap_or("object");
