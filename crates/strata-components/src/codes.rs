@@ -9,7 +9,7 @@
 //! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources`, `dsExamples` |
 //! | `components/invalid-name` | the application's or an environment's name, or `--app-tag`, is not a label value, or there is no environment |
 //! | `components/include-exclude` | an environment both includes and excludes a component |
-//! | `components/no-components` | `componentsDir` matches no folder holding a component |
+//! | `components/no-components` | a warning: `componentsDir` matches no folder holding a component (nothing is rendered, as qbec) |
 //! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
 //! | `components/excluded` | a note: `--component` names a component the environment excludes |
 //! | `components/undeclared-var` | a variable given on the command line is not declared |

@@ -402,11 +402,16 @@ impl ApplicationReader<'_> {
             }
         }
         if found.is_empty() {
-            self.diagnostics.push(Diagnostic::error(
-                codes::NO_COMPONENTS,
-                format!("`{}` holds no component", app.spec.components_dir),
-                dir_span,
-            ));
+            // As qbec: an application without components renders nothing
+            // (an empty folder is not even kept by git); said, not refused.
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::NO_COMPONENTS,
+                    format!("`{}` holds no component: nothing is rendered", app.spec.components_dir),
+                    dir_span,
+                )
+                .with_help("components are `.jsonnet`, `.json` and `.yaml` files, or folders with an `index.jsonnet` or `index.yaml`"),
+            );
         }
         found
             .into_iter()
