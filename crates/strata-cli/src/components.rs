@@ -47,7 +47,7 @@ pub(crate) struct RenderArgs {
           allow_negative_numbers = true,
           value_parser = clap::value_parser!(i64).map(concurrency))]
     eval_concurrency: usize,
-    /// Set `qbec.io/cleanMode` to `on`.
+    /// Set `qbec.io/cleanMode` to `on` and leave qbec's labels and annotation off the objects (`qbec show --clean`).
     #[arg(long)]
     clean: bool,
 }

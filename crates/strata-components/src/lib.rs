@@ -35,7 +35,8 @@
 //!
 //! Each object gets the labels `qbec.io/application`, `qbec.io/environment`
 //! (and `qbec.io/tag` with a tag), the annotation `qbec.io/component` (and
-//! the label too with `addComponentLabel`). Output is sorted by component,
+//! the label too with `addComponentLabel`), unless `clean_mode` asks for
+//! them to be left off, as `qbec show --clean`. Output is sorted by component,
 //! namespace, kind and name; two objects of one kind, namespace and name are
 //! an error naming both components. Every failing component is reported,
 //! each with its Jsonnet trace.
@@ -88,7 +89,8 @@ pub struct RenderRequest {
     pub tla_vars: Inputs,
     /// How many components are evaluated at once (at least 1).
     pub concurrency: usize,
-    /// `qbec.io/cleanMode` is `on`.
+    /// `qbec.io/cleanMode` is `on`, and objects get no `qbec.io/*` labels
+    /// or annotation (`qbec show --clean`).
     pub clean_mode: bool,
     /// How long evaluation may take; components not done by then are
     /// reported (`jsonnet/eval`: "did not finish within ...") and left
@@ -181,6 +183,7 @@ impl Application {
             tag: request.tag.clone(),
             application: self.app.metadata.name.clone(),
             add_component_label: self.app.spec.add_component_label,
+            clean: request.clean_mode,
             post_processor: self.post_processor.clone(),
         });
         let results = workers::evaluate_all(&job, request.concurrency, request.timeout);

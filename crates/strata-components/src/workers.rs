@@ -41,6 +41,9 @@ pub(crate) struct Job {
     pub(crate) tag: Option<String>,
     pub(crate) application: String,
     pub(crate) add_component_label: bool,
+    /// `--clean`: qbec's labels and annotation are left off, as
+    /// `qbec show --clean` leaves them.
+    pub(crate) clean: bool,
     pub(crate) post_processor: Option<std::path::PathBuf>,
 }
 
@@ -197,6 +200,9 @@ impl Job {
 
     /// qbec's labels and annotation.
     fn label(&self, object: &mut Node, component: &str) -> Result<(), Diagnostic> {
+        if self.clean {
+            return Ok(());
+        }
         objects::set_metadata(object, "labels", "qbec.io/application", &self.application)?;
         objects::set_metadata(object, "labels", "qbec.io/environment", &self.environment)?;
         if let Some(tag) = &self.tag {
