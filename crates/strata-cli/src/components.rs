@@ -38,8 +38,17 @@ pub(crate) struct RenderArgs {
     #[arg(long, value_name = "TAG")]
     app_tag: Option<String>,
     /// Only this component (repeatable).
-    #[arg(long = "component", value_name = "NAME")]
+    #[arg(short = 'c', long = "component", value_name = "NAME")]
     components: Vec<String>,
+    /// Not this component (repeatable).
+    #[arg(short = 'C', long = "exclude-component", value_name = "NAME")]
+    exclude_components: Vec<String>,
+    /// Only objects of this kind, in any case (repeatable).
+    #[arg(short = 'k', long = "kind", value_name = "KIND")]
+    kinds: Vec<String>,
+    /// Not objects of this kind, in any case (repeatable).
+    #[arg(short = 'K', long = "exclude-kind", value_name = "KIND")]
+    exclude_kinds: Vec<String>,
     #[command(flatten)]
     vm: VmArgs,
     /// How many components are evaluated at once (0 or less: the default; more than the components: one each), as qbec reads it.
@@ -131,6 +140,9 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     let request = RenderRequest {
         tag: args.app_tag.clone(),
         components: args.components.clone(),
+        exclude_components: args.exclude_components.clone(),
+        kinds: args.kinds.clone(),
+        exclude_kinds: args.exclude_kinds.clone(),
         ext_vars,
         tla_vars,
         concurrency: args.eval_concurrency,

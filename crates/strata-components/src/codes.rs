@@ -8,7 +8,7 @@
 //! | `components/duplicate-var` | a variable is declared twice |
 //! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources`, `dsExamples` |
 //! | `components/invalid-name` | the application's or an environment's name, or `--app-tag`, is not a label value, or there is no environment |
-//! | `components/include-exclude` | an environment both includes and excludes a component |
+//! | `components/include-exclude` | an environment, or the command line (`-c` and `-C`), both includes and excludes a component |
 //! | `components/no-components` | a warning: `componentsDir` matches no folder holding a component (nothing is rendered, as qbec) |
 //! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
 //! | `components/excluded` | a note: `--component` names a component the environment excludes |
@@ -38,7 +38,7 @@ pub const DUPLICATE_VAR: &str = "components/duplicate-var";
 pub const UNSUPPORTED: &str = "components/unsupported";
 /// A name that becomes a label value is not one, or there is no environment.
 pub const INVALID_NAME: &str = "components/invalid-name";
-/// An environment both includes and excludes a component.
+/// An environment, or the command line, both includes and excludes a component.
 pub const INCLUDE_EXCLUDE: &str = "components/include-exclude";
 /// `componentsDir` holds no component.
 pub const NO_COMPONENTS: &str = "components/no-components";

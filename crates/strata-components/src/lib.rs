@@ -83,6 +83,12 @@ pub struct RenderRequest {
     pub tag: Option<String>,
     /// Only these components (all the environment includes when empty).
     pub components: Vec<String>,
+    /// Not these components (`-C/--exclude-component`).
+    pub exclude_components: Vec<String>,
+    /// Only objects of these kinds (`-k/--kind`; any case), all when empty.
+    pub kinds: Vec<String>,
+    /// Not objects of these kinds (`-K/--exclude-kind`; any case).
+    pub exclude_kinds: Vec<String>,
     /// `--vm:ext-str` / `--vm:ext-code`, in order.
     pub ext_vars: Inputs,
     /// `--vm:tla-str` / `--vm:tla-code`, in order.
@@ -107,6 +113,9 @@ impl RenderRequest {
             environment: environment.into(),
             tag: None,
             components: Vec::new(),
+            exclude_components: Vec::new(),
+            kinds: Vec::new(),
+            exclude_kinds: Vec::new(),
             ext_vars: Vec::new(),
             tla_vars: Vec::new(),
             concurrency: DEFAULT_CONCURRENCY,
@@ -208,6 +217,22 @@ impl Application {
         objects.sort_by_cached_key(|(component, object)| {
             (component.clone(), objects::identity(object))
         });
+        // Kind filters, as qbec's `-k`/`-K`: after evaluation, any case.
+        let kind_of = |object: &Node| {
+            object
+                .get("kind")
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let listed = |kinds: &[String], kind: &str| {
+            kinds.iter().any(|wanted| wanted.eq_ignore_ascii_case(kind))
+        };
+        objects.retain(|(_, object)| {
+            let kind = kind_of(object);
+            (request.kinds.is_empty() || listed(&request.kinds, &kind))
+                && !listed(&request.exclude_kinds, &kind)
+        });
         render.duplicates(&objects);
         if render.diagnostics.iter().any(Diagnostic::is_error) {
             return None;
@@ -242,10 +267,34 @@ impl Application {
     /// The components to evaluate, in name order.
     fn selected(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<&Component>> {
         let mut unknown = false;
-        for name in &request.components {
+        let named = request
+            .components
+            .iter()
+            .map(|name| ("--component", name))
+            .chain(
+                request
+                    .exclude_components
+                    .iter()
+                    .map(|name| ("--exclude-component", name)),
+            );
+        for (flag, name) in named {
+            if request.components.contains(name)
+                && request.exclude_components.contains(name)
+                && flag == "--exclude-component"
+            {
+                unknown = true;
+                let span = render.command_line(flag, name);
+                render.diagnostics.push(Diagnostic::error(
+                    codes::INCLUDE_EXCLUDE,
+                    format!(
+                        "the component `{name}` is both selected and excluded on the command line"
+                    ),
+                    span,
+                ));
+            }
             if !self.components.contains_key(name) {
                 unknown = true;
-                let span = render.command_line("--component", name);
+                let span = render.command_line(flag, name);
                 render.diagnostics.push(
                     Diagnostic::error(
                         codes::UNKNOWN_COMPONENT,
@@ -277,6 +326,7 @@ impl Application {
                 .values()
                 .filter(|c| self.includes(&request.environment, &c.name))
                 .filter(|c| request.components.is_empty() || request.components.contains(&c.name))
+                .filter(|c| !request.exclude_components.contains(&c.name))
                 .collect(),
         )
     }
