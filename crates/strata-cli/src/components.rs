@@ -85,6 +85,18 @@ pub(crate) struct VmArgs {
     /// A top-level argument as Jsonnet code.
     #[arg(long = "vm:tla-code", value_name = "NAME=CODE")]
     tla_code: Vec<String>,
+    /// An external variable as a string, the text of a file.
+    #[arg(long = "vm:ext-str-file", value_name = "NAME=FILE")]
+    ext_str_file: Vec<String>,
+    /// An external variable as Jsonnet code, the text of a file.
+    #[arg(long = "vm:ext-code-file", value_name = "NAME=FILE")]
+    ext_code_file: Vec<String>,
+    /// A top-level argument as a string, the text of a file.
+    #[arg(long = "vm:tla-str-file", value_name = "NAME=FILE")]
+    tla_str_file: Vec<String>,
+    /// A top-level argument as Jsonnet code, the text of a file.
+    #[arg(long = "vm:tla-code-file", value_name = "NAME=FILE")]
+    tla_code_file: Vec<String>,
     /// How long evaluation may take before the unfinished components are reported.
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     eval_timeout: std::time::Duration,
@@ -268,10 +280,41 @@ impl VmArgs {
                 })
                 .collect()
         };
+        // qbec's `-file` flags: the value is the text of the file named.
+        let from_files = |values: &[String], flag: &str, code: bool| -> Option<Inputs> {
+            values
+                .iter()
+                .map(|value| {
+                    let Some((name, path)) =
+                        value.split_once('=').filter(|(name, _)| !name.is_empty())
+                    else {
+                        eprintln!("error: `{flag} {value}` must be written `NAME=FILE`");
+                        return None;
+                    };
+                    let text = match std::fs::read_to_string(path) {
+                        Ok(text) => text,
+                        Err(error) => {
+                            eprintln!("error: `{flag} {value}`: cannot read `{path}`: {error}");
+                            return None;
+                        }
+                    };
+                    let input = if code {
+                        Input::Code(text)
+                    } else {
+                        Input::Str(text)
+                    };
+                    Some((name.to_owned(), input))
+                })
+                .collect()
+        };
         let mut ext = parse(&self.ext_str, "--vm:ext-str", false)?;
         ext.extend(parse(&self.ext_code, "--vm:ext-code", true)?);
+        ext.extend(from_files(&self.ext_str_file, "--vm:ext-str-file", false)?);
+        ext.extend(from_files(&self.ext_code_file, "--vm:ext-code-file", true)?);
         let mut tla = parse(&self.tla_str, "--vm:tla-str", false)?;
         tla.extend(parse(&self.tla_code, "--vm:tla-code", true)?);
+        tla.extend(from_files(&self.tla_str_file, "--vm:tla-str-file", false)?);
+        tla.extend(from_files(&self.tla_code_file, "--vm:tla-code-file", true)?);
         Some((ext, tla))
     }
 }
