@@ -140,7 +140,7 @@ enum Command {
     Platform(platform::PlatformCommand),
     /// Components: qbec applications of Jsonnet, JSON and YAML evaluated into Kubernetes objects.
     #[command(subcommand)]
-    Components(components::ComponentsCommand),
+    Components(Box<components::ComponentsCommand>),
     /// Features: Windsor blueprints extended by conditional feature files.
     #[command(subcommand)]
     Features(features::FeaturesCommand),
