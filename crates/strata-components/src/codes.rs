@@ -14,7 +14,7 @@
 //! | `components/excluded` | a note: `--component` names a component the environment excludes |
 //! | `components/undeclared-var` | a variable given on the command line is not declared |
 //! | `components/missing-var` | a declared external variable has no value and no default |
-//! | `components/post-processor` | the post-processor did not return an object with a name |
+//! | `components/post-processor` | a post-processor did not return an object with a name, or two post-processors share a file name |
 //! | `components/duplicate-object` | two objects share kind, namespace and name |
 //! | `components/not-an-object` | a scalar where an output is expected |
 //! | `components/invalid-list` | a `List` without an `items` array |

@@ -104,7 +104,7 @@ pub struct Application {
     /// The library folders, relative to the root, normalised.
     pub(crate) lib_paths: Vec<PathBuf>,
     /// The post-processor, relative to the root, normalised.
-    pub(crate) post_processor: Option<PathBuf>,
+    pub(crate) post_processor: Vec<PathBuf>,
 }
 
 /// Extensions that make a file a component, or part of one.
@@ -122,7 +122,7 @@ impl Application {
         };
         let loaded = reader.application().map(|(app, app_node)| {
             let lib_paths = reader.relative_paths(&app_node, "libPaths");
-            let post_processor = reader.post_processor(&app, &app_node);
+            let post_processor = reader.post_processors(&app, &app_node);
             let components = reader.components(&app, &app_node);
             reader.check_names(&components, &app_node);
             (app, app_node, lib_paths, post_processor, components)
@@ -321,20 +321,54 @@ impl ApplicationReader<'_> {
         }
     }
 
-    fn post_processor(&mut self, app: &AppFile, node: &Node) -> Option<PathBuf> {
-        app.spec.post_processor.as_ref()?;
-        let written = node.get("spec")?.get("postProcessor")?;
-        let path = self.confined(written, "spec.postProcessor")?;
-        if self.files.fs().is_file(&path) {
-            Some(path)
-        } else {
-            self.diagnostics.push(Diagnostic::error(
-                codes::INVALID_PATH,
-                format!("the post-processor `{}` does not exist", path.display()),
-                written.span,
-            ));
-            None
+    /// `spec.postProcessor`: one path, or several separated by `:`, applied
+    /// in order; each must exist, and two of one file name are an error.
+    fn post_processors(&mut self, app: &AppFile, node: &Node) -> Vec<PathBuf> {
+        if app.spec.post_processor.is_none() {
+            return Vec::new();
         }
+        let Some(written) = node.get("spec").and_then(|spec| spec.get("postProcessor")) else {
+            return Vec::new();
+        };
+        let Some(text) = written.as_str() else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = Vec::new();
+        for part in text
+            .split(':')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+        {
+            let piece = Node::new(strata_syntax::Value::String(part.to_owned()), written.span);
+            let Some(path) = self.confined(&piece, "spec.postProcessor") else {
+                continue;
+            };
+            if !self.files.fs().is_file(&path) {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::INVALID_PATH,
+                    format!("the post-processor `{}` does not exist", path.display()),
+                    written.span,
+                ));
+                continue;
+            }
+            if let Some(twin) = found
+                .iter()
+                .find(|other| other.file_name() == path.file_name())
+            {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::POST_PROCESSOR,
+                    format!(
+                        "the post-processors `{}` and `{}` have one file name: qbec refuses two",
+                        twin.display(),
+                        path.display()
+                    ),
+                    written.span,
+                ));
+                continue;
+            }
+            found.push(path);
+        }
+        found
     }
 
     /// Finds every component, as the module docs say.

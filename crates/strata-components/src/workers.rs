@@ -44,7 +44,8 @@ pub(crate) struct Job {
     /// `--clean`: qbec's labels and annotation are left off, as
     /// `qbec show --clean` leaves them.
     pub(crate) clean: bool,
-    pub(crate) post_processor: Option<std::path::PathBuf>,
+    /// The post-processors, applied in order.
+    pub(crate) post_processor: Vec<std::path::PathBuf>,
 }
 
 /// Evaluates every component of `job` on up to `concurrency` worker
@@ -214,7 +215,7 @@ impl Job {
         objects::set_metadata(object, "annotations", "qbec.io/component", component)
     }
 
-    /// Passes `object` through the post-processor, if there is one.
+    /// Passes `object` through each post-processor, in order.
     fn post_process(
         &self,
         object: Node,
@@ -223,9 +224,23 @@ impl Job {
         span: Span,
         component: &str,
     ) -> Result<Node, PostProcess> {
-        let Some(path) = &self.post_processor else {
-            return Ok(object);
-        };
+        let mut object = object;
+        for path in &self.post_processor {
+            object = self.post_process_with(path, object, vm, setup, span, component)?;
+        }
+        Ok(object)
+    }
+
+    /// Passes `object` through the post-processor at `path`.
+    fn post_process_with(
+        &self,
+        path: &std::path::Path,
+        object: Node,
+        vm: &mut Option<Vm>,
+        setup: &Setup,
+        span: Span,
+        component: &str,
+    ) -> Result<Node, PostProcess> {
         if vm.is_none() {
             *vm = Some(Vm::new(setup).map_err(PostProcess::Failed)?);
         }
