@@ -58,9 +58,6 @@ pub(crate) struct CheckArgs {
     /// A used custom capability without a definition is an error, not a warning.
     #[arg(long)]
     strict_capabilities: bool,
-    /// An unknown property of a built-in trait with a property schema is an error, not a warning.
-    #[arg(long)]
-    strict: bool,
 }
 
 /// `schema` arguments.
@@ -90,7 +87,7 @@ pub(crate) enum SchemaKind {
 pub(crate) fn run(global: &GlobalArgs, command: &CapabilitiesCommand) -> ExitCode {
     match command {
         CapabilitiesCommand::Check(args) => {
-            let Some(settings) = args.settings() else {
+            let Some(settings) = args.settings(global.strict) else {
                 return ExitCode::from(2);
             };
             let mut session = Session::new(global);
@@ -98,7 +95,7 @@ pub(crate) fn run(global: &GlobalArgs, command: &CapabilitiesCommand) -> ExitCod
             session.finish(|_| None)
         }
         CapabilitiesCommand::Render(args) => {
-            let Some(settings) = args.settings() else {
+            let Some(settings) = args.settings(global.strict) else {
                 return ExitCode::from(2);
             };
             let mut session = Session::new(global);
@@ -200,11 +197,13 @@ fn registry(custom_traits: &[String]) -> Option<Registry> {
 impl CheckArgs {
     /// The handlers and flags; a custom trait that shadows a built-in is a
     /// usage error, reported.
-    fn settings(&self) -> Option<Settings> {
+    /// The settings; `strict` (the global `--strict`) makes an unknown
+    /// property of a built-in trait an error.
+    fn settings(&self, strict: bool) -> Option<Settings> {
         Some(Settings {
             registry: registry(&self.custom_traits)?,
             strict_capabilities: self.strict_capabilities,
-            strict_properties: self.strict,
+            strict_properties: strict,
         })
     }
 }

@@ -50,6 +50,9 @@ pub struct GlobalArgs {
     /// The largest input file accepted, in bytes.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = strata_syntax::Limits::default().max_bytes)]
     pub max_input_bytes: usize,
+    /// Warnings of every dialect are errors (an unknown property of a capability, a `dependsOn` that names nothing, ...).
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// The deepest nesting of collections accepted.
     #[arg(long, global = true, value_name = "LEVELS", default_value_t = strata_syntax::Limits::default().max_depth)]
     pub max_depth: usize,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use strata_dialect::{Dialect, Options, Reader};
 use strata_fs::{Files, FsError, PlainFs, RootFs};
-use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span};
+use strata_syntax::{Diagnostic, Format, Limits, Node, Severity, SourceDb, Span};
 
 use crate::{GlobalArgs, render};
 
@@ -125,6 +125,14 @@ impl<'a> Session<'a> {
     /// standard output; returns the exit status.
     pub fn finish(self, output: impl FnOnce(&mut Self) -> Option<String>) -> ExitCode {
         let mut session = self;
+        if session.global.strict {
+            // `--strict`: every warning is an error.
+            for diagnostic in &mut session.diagnostics {
+                if diagnostic.severity == Severity::Warning {
+                    diagnostic.severity = Severity::Error;
+                }
+            }
+        }
         let text = if session.has_errors() {
             None
         } else {

@@ -9,7 +9,7 @@
 //! | `features/duplicate-entry` | one file gives the same component or kustomization twice |
 //! | `features/missing-path` | a composed kustomization has no `path` |
 //! | `features/source-mismatch` | a warning: a feature's component has an existing one's `path` but another `source`, so it is added, not merged |
-//! | `features/unknown-dependency` | a `dependsOn` entry names nothing (did-you-mean) |
+//! | `features/unknown-dependency` | a warning: a `dependsOn` entry names nothing in this blueprint (did-you-mean; another context may provide it) |
 //! | `features/dependency-cycle` | a `dependsOn` graph has a cycle; the message prints it (`a -> b -> a`) |
 //!
 //! Expressions report `cond/parse` and `cond/eval` (`strata-cond`), a

@@ -1,6 +1,7 @@
-//! The `dependsOn` graphs of the composed blueprint: every name must exist
-//! and the graph must be acyclic, for Terraform components (named by
-//! `name`, else `path`) and for kustomizations (by `name`) separately.
+//! The `dependsOn` graphs of the composed blueprint: a name that is not in
+//! it is a warning (as Windsor: another context may provide it), and the
+//! graph must be acyclic, for Terraform components (named by `name`, else
+//! `path`) and for kustomizations (by `name`) separately.
 //!
 //! Codes: [`codes::UNKNOWN_DEPENDENCY`] (with a did-you-mean) and
 //! [`codes::DEPENDENCY_CYCLE`] (the message prints the cycle, `a -> b -> a`).
@@ -52,7 +53,9 @@ pub(crate) fn check(
                 Some(&to) => edges[from].push((to, written)),
                 None if left_out.failed.contains(&key) => {}
                 None => {
-                    let mut problem = Diagnostic::error(
+                    // As Windsor: another context may provide it, so a
+                    // warning (`--strict` makes it an error).
+                    let mut problem = Diagnostic::warning(
                         codes::UNKNOWN_DEPENDENCY,
                         format!(
                             "`{}` depends on `{name}`, which is not in `{}`",
