@@ -100,8 +100,11 @@ pub struct Project {
     sources: Arc<SourceDb>,
     /// `windsor.yaml`, unless it could not be read.
     windsor: Option<Node>,
-    /// `blueprint.yaml`, decoded, unless it is invalid.
+    /// `blueprint.yaml`, decoded, unless it is invalid; an empty one when
+    /// the template has none (named at render after the context).
     blueprint: Option<(BlueprintFile, Node)>,
+    /// Whether the template has a `blueprint.yaml`.
+    blueprint_written: bool,
     /// The valid features, in name order.
     features: Vec<Feature>,
     /// Whether opening found no error: only then does a render compose.
@@ -215,7 +218,12 @@ impl Dialect for Project {
             .document_or_empty(Path::new(config::WINDSOR_FILE), Format::Yaml)
             .report(&mut diagnostics);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
-        let blueprint = read_blueprint(&mut reader, &mut diagnostics);
+        let blueprint_written = template.is_file(Path::new(BLUEPRINT_FILE));
+        let blueprint = if blueprint_written {
+            read_blueprint(&mut reader, &mut diagnostics)
+        } else {
+            empty_blueprint(&mut diagnostics)
+        };
         let features = read_features(&mut reader, &mut diagnostics);
         let name = options.settings.project_name.unwrap_or_else(|| {
             std::path::absolute(files.display(Path::new("")))
@@ -232,6 +240,7 @@ impl Dialect for Project {
                 sources: sources.clone(),
                 windsor,
                 blueprint,
+                blueprint_written,
                 features,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };
@@ -308,11 +317,16 @@ impl Project {
         *db = shared.into_inner();
         // A `jsonnet()` file two expressions call fails once.
         diagnostics.extend(strata_syntax::dedupe(composing));
-        let tree = assemble(
+        let mut tree = assemble(
             blueprint_tree,
             terraform.into_iter().map(|c| c.node).collect(),
             kustomize.into_iter().map(|c| c.node).collect(),
         );
+        if !self.blueprint_written {
+            // As Windsor: a template of features only is a blueprint named
+            // after the context.
+            name_after_context(&mut tree, &request.context);
+        }
         // The composed result must still be a blueprint (inputs and
         // substitutions now hold values, not expressions).
         let model = BLUEPRINT
@@ -341,6 +355,36 @@ impl Project {
             model,
             layers,
         })
+    }
+}
+
+/// The blueprint of a template without `blueprint.yaml`: no component, no
+/// kustomization; its name is the context's, set at render.
+fn empty_blueprint(diagnostics: &mut Vec<Diagnostic>) -> Option<(BlueprintFile, Node)> {
+    let tree = Node::from_json_value(&serde_json::json!({
+        "kind": "Blueprint",
+        "apiVersion": "blueprints.windsorcli.dev/v1alpha1",
+        "metadata": {"name": "template"},
+    }));
+    let model = BLUEPRINT
+        .decode(&tree)
+        .map_err(|problems| diagnostics.extend(problems))
+        .ok()?;
+    Some((model, tree))
+}
+
+/// Names a blueprint made without `blueprint.yaml` after `context`.
+fn name_after_context(tree: &mut Node, context: &str) {
+    let description = format!("This blueprint outlines resources in the {context} context");
+    if let Some(metadata) = tree.at_mut(&[Segment::Key("metadata".to_owned())]) {
+        metadata.insert(
+            "name",
+            Node::new(Value::String(context.to_owned()), metadata.span),
+        );
+        metadata.insert(
+            "description",
+            Node::new(Value::String(description), metadata.span),
+        );
     }
 }
 
