@@ -280,11 +280,17 @@ fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<S
     };
     let Ok(path) = blueprint.strip_prefix(&root) else {
         let source = session.db.add(file.display().to_string(), "");
+        // The root as given relative to the working directory, when in it.
+        let shown = match root.strip_prefix(&here) {
+            Ok(inside) if inside.as_os_str().is_empty() => Path::new("."),
+            Ok(inside) => inside,
+            Err(_) => root.as_path(),
+        };
         session.diagnostics.push(Diagnostic::error(
             strata_fs::codes::OUTSIDE_ROOT,
             format!(
                 "the blueprint lies outside the root `{}` its includes are confined to",
-                root.display()
+                shown.display()
             ),
             Span::file_start(source),
         ));

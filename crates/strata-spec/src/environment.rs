@@ -89,7 +89,7 @@ impl<'a> Environment<'a> {
         Some(evaluate_tree(each, self).and_then(|items| match items {
             Value::Array(items) => Ok(items),
             other => Err(Failure::Error(strata_subst::SubstError::new(
-                strata_subst::codes::EVAL,
+                crate::codes::EACH_TYPE,
                 format!("`each` must give an array, it gave {}", other.types()),
                 0..0,
             ))),

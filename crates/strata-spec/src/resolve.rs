@@ -28,17 +28,23 @@
 //!   the declared `type` where there is one), never guessed.
 //! - Exports are evaluated and checked against their type.
 //! - Secrets: a secret variable or value, and every field that reads one
-//!   (through values too), is written `********` unless asked otherwise;
-//!   a child variable fed by a secret is secret in the child.
+//!   (through values, other resources' spec and metadata fields, an
+//!   `each` whose `elem` it is, a child's export), is written `********`
+//!   unless asked otherwise; a child variable fed by a secret is secret in
+//!   the child.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use strata_dialect::{Files, Reader};
-use strata_subst::{Env, Failure, Reference, SubstError, Types, Value, evaluate, evaluate_expr};
-use strata_syntax::{Diagnostic, FieldPath, Limits, Mapping, Node, Outcome, SourceDb, Span, Tag};
+use strata_subst::{
+    Accessor, Env, Failure, Reference, SubstError, Types, Value, evaluate, evaluate_expr,
+};
+use strata_syntax::{
+    Diagnostic, FieldPath, Limits, Mapping, Node, Outcome, Segment, SourceDb, Span, Tag,
+};
 
 use crate::codes;
 use crate::environment::{Environment, Instance, as_declared};
@@ -135,6 +141,8 @@ pub struct ResolvedResource {
     pub pending: Option<String>,
     /// The spec fields that read a secret (masked in output).
     pub secret_fields: Vec<FieldPath>,
+    /// The metadata fields that read a secret (masked in output).
+    pub secret_metadata: Vec<FieldPath>,
     /// Where the spec is written, for problems found in it later.
     pub spec_span: Span,
 }
@@ -189,6 +197,17 @@ impl Resolver<'_> {
         let Some(mut variables) = resolve_variables(blueprint, inputs).report(&mut problems) else {
             return Outcome::failed(problems);
         };
+        if chain.len() > 1 {
+            // A child's variables are given by the include, not the command line.
+            for problem in &mut problems {
+                if problem.code == codes::MISSING_VARIABLE {
+                    problem.help = Some(
+                        "give it in the `variables` of the include that reads this blueprint"
+                            .to_owned(),
+                    );
+                }
+            }
+        }
         if problems.iter().any(Diagnostic::is_error) {
             return Outcome::failed(problems);
         }
@@ -216,10 +235,17 @@ impl Resolver<'_> {
             datasources: datasource_values.clone(),
             ..ResolvedBlueprint::default()
         };
-        let secrets = secret_elements(blueprint, &variables);
+        let secret_variables: Vec<&str> = variables
+            .iter()
+            .filter(|(_, resolved)| resolved.secret)
+            .map(|(name, _)| name.as_str())
+            .collect();
+        // The children's exports that read a secret, as they are resolved.
+        let mut secret_exports = HashSet::new();
         // Children first, in the order their references ask.
         let mut exports_of_children = IndexMap::new();
         for name in child_order(loaded) {
+            let secrets = secret_elements(blueprint, &secret_variables, &secret_exports);
             let include = &blueprint.include[&name];
             let env = Environment::new(
                 Some(blueprint),
@@ -251,8 +277,14 @@ impl Resolver<'_> {
                 })
                 .collect();
             exports_of_children.insert(name.clone(), Value::Object(exports));
+            for export in child.exports.keys() {
+                if child.secret.contains(&format!("exports.{export}")) {
+                    secret_exports.insert((name.clone(), export.clone()));
+                }
+            }
             resolved.children.insert(name, child);
         }
+        let secrets = secret_elements(blueprint, &secret_variables, &secret_exports);
         let env = Environment::new(Some(blueprint), plain, cwd, self.request.now_unix)
             .with_datasources(datasource_values)
             .with_children(exports_of_children);
@@ -374,11 +406,17 @@ impl Resolver<'_> {
     ) -> Outcome<(PathBuf, Loaded)> {
         let base = FieldPath::root().key("include").key(name);
         let Some(source) = &self.request.child_source else {
+            // At the `sourceType` its path names.
+            let at = include
+                .metadata
+                .as_ref()
+                .and_then(|metadata| metadata.get("sourceType"))
+                .map_or(include.name_span, Tree::span);
             return Outcome::error(
                 Diagnostic::error(
                     codes::INCLUDE,
                     format!("include `{name}` comes from a remote source (`{kind}`), and no source of remote blueprints is configured"),
-                    include.name_span,
+                    at,
                 )
                 .with_help("a library user supplies one (`strata_spec::ChildSource`); the command line reads local files only")
                 .with_path(base.key("metadata").key("sourceType")),
@@ -447,7 +485,7 @@ impl Resolver<'_> {
         &self,
         blueprint: &Blueprint,
         env: &Environment<'_>,
-        secrets: &HashSet<Element>,
+        secrets: &Secrets,
         resolved: &mut ResolvedBlueprint,
         problems: &mut Vec<Diagnostic>,
     ) {
@@ -477,7 +515,7 @@ impl Resolver<'_> {
                     .with_path(path.key("value")),
                 );
             }
-            if secrets.contains(&Element::value(name)) {
+            if secrets.elements.contains(&Element::value(name)) {
                 resolved.secret.insert(format!("values.{name}"));
             }
             resolved
@@ -492,7 +530,7 @@ impl Resolver<'_> {
         &self,
         blueprint: &Blueprint,
         env: &Environment<'_>,
-        secrets: &HashSet<Element>,
+        secrets: &Secrets,
         resolved: &mut ResolvedBlueprint,
         problems: &mut Vec<Diagnostic>,
     ) {
@@ -510,14 +548,9 @@ impl Resolver<'_> {
                     continue;
                 }
                 Some(Err(Failure::Error(error))) => {
-                    let each = resource
-                        .each
-                        .as_ref()
-                        .map_or(resource.resource_type.span, Tree::span);
-                    problems.push(
-                        Diagnostic::error(codes::EACH_TYPE, error.message, each)
-                            .with_path(path.key("each")),
-                    );
+                    if let Some(each) = &resource.each {
+                        problems.push(tree_error(&error, each, self.db, &path.key("each")));
+                    }
                     continue;
                 }
             };
@@ -534,16 +567,10 @@ impl Resolver<'_> {
                     Some(condition) => match condition_value(condition, env.as_ref()) {
                         Ok(true) => None,
                         Ok(false) => continue,
-                        Err(Failure::Pending(what)) => Some(format!("condition: {what}")),
-                        Err(Failure::Error(error)) => {
-                            problems.push(
-                                Diagnostic::error(
-                                    codes::CONDITION,
-                                    error.message,
-                                    resource.name_span,
-                                )
-                                .with_path(path.key("condition")),
-                            );
+                        Err((Failure::Pending(what), _)) => Some(format!("condition: {what}")),
+                        Err((Failure::Error(error), leaf)) => {
+                            let at = path.key("condition");
+                            problems.push(tree_error(&error, leaf, self.db, &at));
                             continue;
                         }
                     },
@@ -569,7 +596,7 @@ impl Resolver<'_> {
         &self,
         blueprint: &Blueprint,
         env: &Environment<'_>,
-        secrets: &HashSet<Element>,
+        secrets: &Secrets,
         resolved: &mut ResolvedBlueprint,
         problems: &mut Vec<Diagnostic>,
     ) {
@@ -614,7 +641,10 @@ impl Resolver<'_> {
                     .with_path(path.key("field")),
                 );
             }
-            let reads_secret = reference_reads_secret(reference, secrets);
+            let reads_secret = matches!(
+                &reference.kind,
+                strata_subst::ExprKind::Reference(reference) if secrets.reads(reference, None)
+            );
             if reads_secret {
                 resolved.secret.insert(format!("exports.{name}"));
             }
@@ -633,7 +663,7 @@ impl Resolver<'_> {
         path: &FieldPath,
         env: &dyn Env,
         index: Option<usize>,
-        secrets: &HashSet<Element>,
+        secrets: &Secrets,
         problems: &mut Vec<Diagnostic>,
     ) -> ResolvedResource {
         let mut metadata = IndexMap::new();
@@ -682,18 +712,27 @@ impl Resolver<'_> {
         }
         let spec_path = path.key("spec");
         let spec = resolve_tree(&resource.spec, env, self.db, &spec_path, problems);
-        let secret_fields = resource
-            .spec
-            .templates(&FieldPath::root())
-            .into_iter()
-            .filter(|(_, template, _)| {
-                template
-                    .references()
-                    .into_iter()
-                    .any(|reference| reads_secret(reference, secrets))
-            })
-            .map(|(path, _, _)| path)
-            .collect();
+        // The secret fields below `spec` and `metadata`, from there.
+        let below = |section: &str| -> Vec<FieldPath> {
+            secrets
+                .fields
+                .get(name)
+                .into_iter()
+                .flatten()
+                .filter_map(|field| match field.segments().split_first() {
+                    Some((Segment::Key(key), rest)) if key == section => {
+                        let mut path = FieldPath::root();
+                        for segment in rest {
+                            path.push(segment.clone());
+                        }
+                        Some(path)
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let secret_fields = below("spec");
+        let secret_metadata = below("metadata");
         ResolvedResource {
             template: name.to_owned(),
             index,
@@ -707,6 +746,7 @@ impl Resolver<'_> {
             spec,
             pending: None,
             secret_fields,
+            secret_metadata,
             spec_span: resource.spec.span(),
         }
     }
@@ -718,7 +758,7 @@ impl Resolver<'_> {
         include: &crate::model::Include,
         parent: &Path,
         env: &Environment<'_>,
-        secrets: &HashSet<Element>,
+        secrets: &Secrets,
         chain: &mut Vec<PathBuf>,
     ) -> Outcome<ResolvedBlueprint> {
         let base = FieldPath::root().key("include").key(name);
@@ -768,7 +808,7 @@ impl Resolver<'_> {
         for (variable, (key_span, tree)) in &include.variables {
             let path = base.key("variables").key(variable);
             let value = resolve_tree(tree, env, self.db, &path, &mut problems);
-            if tree_reads_secret(tree, secrets) {
+            if secrets.tree_reads(tree, None) {
                 tainted.insert(variable.clone());
             }
             inputs.given.push(Given {
@@ -846,82 +886,151 @@ impl Element {
     }
 }
 
-/// The secret variables, and the values that are secret or read one
-/// (through other values too).
+/// What is secret in one blueprint, or reads a secret: what is masked,
+/// and what makes a field that reads it masked too.
+#[derive(Debug, Clone, Default)]
+struct Secrets {
+    /// The secret variables, and the values that are secret or read one.
+    elements: HashSet<Element>,
+    /// Per resource, its fields (`spec…`, `metadata…`) that read one.
+    fields: HashMap<String, Vec<FieldPath>>,
+    /// The resources whose `each` reads one: their `elem` is secret.
+    each: HashSet<String>,
+    /// The children's exports that read one, as (child, export).
+    exports: HashSet<(String, String)>,
+}
+
+impl Secrets {
+    fn size(&self) -> usize {
+        self.elements.len() + self.each.len() + self.fields.values().map(Vec::len).sum::<usize>()
+    }
+
+    /// Whether `reference` (written in the resource `within`, for `elem`)
+    /// reads a secret.
+    fn reads(&self, reference: &Reference, within: Option<&str>) -> bool {
+        match reference {
+            Reference::Variable { name } => self.elements.contains(&Element::variable(&name.text)),
+            Reference::Value { name, .. } => self.elements.contains(&Element::value(&name.text)),
+            Reference::Resource { name, path, .. } => {
+                let path = match path.split_first() {
+                    Some((Accessor::Index { .. }, rest)) => rest,
+                    _ => path.as_slice(),
+                };
+                // A bare resource (an argument of `link`) reads no field.
+                !path.is_empty()
+                    && self
+                        .fields
+                        .get(&name.text)
+                        .is_some_and(|fields| fields.iter().any(|field| overlaps(field, path)))
+            }
+            Reference::Child { name, path } => match path.first() {
+                Some(Accessor::Field(export)) => self
+                    .exports
+                    .contains(&(name.text.clone(), export.text.clone())),
+                _ => self.exports.iter().any(|(child, _)| *child == name.text),
+            },
+            Reference::Elem { .. } => within.is_some_and(|resource| self.each.contains(resource)),
+            Reference::Datasource { .. } | Reference::ElemIndex => false,
+        }
+    }
+
+    fn template_reads(&self, template: &strata_subst::Template, within: Option<&str>) -> bool {
+        template
+            .references()
+            .into_iter()
+            .any(|reference| self.reads(reference, within))
+    }
+
+    fn tree_reads(&self, tree: &Tree, within: Option<&str>) -> bool {
+        tree.templates(&FieldPath::root())
+            .into_iter()
+            .any(|(_, template, _)| self.template_reads(template, within))
+    }
+}
+
+/// Whether a field at `field` (from the resource) and a reference's
+/// accessors after the resource name lie one within the other.
+fn overlaps(field: &FieldPath, accessors: &[Accessor]) -> bool {
+    field
+        .segments()
+        .iter()
+        .zip(accessors)
+        .all(|(segment, accessor)| match (segment, accessor) {
+            (Segment::Key(key), Accessor::Field(name)) => *key == name.text,
+            (Segment::Index(at), Accessor::Index { index, .. }) => *at == index.unwrap_or(0),
+            _ => false,
+        })
+}
+
+/// The secret variables (`variables`), the values that are secret or read
+/// one, the resource fields that read one (through values, other
+/// resources' fields and a secret `each`'s `elem` too), given the
+/// children's exports that read one (`exports`).
 fn secret_elements(
     blueprint: &Blueprint,
-    variables: &IndexMap<String, Resolved>,
-) -> HashSet<Element> {
-    let mut secret: HashSet<Element> = variables
-        .iter()
-        .filter(|(_, resolved)| resolved.secret)
-        .map(|(name, _)| Element::variable(name))
-        .collect();
+    variables: &[&str],
+    exports: &HashSet<(String, String)>,
+) -> Secrets {
+    let mut secrets = Secrets {
+        elements: variables
+            .iter()
+            .map(|name| Element::variable(name))
+            .collect(),
+        exports: exports.clone(),
+        ..Secrets::default()
+    };
     loop {
-        let before = secret.len();
+        let before = secrets.size();
         for (name, value) in &blueprint.values {
-            if value.secret || tree_reads_secret(&value.value, &secret) {
-                secret.insert(Element::value(name));
+            if value.secret || secrets.tree_reads(&value.value, None) {
+                secrets.elements.insert(Element::value(name));
             }
         }
-        if secret.len() == before {
-            return secret;
+        for (name, resource) in &blueprint.resources {
+            if resource
+                .each
+                .as_ref()
+                .is_some_and(|each| secrets.tree_reads(each, None))
+            {
+                secrets.each.insert(name.clone());
+            }
+            let metadata = FieldPath::root().key("metadata");
+            let mut trees = vec![(FieldPath::root().key("spec"), &resource.spec)];
+            if let Some(display) = &resource.metadata.display_name {
+                trees.push((metadata.key("displayName"), display));
+            }
+            for (key, (_, tree)) in &resource.metadata.annotations {
+                trees.push((metadata.key("annotations").key(key), tree));
+            }
+            if let Some(custom) = &resource.metadata.custom {
+                trees.push((metadata.key("custom"), custom));
+            }
+            let fields = trees
+                .iter()
+                .flat_map(|(base, tree)| tree.templates(base))
+                .filter(|(_, template, _)| secrets.template_reads(template, Some(name)))
+                .map(|(path, _, _)| path)
+                .collect();
+            secrets.fields.insert(name.clone(), fields);
+        }
+        if secrets.size() == before {
+            return secrets;
         }
     }
 }
 
 /// Whether a field text reads a secret variable or value of `blueprint`
-/// (a value computed from a secret is secret), for outputs that must mask
-/// it.
+/// (a value computed from a secret is secret, so is a resource field that
+/// reads one), for outputs that must mask it.
 #[must_use]
 pub fn template_reads_secret(blueprint: &Blueprint, template: &strata_subst::Template) -> bool {
-    let mut secret: HashSet<Element> = blueprint
+    let variables: Vec<&str> = blueprint
         .variables
         .iter()
         .filter(|(_, variable)| variable.secret)
-        .map(|(name, _)| Element::variable(name))
+        .map(|(name, _)| name.as_str())
         .collect();
-    loop {
-        let before = secret.len();
-        for (name, value) in &blueprint.values {
-            if value.secret || tree_reads_secret(&value.value, &secret) {
-                secret.insert(Element::value(name));
-            }
-        }
-        if secret.len() == before {
-            break;
-        }
-    }
-    template
-        .references()
-        .into_iter()
-        .any(|reference| reads_secret(reference, &secret))
-}
-
-fn reads_secret(reference: &Reference, secrets: &HashSet<Element>) -> bool {
-    match reference {
-        Reference::Variable { name } => secrets.contains(&Element::variable(&name.text)),
-        Reference::Value { name, .. } => secrets.contains(&Element::value(&name.text)),
-        _ => false,
-    }
-}
-
-fn tree_reads_secret(tree: &Tree, secrets: &HashSet<Element>) -> bool {
-    tree.templates(&FieldPath::root())
-        .into_iter()
-        .any(|(_, template, _)| {
-            template
-                .references()
-                .into_iter()
-                .any(|reference| reads_secret(reference, secrets))
-        })
-}
-
-fn reference_reads_secret(expr: &strata_subst::Expr, secrets: &HashSet<Element>) -> bool {
-    match &expr.kind {
-        strata_subst::ExprKind::Reference(reference) => reads_secret(reference, secrets),
-        _ => false,
-    }
+    secret_elements(blueprint, &variables, &HashSet::new()).template_reads(template, None)
 }
 
 /// The includes in the order their references ask: a child whose
@@ -1054,28 +1163,39 @@ fn value_fits(declared: Types, value: &Value) -> bool {
     found.meets(declared) || (declared.meets(Types::FLOAT) && found.meets(Types::INTEGER))
 }
 
-/// A condition's value: `Err(Pending)` when it waits on deployment.
-fn condition_value(condition: &Condition, env: &dyn Env) -> Result<bool, Failure> {
+/// A condition's value: `Err(Pending)` when it waits on deployment; a
+/// failure with the leaf it comes from.
+fn condition_value<'c>(
+    condition: &'c Condition,
+    env: &dyn Env,
+) -> Result<bool, (Failure, &'c Tree)> {
     match condition {
-        Condition::Leaf(tree) => match crate::environment::evaluate_tree(tree, env)? {
-            Value::Bool(value) => Ok(value),
-            other => Err(Failure::Error(SubstError::new(
-                strata_subst::codes::EVAL,
-                format!("a condition must be a boolean, it gave {}", other.types()),
-                0..0,
-            ))),
-        },
+        Condition::Leaf(tree) => {
+            match crate::environment::evaluate_tree(tree, env).map_err(|failure| (failure, tree))? {
+                Value::Bool(value) => Ok(value),
+                other => Err((
+                    Failure::Error(SubstError::new(
+                        codes::CONDITION,
+                        format!("a condition must be a boolean, it gave {}", other.types()),
+                        0..0,
+                    )),
+                    tree,
+                )),
+            }
+        }
         Condition::And(items, _) => {
             let mut pending = None;
             for item in items {
                 match condition_value(item, env) {
                     Ok(false) => return Ok(false),
                     Ok(true) => {}
-                    Err(Failure::Pending(what)) => pending = pending.or(Some(what)),
+                    Err((Failure::Pending(what), leaf)) => {
+                        pending = pending.or(Some((Failure::Pending(what), leaf)));
+                    }
                     Err(error) => return Err(error),
                 }
             }
-            pending.map_or(Ok(true), |what| Err(Failure::Pending(what)))
+            pending.map_or(Ok(true), Err)
         }
         Condition::Or(items, _) => {
             let mut pending = None;
@@ -1083,13 +1203,36 @@ fn condition_value(condition: &Condition, env: &dyn Env) -> Result<bool, Failure
                 match condition_value(item, env) {
                     Ok(true) => return Ok(true),
                     Ok(false) => {}
-                    Err(Failure::Pending(what)) => pending = pending.or(Some(what)),
+                    Err((Failure::Pending(what), leaf)) => {
+                        pending = pending.or(Some((Failure::Pending(what), leaf)));
+                    }
                     Err(error) => return Err(error),
                 }
             }
-            pending.map_or(Ok(false), |what| Err(Failure::Pending(what)))
+            pending.map_or(Ok(false), Err)
         }
         Condition::Not(inner, _) => condition_value(inner, env).map(|value| !value),
+    }
+}
+
+/// An evaluation failure of the field `tree`: a problem of the whole field
+/// (a condition that is not a boolean, an `each` that is not an array) at
+/// the field, any other where it lies in the text.
+fn tree_error(error: &SubstError, tree: &Tree, db: &SourceDb, path: &FieldPath) -> Diagnostic {
+    match tree {
+        Tree::Template { node, .. }
+            if error.code != codes::CONDITION && error.code != codes::EACH_TYPE =>
+        {
+            error_at(
+                error,
+                db,
+                node.span,
+                node.as_str().unwrap_or_default(),
+                path,
+            )
+        }
+        _ => Diagnostic::error(error.code, error.message.clone(), tree.span())
+            .with_path(path.clone()),
     }
 }
 
@@ -1226,7 +1369,15 @@ impl ResolvedResource {
             fields.push(("pending".to_owned(), text_node(what)));
         }
         if matches!(&self.metadata, Value::Object(map) if !map.is_empty()) {
-            fields.push(("metadata".to_owned(), value_node(&self.metadata, None)));
+            let mut metadata = value_node(&self.metadata, None);
+            if !show_secrets {
+                for path in &self.secret_metadata {
+                    if let Some(field) = metadata.at_mut(path.segments()) {
+                        *field = text_node(MASK);
+                    }
+                }
+            }
+            fields.push(("metadata".to_owned(), metadata));
         }
         if !self.link_selector.is_empty() {
             let labels = self
