@@ -1163,6 +1163,28 @@ fn value_fits(declared: Types, value: &Value) -> bool {
     found.meets(declared) || (declared.meets(Types::FLOAT) && found.meets(Types::INTEGER))
 }
 
+/// `and` (`decisive` false) or `or` (`decisive` true) of `items`: the
+/// decisive value as soon as one item has it, else pending when one item
+/// waits on deployment, else the other value.
+fn combined<'c>(
+    items: &'c [Condition],
+    env: &dyn Env,
+    decisive: bool,
+) -> Result<bool, (Failure, &'c Tree)> {
+    let mut pending = None;
+    for item in items {
+        match condition_value(item, env) {
+            Ok(value) if value == decisive => return Ok(decisive),
+            Ok(_) => {}
+            Err(waiting @ (Failure::Pending(_), _)) => {
+                pending = pending.or(Some(waiting));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    pending.map_or(Ok(!decisive), Err)
+}
+
 /// A condition's value: `Err(Pending)` when it waits on deployment; a
 /// failure with the leaf it comes from.
 fn condition_value<'c>(
@@ -1183,34 +1205,10 @@ fn condition_value<'c>(
                 )),
             }
         }
-        Condition::And(items, _) => {
-            let mut pending = None;
-            for item in items {
-                match condition_value(item, env) {
-                    Ok(false) => return Ok(false),
-                    Ok(true) => {}
-                    Err((Failure::Pending(what), leaf)) => {
-                        pending = pending.or(Some((Failure::Pending(what), leaf)));
-                    }
-                    Err(error) => return Err(error),
-                }
-            }
-            pending.map_or(Ok(true), Err)
-        }
-        Condition::Or(items, _) => {
-            let mut pending = None;
-            for item in items {
-                match condition_value(item, env) {
-                    Ok(true) => return Ok(true),
-                    Ok(false) => {}
-                    Err((Failure::Pending(what), leaf)) => {
-                        pending = pending.or(Some((Failure::Pending(what), leaf)));
-                    }
-                    Err(error) => return Err(error),
-                }
-            }
-            pending.map_or(Ok(false), Err)
-        }
+        // `and` is decided by a false item, `or` by a true one; otherwise a
+        // pending item keeps it pending.
+        Condition::And(items, _) => combined(items, env, false),
+        Condition::Or(items, _) => combined(items, env, true),
         Condition::Not(inner, _) => condition_value(inner, env).map(|value| !value),
     }
 }
