@@ -530,7 +530,7 @@ fn components_that_run_too_long_are_reported_and_the_command_ends() {
     std::fs::create_dir_all(app.join("components")).expect("folders");
     std::fs::write(
         app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n",
     )
     .expect("qbec.yaml");
     std::fs::write(

@@ -43,7 +43,7 @@ fn write_app(app: &Path, components: &[(&str, &str)]) {
     std::fs::create_dir_all(app.join("components")).unwrap();
     std::fs::write(
         app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {}}\n",
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n",
     )
     .unwrap();
     for (name, text) in components {
