@@ -31,7 +31,7 @@ pub(crate) struct RenderArgs {
     /// The application folder (with `qbec.yaml`).
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
-    /// The environment.
+    /// The environment, or `_` for the baseline (`baseProperties`, the components not excluded by default).
     #[arg(long, value_name = "ENV")]
     env: String,
     /// The tag: `qbec.io/tag`, and a namespace suffix with `namespaceTagSuffix`.
@@ -177,7 +177,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
         return session.finish(|_| None);
     };
     if let Some(env) = &args.env
-        && !application.app.spec.environments.contains_key(env)
+        && application.environment(env).is_none()
     {
         // Rendering an unknown environment reports it, with the known ones.
         session.render(&application, &RenderRequest::new(env));
@@ -216,7 +216,7 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         return session.finish(|_| None);
     };
     let environments: Vec<String> = if args.envs.is_empty() {
-        application.app.spec.environments.keys().cloned().collect()
+        application.environment_names().map(str::to_owned).collect()
     } else {
         args.envs.clone()
     };

@@ -13,10 +13,11 @@
 //!   namespaceTagSuffix: true         # `qbec.io/defaultNs` gets `-<tag>` with `--app-tag`
 //!   addComponentLabel: false         # also label objects `qbec.io/component`
 //!   baseProperties: {replicas: 1}    # under every environment's properties (merged as qbec merges)
+//!   envFiles: [envs/*.yaml]          # more environments (`kind: EnvironmentMap`), in order
 //!   environments:
 //!     dev:
 //!       defaultNamespace: shop-dev
-//!       server: https://dev.example.com:6443   # kept for qbec; not used to render
+//!       server: https://dev.example.com:6443   # or `context:`; kept for qbec, not used to render
 //!       includes: [debug-tools]
 //!       excludes: []
 //!       properties: {replicas: 2}
@@ -27,13 +28,16 @@
 //! ```
 //!
 //! Decoded strictly (unknown keys are errors with a did-you-mean). Fields of
-//! qbec that this engine cannot honour (`paramsFile`, `envFiles`,
-//! `dataSources`, `dsExamples`) are reported as `components/unsupported`
-//! rather than silently ignored; `clusterScopedLists` only affects how qbec
-//! talks to a cluster and is accepted. The application's name, every
-//! environment's name and the tag become label values, so they must be
-//! valid ones (63 characters at most, alphanumerics with `-`, `_`, `.`
-//! inside), and there must be at least one environment.
+//! qbec that this engine cannot honour (`paramsFile`, `dataSources`,
+//! `dsExamples`) are reported as `components/unsupported` rather than
+//! silently ignored; `clusterScopedLists` only affects how qbec talks to a
+//! cluster and is accepted. The application's name, every environment's
+//! name and the tag become label values, so they must be valid ones (63
+//! characters at most, alphanumerics with `-`, `_`, `.` inside), and there
+//! must be at least one environment, inline or from `envFiles`; `_` is the
+//! baseline environment ([`BASELINE`]) and cannot be declared. As qbec, an
+//! environment names exactly one of `server` and `context`, and a context
+//! starting with `__` (qbec's `__current__`, say) is refused.
 
 use std::collections::BTreeMap;
 
@@ -93,7 +97,8 @@ pub struct AppSpec {
     pub lib_paths: Vec<String>,
     /// A Jsonnet file applied to every object.
     pub post_processor: Option<String>,
-    /// The environments, by name.
+    /// The environments, by name (more may come from `envFiles`).
+    #[serde(default)]
     pub environments: BTreeMap<String, Environment>,
     /// Properties every environment's properties are merged over.
     #[serde(default)]
@@ -115,8 +120,11 @@ pub struct AppSpec {
     pub vars: Vars,
     /// qbec's legacy parameters file: not supported.
     pub params_file: Option<Json>,
-    /// qbec's environment files: not supported.
-    pub env_files: Option<Json>,
+    /// Files of more environments (`kind: EnvironmentMap`), local paths or
+    /// globs relative to the root, read in order; an environment defined
+    /// again replaces the earlier definition.
+    #[serde(default)]
+    pub env_files: Vec<String>,
     /// qbec's data sources: not supported.
     pub data_sources: Option<Json>,
     /// Examples for qbec's data sources: not supported.
@@ -134,10 +142,14 @@ pub struct Environment {
     /// The namespace of objects that name none (`qbec.io/defaultNs`).
     #[serde(default = "default_namespace")]
     pub default_namespace: String,
-    /// The cluster's API server (qbec's; not used to render).
-    pub server: Option<String>,
-    /// The kubeconfig context (qbec's; not used to render).
-    pub context: Option<String>,
+    /// The cluster's API server (qbec's; not used to render). Exactly one
+    /// of `server` and `context` is given.
+    #[serde(default)]
+    pub server: String,
+    /// The kubeconfig context (qbec's; not used to render); names starting
+    /// with `__` are qbec's keywords, not contexts.
+    #[serde(default)]
+    pub context: String,
     /// Globally excluded components this environment includes.
     #[serde(default)]
     pub includes: Vec<String>,
@@ -151,6 +163,59 @@ pub struct Environment {
 
 fn default_namespace() -> String {
     "default".to_owned()
+}
+
+/// The baseline environment's name: `--env _` renders what no environment
+/// customises (`baseProperties`, the components not excluded by default).
+pub const BASELINE: &str = "_";
+
+impl Environment {
+    /// The baseline environment (`_`): nothing of its own.
+    #[must_use]
+    pub fn baseline() -> Environment {
+        Environment {
+            default_namespace: default_namespace(),
+            server: String::new(),
+            context: String::new(),
+            includes: Vec::new(),
+            excludes: Vec::new(),
+            properties: serde_json::Map::new(),
+        }
+    }
+}
+
+/// A file of environments named in `envFiles`.
+///
+/// ```yaml
+/// apiVersion: qbec.io/v1alpha1
+/// kind: EnvironmentMap
+/// spec:
+///   environments:
+///     dev: {server: https://dev.example.com}
+/// ```
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvironmentMapFile {
+    /// Always `qbec.io/v1alpha1`.
+    pub api_version: ApiVersion,
+    /// Always `EnvironmentMap`.
+    pub kind: EnvironmentMapKind,
+    /// The environments.
+    pub spec: EnvironmentMapSpec,
+}
+
+/// The only `kind` of an environment file.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+pub enum EnvironmentMapKind {
+    /// `EnvironmentMap`.
+    EnvironmentMap,
+}
+
+/// `spec` of an environment file.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct EnvironmentMapSpec {
+    /// The environments, by name.
+    pub environments: BTreeMap<String, Environment>,
 }
 
 /// `spec.vars`.

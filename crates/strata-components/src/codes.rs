@@ -4,10 +4,12 @@
 //! |---|---|
 //! | `components/duplicate-component` | two components share a name |
 //! | `components/unknown-component` | `excludes`, `includes`, a top-level argument's `components` or `--component` names no component |
-//! | `components/invalid-path` | `componentsDir`, a `libPaths` entry or `postProcessor` leaves the root, or the post-processor is missing |
+//! | `components/invalid-path` | `componentsDir`, a `libPaths` or `envFiles` entry or `postProcessor` leaves the root, an `envFiles` entry is a URL or a glob matching nothing, or the post-processor is missing |
 //! | `components/duplicate-var` | a variable is declared twice |
-//! | `components/unsupported` | `paramsFile`, `envFiles`, `dataSources`, `dsExamples` |
-//! | `components/invalid-name` | the application's or an environment's name, or `--app-tag`, is not a label value, or there is no environment |
+//! | `components/unsupported` | `paramsFile`, `dataSources`, `dsExamples` |
+//! | `components/invalid-name` | the application's or an environment's name, or `--app-tag`, is not a label value, an environment is named `_`, or there is no environment |
+//! | `components/invalid-environment` | an environment names neither or both of `server` and `context`, or a context starting with `__` |
+//! | `components/overridden-environment` | a warning: an environment file defines an environment again, replacing the earlier definition (as qbec) |
 //! | `components/include-exclude` | an environment, or the command line (`-c` and `-C`), both includes and excludes a component |
 //! | `components/no-components` | a warning: `componentsDir` matches no folder holding a component (nothing is rendered, as qbec) |
 //! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
@@ -40,6 +42,11 @@ pub const UNSUPPORTED: &str = "components/unsupported";
 pub const INVALID_NAME: &str = "components/invalid-name";
 /// An environment, or the command line, both includes and excludes a component.
 pub const INCLUDE_EXCLUDE: &str = "components/include-exclude";
+/// An environment names neither or both of `server` and `context`, or a
+/// reserved context.
+pub const INVALID_ENVIRONMENT: &str = "components/invalid-environment";
+/// A warning: an environment file defines an environment again.
+pub const OVERRIDDEN_ENVIRONMENT: &str = "components/overridden-environment";
 /// `componentsDir` holds no component.
 pub const NO_COMPONENTS: &str = "components/no-components";
 /// `--env` names no environment.

@@ -61,8 +61,9 @@ use strata_jsonnet::Setup;
 use strata_syntax::{Diagnostic, Node, SourceDb, Span};
 
 pub use app::{
-    APP_FILE, ApiVersion, AppFile, AppKind, AppMetadata, AppSpec, ComputedVar, Environment,
-    ExternalVar, TopLevelVar, Vars,
+    APP_FILE, ApiVersion, AppFile, AppKind, AppMetadata, AppSpec, BASELINE, ComputedVar,
+    Environment, EnvironmentMapFile, EnvironmentMapKind, EnvironmentMapSpec, ExternalVar,
+    TopLevelVar, Vars,
 };
 pub use load::{Application, Component, Source, app_schema};
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};
@@ -167,9 +168,9 @@ impl Application {
             ));
             return None;
         }
-        let environment = self.environment(request, render)?;
+        let environment = self.requested_environment(request, render)?;
         let selected = self.selected(request, render)?;
-        let ext_vars = self.ext_vars(request, environment, render)?;
+        let ext_vars = self.ext_vars(request, &environment, render)?;
         let tla = self.tla_vars(request, render)?;
         let spans: Vec<Span> = selected
             .iter()
@@ -240,25 +241,27 @@ impl Application {
         Some(objects.into_iter().map(|(_, object)| object).collect())
     }
 
-    /// The environment asked for.
-    fn environment<'a>(
-        &'a self,
+    /// The environment asked for, the baseline (`_`) included.
+    fn requested_environment(
+        &self,
         request: &RenderRequest,
         render: &mut Render,
-    ) -> Option<&'a app::Environment> {
-        let environments = &self.app.spec.environments;
-        if let Some(environment) = environments.get(&request.environment) {
+    ) -> Option<app::Environment> {
+        if let Some(environment) = self.environment(&request.environment) {
             return Some(environment);
         }
         let span = render.command_line("--env", &request.environment);
-        let known: Vec<&str> = environments.keys().map(String::as_str).collect();
+        let known: Vec<&str> = self.environment_names().collect();
         render.diagnostics.push(
             Diagnostic::error(
                 codes::UNKNOWN_ENVIRONMENT,
                 format!("no environment is named `{}`", request.environment),
                 span,
             )
-            .with_note(format!("the environments are: {}", report::list(&known)))
+            .with_note(format!(
+                "the environments are: {}, and `_` (the baseline)",
+                report::list(&known)
+            ))
             .with_suggestion(&request.environment, known.iter().copied()),
         );
         None

@@ -28,10 +28,11 @@ use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
 use strata_syntax::{Diagnostic, FieldPath, Format, LayerId, Limits, Node, SourceDb, Span, Value};
 
-use crate::app::{APP_FILE, AppFile};
+use crate::app::{APP_FILE, AppFile, BASELINE, Environment, EnvironmentMapFile};
 use crate::codes;
 
 static APP: LazyLock<Decoder<AppFile>> = LazyLock::new(Decoder::new);
+static ENVIRONMENT_MAP: LazyLock<Decoder<EnvironmentMapFile>> = LazyLock::new(Decoder::new);
 
 /// The JSON Schema of `qbec.yaml`.
 #[must_use]
@@ -90,6 +91,17 @@ impl Component {
     }
 }
 
+/// An environment as defined, in `qbec.yaml` or an environment file.
+#[derive(Debug, Clone)]
+pub(crate) struct Defined {
+    /// Decoded.
+    pub(crate) environment: Environment,
+    /// As written: its properties keep their positions.
+    pub(crate) node: Node,
+    /// Where its name is written.
+    pub(crate) name_span: Span,
+}
+
 /// A loaded application.
 pub struct Application {
     pub(crate) fs: Arc<dyn Files>,
@@ -101,6 +113,8 @@ pub struct Application {
     pub(crate) app_node: Node,
     /// The components, by name.
     pub components: BTreeMap<String, Component>,
+    /// The environments, by name, those of `envFiles` included.
+    pub(crate) environments: BTreeMap<String, Defined>,
     /// The library folders, relative to the root, normalised.
     pub(crate) lib_paths: Vec<PathBuf>,
     /// The post-processor, relative to the root, normalised.
@@ -121,26 +135,29 @@ impl Application {
             diagnostics: Vec::new(),
         };
         let loaded = reader.application().map(|(app, app_node)| {
+            let environments = reader.environments(&app, &app_node);
             let lib_paths = reader.relative_paths(&app_node, "libPaths");
             let post_processor = reader.post_processors(&app, &app_node);
             let components = reader.components(&app, &app_node);
-            reader.check_names(&components, &app_node);
-            (app, app_node, lib_paths, post_processor, components)
+            reader.check_names(&components, &environments, &app_node);
+            Application {
+                fs: fs.clone(),
+                sources: Arc::default(),
+                limits,
+                app,
+                app_node,
+                components,
+                environments,
+                lib_paths,
+                post_processor,
+            }
         });
         let diagnostics = reader.diagnostics;
         Opened::freeze(db, |sources| {
-            let application = loaded.map(
-                |(app, app_node, lib_paths, post_processor, components)| Application {
-                    fs: fs.clone(),
-                    sources: sources.clone(),
-                    limits,
-                    app,
-                    app_node,
-                    components,
-                    lib_paths,
-                    post_processor,
-                },
-            );
+            let application = loaded.map(|application| Application {
+                sources: sources.clone(),
+                ..application
+            });
             Outcome::new(application, diagnostics)
         })
     }
@@ -150,6 +167,7 @@ impl Application {
     /// (mappings key by key, anything else, lists and `null` included,
     /// replaces), through the merge engine: every node keeps its span and
     /// its layer, 0 for `baseProperties`, 1 for the environment's.
+    /// The baseline environment (`_`) has `baseProperties` alone.
     #[must_use]
     pub fn properties(&self, environment: &str) -> Node {
         let spec = self.app_node.get("spec");
@@ -164,10 +182,10 @@ impl Application {
             node
         };
         let base = layer(spec.and_then(|s| s.get("baseProperties")), 0);
-        let overlay = spec
-            .and_then(|s| s.get("environments"))
-            .and_then(|e| e.get(environment))
-            .and_then(|e| e.get("properties"));
+        let overlay = self
+            .environments
+            .get(environment)
+            .and_then(|defined| defined.node.get("properties"));
         match overlay {
             Some(overlay) => {
                 let strategies = Strategies::with_fallback(Strategy::Replace);
@@ -179,14 +197,31 @@ impl Application {
 
     /// Whether `environment` includes `component` (before any `--component`
     /// filter): not excluded globally unless the environment includes it,
-    /// and not excluded by the environment.
+    /// and not excluded by the environment. The baseline environment (`_`)
+    /// includes what is not excluded globally.
     #[must_use]
     pub fn includes(&self, environment: &str, component: &str) -> bool {
-        let Some(env) = self.app.spec.environments.get(environment) else {
+        let Some(env) = self.environment(environment) else {
             return false;
         };
         let named = |list: &[String]| list.iter().any(|name| name == component);
         (!named(&self.app.spec.excludes) || named(&env.includes)) && !named(&env.excludes)
+    }
+
+    /// The environment named `name`, the baseline (`_`) included.
+    #[must_use]
+    pub fn environment(&self, name: &str) -> Option<Environment> {
+        if name == BASELINE {
+            return Some(Environment::baseline());
+        }
+        self.environments
+            .get(name)
+            .map(|defined| defined.environment.clone())
+    }
+
+    /// The names of the environments defined, in order (not the baseline).
+    pub fn environment_names(&self) -> impl Iterator<Item = &str> {
+        self.environments.keys().map(String::as_str)
     }
 
     /// The span of the value at `path` in `qbec.yaml` (the file when absent).
@@ -220,7 +255,6 @@ impl ApplicationReader<'_> {
                         "paramsFile",
                         "give environments `properties` in `qbec.yaml`",
                     ),
-                    ("envFiles", "declare the environments in `qbec.yaml`"),
                     (
                         "dataSources",
                         "compute the data in Jsonnet, or pass it as a variable",
@@ -243,7 +277,9 @@ impl ApplicationReader<'_> {
                         );
                     }
                 }
-                self.check_labels(&app, &node);
+                if let Some(name) = node.get("metadata").and_then(|m| m.get("name")) {
+                    self.check_label_value(&app.metadata.name, name.span);
+                }
                 Some((app, node))
             }
             Err(problems) => {
@@ -253,42 +289,201 @@ impl ApplicationReader<'_> {
         }
     }
 
-    /// The names that become label values, and that environments exist.
-    fn check_labels(&mut self, app: &AppFile, node: &Node) {
-        let spec = node.get("spec");
-        let mut named: Vec<(String, Span)> = Vec::new();
-        if let Some(name) = node.get("metadata").and_then(|m| m.get("name")) {
-            named.push((app.metadata.name.clone(), name.span));
-        }
-        if let Some(strata_syntax::Value::Map(environments)) =
-            spec.and_then(|s| s.get("environments")).map(|e| &e.value)
-        {
-            if environments.is_empty() {
-                let span = spec
-                    .and_then(|s| s.get("environments"))
-                    .map_or(node.span, |e| e.span);
-                self.diagnostics.push(Diagnostic::error(
+    /// A name that becomes a label value (and may not be empty here).
+    fn check_label_value(&mut self, name: &str, span: Span) {
+        if !strata_k8s::names::is_label_name(name) {
+            self.diagnostics.push(
+                Diagnostic::error(
                     codes::INVALID_NAME,
-                    "`spec.environments` declares no environment",
+                    format!("`{name}` is not a valid Kubernetes label value"),
                     span,
-                ));
-            }
-            for (name, entry) in environments {
-                named.push((name.clone(), entry.key_span));
+                )
+                .with_help("use at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit"),
+            );
+        }
+    }
+
+    /// Every environment: those of `spec.environments`, then those of each
+    /// `envFiles` file in order, a later definition of a name replacing the
+    /// earlier one (with a warning, as qbec). Each is checked as qbec
+    /// checks it.
+    fn environments(&mut self, app: &AppFile, node: &Node) -> BTreeMap<String, Defined> {
+        let spec = node.get("spec");
+        let mut defined: BTreeMap<String, Defined> = BTreeMap::new();
+        if let Some(Value::Map(inline)) = spec.and_then(|s| s.get("environments")).map(|e| &e.value)
+        {
+            for (name, entry) in inline {
+                if let Some(environment) = app.spec.environments.get(name) {
+                    defined.insert(
+                        name.clone(),
+                        Defined {
+                            environment: environment.clone(),
+                            node: entry.value.clone(),
+                            name_span: entry.key_span,
+                        },
+                    );
+                }
             }
         }
-        for (name, span) in named {
-            // A name that becomes a label value, which may not be empty here.
-            if !strata_k8s::names::is_label_name(&name) {
+        let patterns = spec
+            .and_then(|s| s.get("envFiles"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for pattern in patterns {
+            for file in self.env_files(pattern) {
+                self.env_file(&file, pattern.span, &mut defined);
+            }
+        }
+        if defined.is_empty() {
+            let span = spec
+                .and_then(|s| s.get("environments"))
+                .or(spec)
+                .map_or(node.span, |n| n.span);
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::INVALID_NAME,
+                    "the application declares no environment",
+                    span,
+                )
+                .with_help("declare one under `spec.environments`, or in a file named in `spec.envFiles`"),
+            );
+        }
+        for (name, environment) in &defined {
+            self.check_environment(name, environment);
+        }
+        defined
+    }
+
+    /// The files an `envFiles` entry names: a path, or a glob matching
+    /// files (sorted); remote URLs are refused.
+    fn env_files(&mut self, pattern: &Node) -> Vec<PathBuf> {
+        let Some(text) = pattern.as_str() else {
+            return Vec::new();
+        };
+        if text.starts_with("http://") || text.starts_with("https://") {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::INVALID_PATH,
+                    format!("`{text}`: environment files are read from the application, not downloaded"),
+                    pattern.span,
+                )
+                .with_help("download the file into the application and name the local copy in `envFiles`: what renders is then what is reviewed"),
+            );
+            return Vec::new();
+        }
+        let Some(path) = self.confined(pattern, "spec.envFiles") else {
+            return Vec::new();
+        };
+        if !text.contains(['*', '?', '[']) {
+            return vec![path];
+        }
+        let matching = glob::Pattern::new(&path.to_string_lossy()).map(|glob| {
+            let options = glob::MatchOptions {
+                require_literal_separator: true,
+                ..glob::MatchOptions::default()
+            };
+            self.files
+                .fs()
+                .list(&["yaml", "yml", "json"])
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|file| glob.matches_path_with(file, options))
+                .collect::<Vec<_>>()
+        });
+        match matching {
+            Ok(files) if !files.is_empty() => files,
+            Ok(_) => {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::INVALID_PATH,
+                    format!("`{text}` matches no file"),
+                    pattern.span,
+                ));
+                Vec::new()
+            }
+            Err(error) => {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::INVALID_PATH,
+                    format!("`{text}` is not a glob: {}", error.msg),
+                    pattern.span,
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// One environment file's environments, added to `defined`.
+    fn env_file(&mut self, file: &Path, at: Span, defined: &mut BTreeMap<String, Defined>) {
+        let read = self.files.included(file, Format::Yaml11, at);
+        let Some(node) = read.report(&mut self.diagnostics) else {
+            return;
+        };
+        let decoded = match ENVIRONMENT_MAP.decode(&node) {
+            Ok(decoded) => decoded,
+            Err(problems) => {
+                self.diagnostics.extend(problems);
+                return;
+            }
+        };
+        let Some(Value::Map(written)) = node
+            .get("spec")
+            .and_then(|s| s.get("environments"))
+            .map(|e| &e.value)
+        else {
+            return;
+        };
+        for (name, entry) in written {
+            let Some(environment) = decoded.spec.environments.get(name) else {
+                continue;
+            };
+            let definition = Defined {
+                environment: environment.clone(),
+                node: entry.value.clone(),
+                name_span: entry.key_span,
+            };
+            if let Some(earlier) = defined.insert(name.clone(), definition) {
                 self.diagnostics.push(
-                    Diagnostic::error(
-                        codes::INVALID_NAME,
-                        format!("`{name}` is not a valid Kubernetes label value"),
-                        span,
+                    Diagnostic::warning(
+                        codes::OVERRIDDEN_ENVIRONMENT,
+                        format!("`{}` defines the environment `{name}` again: this definition replaces the earlier one", self.files.fs().display(file)),
+                        entry.key_span,
                     )
-                    .with_help("use at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit"),
+                    .with_secondary(earlier.name_span, "the earlier definition"),
                 );
             }
+        }
+    }
+
+    /// One environment's name and cluster, as qbec checks them.
+    fn check_environment(&mut self, name: &str, defined: &Defined) {
+        if name == BASELINE {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::INVALID_NAME,
+                    "`_` cannot name an environment: it is the baseline environment",
+                    defined.name_span,
+                )
+                .with_path(FieldPath::root().key("spec").key("environments").key(name))
+                .with_help("`--env _` renders `baseProperties` and the components not excluded by default"),
+            );
+        } else {
+            self.check_label_value(name, defined.name_span);
+        }
+        let environment = &defined.environment;
+        let problem = match (environment.server.is_empty(), environment.context.is_empty()) {
+            (true, true) => Some(format!("the environment `{name}` names neither a `server` nor a `context`")),
+            (false, false) => Some(format!("the environment `{name}` names both a `server` and a `context`")),
+            (true, false) if environment.context.starts_with("__") => Some(format!(
+                "the environment `{name}` names the context `{}`: names starting with `__` are qbec's keywords, not contexts",
+                environment.context
+            )),
+            _ => None,
+        };
+        if let Some(message) = problem {
+            self.diagnostics.push(
+                Diagnostic::error(codes::INVALID_ENVIRONMENT, message, defined.node.span)
+                    .with_path(FieldPath::root().key("spec").key("environments").key(name))
+                    .with_help("name exactly one: `server` (the API server's URL) or `context` (a kubeconfig context); qbec deploys there, Strata only renders"),
+            );
         }
     }
 
@@ -549,7 +744,12 @@ impl ApplicationReader<'_> {
     }
 
     /// Names in `qbec.yaml` that must be components or unique variables.
-    fn check_names(&mut self, components: &BTreeMap<String, Component>, app_node: &Node) {
+    fn check_names(
+        &mut self,
+        components: &BTreeMap<String, Component>,
+        environments: &BTreeMap<String, Defined>,
+        app_node: &Node,
+    ) {
         let known: Vec<&str> = components.keys().map(String::as_str).collect();
         let spec = app_node.get("spec");
         let mut lists: Vec<(FieldPath, &Node)> = Vec::new();
@@ -565,27 +765,24 @@ impl ApplicationReader<'_> {
                 name,
             ));
         }
-        let environments = spec.and_then(|s| s.get("environments"));
         let mut env_lists = Vec::new();
-        if let Some(strata_syntax::Value::Map(envs)) = environments.map(|e| &e.value) {
-            for (env, entry) in envs {
-                let includes = list(entry.value.get("includes"));
-                let excludes = list(entry.value.get("excludes"));
-                for name in &includes {
-                    if excludes.iter().any(|e| e.as_str() == name.as_str()) {
-                        self.diagnostics.push(Diagnostic::error(
-                            codes::INCLUDE_EXCLUDE,
-                            format!(
-                                "environment `{env}` both includes and excludes `{}`",
-                                name.as_str().unwrap_or_default()
-                            ),
-                            name.span,
-                        ));
-                    }
+        for (env, defined) in environments {
+            let includes = list(defined.node.get("includes"));
+            let excludes = list(defined.node.get("excludes"));
+            for name in &includes {
+                if excludes.iter().any(|e| e.as_str() == name.as_str()) {
+                    self.diagnostics.push(Diagnostic::error(
+                        codes::INCLUDE_EXCLUDE,
+                        format!(
+                            "environment `{env}` both includes and excludes `{}`",
+                            name.as_str().unwrap_or_default()
+                        ),
+                        name.span,
+                    ));
                 }
-                env_lists.push((env.clone(), "includes", includes));
-                env_lists.push((env.clone(), "excludes", excludes));
             }
+            env_lists.push((env.clone(), "includes", includes));
+            env_lists.push((env.clone(), "excludes", excludes));
         }
         for (env, key, names) in &env_lists {
             for (index, name) in names.iter().enumerate() {
