@@ -97,6 +97,9 @@ pub(crate) struct VmArgs {
     /// A top-level argument as Jsonnet code, the text of a file.
     #[arg(long = "vm:tla-code-file", value_name = "NAME=FILE")]
     tla_code_file: Vec<String>,
+    /// Require every declared variable and top-level argument on the command line, and refuse undeclared ones (qbec's `--strict-vars`).
+    #[arg(long)]
+    strict_vars: bool,
     /// How long evaluation may take before the unfinished components are reported.
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     eval_timeout: std::time::Duration,
@@ -157,6 +160,7 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         exclude_kinds: args.exclude_kinds.clone(),
         ext_vars,
         tla_vars,
+        strict_vars: args.vm.strict_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
         timeout: Some(args.vm.eval_timeout),
@@ -224,6 +228,7 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         let request = RenderRequest {
             ext_vars: ext_vars.clone(),
             tla_vars: tla_vars.clone(),
+            strict_vars: args.vm.strict_vars,
             timeout: Some(args.vm.eval_timeout),
             ..RenderRequest::new(&environment)
         };

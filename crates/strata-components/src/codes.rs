@@ -14,8 +14,8 @@
 //! | `components/no-components` | a warning: `componentsDir` matches no folder holding a component (nothing is rendered, as qbec) |
 //! | `components/unknown-environment` | `--env` names no environment (the known ones are listed) |
 //! | `components/excluded` | a note: `--component` names a component the environment excludes |
-//! | `components/undeclared-var` | a variable given on the command line is not declared |
-//! | `components/missing-var` | a declared external variable has no value and no default |
+//! | `components/undeclared-var` | a variable given on the command line is not declared (a warning, an error with `--strict-vars`) |
+//! | `components/missing-var` | a component reads a declared external variable that has no value and no default, or `--strict-vars` and a declared variable or argument is not given |
 //! | `components/post-processor` | a post-processor did not return an object with a name, or two post-processors share a file name |
 //! | `components/duplicate-object` | two objects share kind, namespace and name |
 //! | `components/not-an-object` | a scalar where an output is expected |

@@ -24,12 +24,18 @@
 //! | `qbec.io/tag` | the `--app-tag`, or empty |
 //! | `qbec.io/defaultNs` | the environment's `defaultNamespace`, with `-<tag>` when `namespaceTagSuffix` is set and a tag is given |
 //! | `qbec.io/cleanMode` | `on` with `--clean`, else `off` |
-//! | `vars.external` | the command line's value, else the declared `default` (as code) |
+//! | `vars.external` | the command line's value, else the declared `default` (as code); with neither, a component that reads it fails with `components/missing-var` (the others render) |
+//! | undeclared ones | passed on to every component, with a warning (an error under `strict_vars`) |
 //! | `vars.computed` | the code's value, evaluated in order with the variables above |
 //!
-//! Top-level arguments must be declared in `vars.topLevel` and go only to
-//! the components the declaration lists; a component that is a function and
-//! gets none is called with its own defaults.
+//! Top-level arguments go only to the components their declaration in
+//! `vars.topLevel` lists (an undeclared one reaches none, with a warning);
+//! a component that is a function and gets none is called with its own
+//! defaults. `--vm:ext-code` is parsed when read, as go-jsonnet does: a
+//! broken value no component reads breaks nothing. Under
+//! [`RenderRequest::strict_vars`] (qbec's `--strict-vars`), every declared
+//! variable and argument must be given and none may be undeclared, all
+//! reported in one run.
 //!
 //! # Objects
 //!
@@ -94,6 +100,12 @@ pub struct RenderRequest {
     pub ext_vars: Inputs,
     /// `--vm:tla-str` / `--vm:tla-code`, in order.
     pub tla_vars: Inputs,
+    /// qbec's `--strict-vars`: every declared variable and top-level
+    /// argument must be given, and none that is undeclared (otherwise an
+    /// undeclared one is a warning, and a declared external variable with
+    /// no value and no default an error only for the components that read
+    /// it).
+    pub strict_vars: bool,
     /// How many components are evaluated at once (at least 1).
     pub concurrency: usize,
     /// `qbec.io/cleanMode` is `on`, and objects get no `qbec.io/*` labels
@@ -119,6 +131,7 @@ impl RenderRequest {
             exclude_kinds: Vec::new(),
             ext_vars: Vec::new(),
             tla_vars: Vec::new(),
+            strict_vars: false,
             concurrency: DEFAULT_CONCURRENCY,
             clean_mode: false,
             timeout: None,
@@ -170,8 +183,10 @@ impl Application {
         }
         let environment = self.requested_environment(request, render)?;
         let selected = self.selected(request, render)?;
-        let ext_vars = self.ext_vars(request, &environment, render)?;
-        let tla = self.tla_vars(request, render)?;
+        // Both checked before either stops the render: all problems at once.
+        let ext_vars = self.ext_vars(request, &environment, render);
+        let tla = self.tla_vars(request, render);
+        let (ext_vars, tla) = (ext_vars?, tla?);
         let spans: Vec<Span> = selected
             .iter()
             .map(|component| render.component_span(component))

@@ -22,6 +22,9 @@ const COMMAND_LINE: &str = "<command line>";
 pub(crate) struct Render {
     pub(crate) db: SourceDb,
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Declared external variables with no value and no default, each with
+    /// its declaration: reading one is `components/missing-var`.
+    pub(crate) unset_variables: Vec<(String, Span)>,
     traces: TraceSources,
 }
 
@@ -31,6 +34,7 @@ impl Render {
         Render {
             db,
             diagnostics: Vec::new(),
+            unset_variables: Vec::new(),
             traces: TraceSources::new(application.fs.clone(), application.limits.max_bytes),
         }
     }
@@ -60,9 +64,25 @@ impl Render {
         }
     }
 
-    /// A failed evaluation of `what` as a diagnostic.
+    /// A failed evaluation of `what` as a diagnostic; reading a declared
+    /// external variable that has no value is `components/missing-var`, at
+    /// the read, with the declaration.
     pub(crate) fn failure(&mut self, what: &str, fallback: Span, failure: &Failure) -> Diagnostic {
-        self.traces.failure(&mut self.db, what, fallback, failure)
+        let mut diagnostic = self.traces.failure(&mut self.db, what, fallback, failure);
+        let unset = failure.undefined_variable.as_ref().and_then(|name| {
+            self.unset_variables
+                .iter()
+                .find(|(unset, _)| unset == name)
+        });
+        if let Some((name, declared)) = unset {
+            diagnostic.code = codes::MISSING_VAR;
+            diagnostic.message =
+                format!("{what} reads the external variable `{name}`, which has no value and no default");
+            diagnostic = diagnostic
+                .with_secondary(*declared, "declared here")
+                .with_help(crate::variables::give_help(name));
+        }
+        diagnostic
     }
 
     /// A `std.trace` message of `what`.

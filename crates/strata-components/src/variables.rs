@@ -51,19 +51,22 @@ impl Application {
         let mut ok = true;
         for (name, input) in &request.ext_vars {
             if !spec.vars.external.iter().any(|var| &var.name == name) {
-                ok = false;
+                ok &= !request.strict_vars;
                 let span = render.command_line(&input.flag("ext"), name);
                 let declared = spec.vars.external.iter().map(|var| var.name.as_str());
                 render.diagnostics.push(
-                    Diagnostic::error(
-                        codes::UNDECLARED_VAR,
+                    undeclared(
+                        request.strict_vars,
                         format!(
-                            "the external variable `{name}` is not declared in `spec.vars.external`"
+                            "the external variable `{name}` is not declared in `spec.vars.external`{}",
+                            if request.strict_vars { "" } else { ": every component gets it anyway, as in qbec" }
                         ),
                         span,
                     )
                     .with_suggestion(name, declared),
                 );
+                // qbec passes it on: the declaration is a courtesy.
+                vars.push((name.clone(), input.clone()));
             }
         }
         for (index, declared) in spec.vars.external.iter().enumerate() {
@@ -72,29 +75,32 @@ impl Application {
                 .iter()
                 .rev()
                 .find(|(name, _)| *name == declared.name);
+            let span = self.declared("external").get(index).map_or_else(
+                || self.span_at(&["spec", "vars", "external"]),
+                |item| item.span,
+            );
             match (given, &declared.default) {
                 (Some((_, input)), _) => vars.push((declared.name.clone(), input.clone())),
-                (None, Some(default)) => {
-                    vars.push((declared.name.clone(), Input::Code(default.to_string())));
-                }
-                (None, None) => {
+                (None, default) if request.strict_vars => {
                     ok = false;
-                    let span = self.declared("external").get(index).map_or_else(
-                        || self.span_at(&["spec", "vars", "external"]),
-                        |item| item.span,
-                    );
+                    let has = if default.is_some() { "has a default, but " } else { "" };
                     render.diagnostics.push(
                         Diagnostic::error(
                             codes::MISSING_VAR,
-                            format!("the external variable `{}` has no value and no default", declared.name),
+                            format!("the external variable `{}` {has}is not given on the command line, which `--strict-vars` requires", declared.name),
                             span,
                         )
                         .with_help(format!(
-                            "give it with `--vm:ext-str {0}=VALUE` or `--vm:ext-code {0}=CODE`, or declare a `default`",
+                            "give it with `--vm:ext-str {0}=VALUE` or `--vm:ext-code {0}=CODE`",
                             declared.name
                         )),
                     );
                 }
+                (None, Some(default)) => {
+                    vars.push((declared.name.clone(), Input::Code(default.to_string())));
+                }
+                // As qbec: an error only for the components that read it.
+                (None, None) => render.unset_variables.push((declared.name.clone(), span)),
             }
         }
         if !ok {
@@ -115,11 +121,12 @@ impl Application {
                 limits: self.limits,
             };
             let source = format!("<computed:{}>", computed.name);
-            let value = Vm::new(&setup).and_then(|vm| {
-                let value = vm.evaluate_snippet(&source, &computed.code)?;
-                value::to_node(&value, Span::default(), self.limits.max_depth)
-                    .map_err(|error| Failure::from_error(&error))
-            });
+            let value = Vm::new(&setup)
+                .evaluate_snippet(&source, &computed.code)
+                .and_then(|value| {
+                    value::to_node(&value, Span::default(), self.limits.max_depth)
+                        .map_err(|error| Failure::from_error(&error))
+                });
             match value {
                 Ok(node) => vars.push((
                     computed.name.clone(),
@@ -164,16 +171,20 @@ impl Application {
         render: &mut Render,
     ) -> Option<HashMap<String, Inputs>> {
         let declared = &self.app.spec.vars.top_level;
+        let strict = request.strict_vars;
         let mut ok = true;
         let mut by_component: HashMap<String, Inputs> = HashMap::new();
         for (name, input) in &request.tla_vars {
             let Some(declaration) = declared.iter().find(|var| &var.name == name) else {
-                ok = false;
+                ok &= !strict;
                 let span = render.command_line(&input.flag("tla"), name);
                 render.diagnostics.push(
-                    Diagnostic::error(
-                        codes::UNDECLARED_VAR,
-                        format!("the top-level argument `{name}` is not declared in `spec.vars.topLevel`"),
+                    undeclared(
+                        strict,
+                        format!(
+                            "the top-level argument `{name}` is not declared in `spec.vars.topLevel`{}",
+                            if strict { "" } else { ": no component gets it, as in qbec" }
+                        ),
                         span,
                     )
                     .with_suggestion(name, declared.iter().map(|var| var.name.as_str())),
@@ -184,6 +195,33 @@ impl Application {
                 let arguments = by_component.entry(component.clone()).or_default();
                 arguments.retain(|(existing, _)| existing != name);
                 arguments.push((name.clone(), input.clone()));
+            }
+        }
+        if strict {
+            let written = self.declared("topLevel");
+            for (index, declaration) in declared.iter().enumerate() {
+                if request.tla_vars.iter().any(|(name, _)| *name == declaration.name) {
+                    continue;
+                }
+                ok = false;
+                let span = written.get(index).map_or_else(
+                    || self.span_at(&["spec", "vars", "topLevel"]),
+                    |item| item.span,
+                );
+                render.diagnostics.push(
+                    Diagnostic::error(
+                        codes::MISSING_VAR,
+                        format!(
+                            "the top-level argument `{}` is not given on the command line, which `--strict-vars` requires",
+                            declaration.name
+                        ),
+                        span,
+                    )
+                    .with_help(format!(
+                        "give it with `--vm:tla-str {0}=VALUE` or `--vm:tla-code {0}=CODE`",
+                        declaration.name
+                    )),
+                );
             }
         }
         ok.then_some(by_component)
@@ -198,4 +236,21 @@ impl Application {
             .and_then(Node::as_seq)
             .unwrap_or_default()
     }
+}
+
+/// A variable given but not declared: an error under `--strict-vars`, else
+/// a warning (qbec accepts it without a word).
+fn undeclared(strict: bool, message: String, span: Span) -> Diagnostic {
+    if strict {
+        Diagnostic::error(codes::UNDECLARED_VAR, message, span)
+    } else {
+        Diagnostic::warning(codes::UNDECLARED_VAR, message, span)
+    }
+}
+
+/// How to give the external variable `name`.
+pub(crate) fn give_help(name: &str) -> String {
+    format!(
+        "give it with `--vm:ext-str {name}=VALUE` or `--vm:ext-code {name}=CODE`, or declare a `default`"
+    )
 }

@@ -142,7 +142,8 @@ impl Job {
         };
         let mut vm = None;
         let output = match &component.source {
-            Source::Jsonnet(file) => Vm::new(setup).and_then(|machine| {
+            Source::Jsonnet(file) => {
+                let machine = Vm::new(setup);
                 let value = machine.evaluate_file(file, arguments);
                 let node = value.and_then(|value| {
                     value::to_node(&value, span, self.setup.limits.max_depth)
@@ -150,7 +151,7 @@ impl Job {
                 });
                 vm = Some(machine);
                 node
-            }),
+            }
             Source::Documents { files, folder } => Ok(if *folder {
                 Node::new(
                     Value::Seq(files.iter().map(|(_, value)| value.clone()).collect()),
@@ -241,12 +242,7 @@ impl Job {
         span: Span,
         component: &str,
     ) -> Result<Node, PostProcess> {
-        if vm.is_none() {
-            *vm = Some(Vm::new(setup).map_err(PostProcess::Failed)?);
-        }
-        let Some(machine) = vm.as_ref() else {
-            return Ok(object);
-        };
+        let machine = vm.get_or_insert_with(|| Vm::new(setup));
         let failed = |failure: Failure| {
             PostProcess::Failed(Failure {
                 message: format!(

@@ -91,7 +91,7 @@ impl<'a> Template<'a> {
             limits: self.limits,
         };
         let result = Vm::new(&setup)
-            .and_then(|vm| vm.import(path))
+            .import(path)
             .and_then(|value| {
                 strata_jsonnet::value::to_node(&value, Span::default(), self.limits.max_depth)
                     .map_err(|error| Failure::from_error(&error))

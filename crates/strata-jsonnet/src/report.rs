@@ -147,7 +147,7 @@ mod tests {
             ext_vars: Vec::new(),
             limits: Limits::default(),
         };
-        let vm = Vm::new(&setup).unwrap();
+        let vm = Vm::new(&setup);
         let failure = vm
             .evaluate_file(Path::new("main.jsonnet"), &[])
             .unwrap_err();

@@ -141,7 +141,7 @@ mod tests {
             ext_vars: Vec::new(),
             limits: Limits::default(),
         };
-        crate::Vm::new(&setup)?.evaluate_snippet("test.jsonnet", code)
+        crate::Vm::new(&setup).evaluate_snippet("test.jsonnet", code)
     }
 
     #[test]

@@ -24,7 +24,7 @@ use jrsonnet_evaluator::error::{Error, ErrorKind};
 use jrsonnet_evaluator::function::{CallLocation, TlaArg};
 use jrsonnet_evaluator::gc::GcHashMap;
 use jrsonnet_evaluator::trace::PathResolver;
-use jrsonnet_evaluator::{IStr, ImportResolver, State, Val};
+use jrsonnet_evaluator::{IStr, ImportResolver, State, Thunk, Val};
 use jrsonnet_gcmodule::Trace;
 use jrsonnet_parser::{ParserSettings, Source, SourceFile, SourcePath};
 use strata_fs::Files;
@@ -82,7 +82,8 @@ pub struct Traced {
 
 impl Vm {
     /// A fresh VM.
-    pub fn new(setup: &Setup) -> Result<Vm, Failure> {
+    #[must_use]
+    pub fn new(setup: &Setup) -> Vm {
         let context = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
         crate::natives::register(&context, setup.limits);
         let traces = Rc::new(RefCell::new(Vec::new()));
@@ -90,9 +91,16 @@ impl Vm {
         for (name, input) in &setup.ext_vars {
             match input {
                 Input::Str(text) => context.add_ext_str(name.as_str().into(), text.as_str().into()),
-                Input::Code(code) => context
-                    .add_ext_code(name, code.as_str())
-                    .map_err(|error| Failure::from_error(&error))?,
+                // As go-jsonnet: code is an error only when it is read, so
+                // a broken value no component reads breaks nothing.
+                Input::Code(code) => {
+                    if let Err(error) = context.add_ext_code(name, code.as_str()) {
+                        context
+                            .settings_mut()
+                            .ext_vars
+                            .insert(name.as_str().into(), TlaArg::Lazy(Thunk::errored(error)));
+                    }
+                }
             }
         }
         let mut builder = State::builder();
@@ -103,10 +111,10 @@ impl Vm {
                 limit: setup.limits.max_bytes,
             })
             .context_initializer(context);
-        Ok(Vm {
+        Vm {
             state: builder.build(),
             traces,
-        })
+        }
     }
 
     /// Evaluates the file at `path` (relative to the root) and, when it is
@@ -293,6 +301,8 @@ pub struct Failure {
     pub message: String,
     /// Where, innermost first.
     pub frames: Vec<Frame>,
+    /// The external variable read without a value, when that is what failed.
+    pub undefined_variable: Option<String>,
 }
 
 /// One place of a trace.
@@ -319,6 +329,7 @@ impl Failure {
         Failure {
             message: message.into(),
             frames: Vec::new(),
+            undefined_variable: None,
         }
     }
 
@@ -326,7 +337,12 @@ impl Failure {
     #[must_use]
     pub fn from_error(error: &Error) -> Failure {
         let mut frames = Vec::new();
+        let mut undefined_variable = None;
         let message = match error.error() {
+            ErrorKind::UndefinedExternalVariable(name) => {
+                undefined_variable = Some(name.to_string());
+                error.error().to_string()
+            }
             ErrorKind::ImportSyntaxError {
                 path,
                 error: syntax,
@@ -347,7 +363,11 @@ impl Failure {
                 ));
             }
         }
-        Failure { message, frames }
+        Failure {
+            message,
+            frames,
+            undefined_variable,
+        }
     }
 }
 
