@@ -345,7 +345,9 @@ impl ApplicationReader<'_> {
                     "the application declares no environment",
                     span,
                 )
-                .with_help("declare one under `spec.environments`, or in a file named in `spec.envFiles`"),
+                .with_help(
+                    "declare one under `spec.environments`, or in a file named in `spec.envFiles`",
+                ),
             );
         }
         for (name, environment) in &defined {
@@ -463,15 +465,24 @@ impl ApplicationReader<'_> {
                     defined.name_span,
                 )
                 .with_path(FieldPath::root().key("spec").key("environments").key(name))
-                .with_help("`--env _` renders `baseProperties` and the components not excluded by default"),
+                .with_help(
+                    "`--env _` renders `baseProperties` and the components not excluded by default",
+                ),
             );
         } else {
             self.check_label_value(name, defined.name_span);
         }
         let environment = &defined.environment;
-        let problem = match (environment.server.is_empty(), environment.context.is_empty()) {
-            (true, true) => Some(format!("the environment `{name}` names neither a `server` nor a `context`")),
-            (false, false) => Some(format!("the environment `{name}` names both a `server` and a `context`")),
+        let problem = match (
+            environment.server.is_empty(),
+            environment.context.is_empty(),
+        ) {
+            (true, true) => Some(format!(
+                "the environment `{name}` names neither a `server` nor a `context`"
+            )),
+            (false, false) => Some(format!(
+                "the environment `{name}` names both a `server` and a `context`"
+            )),
             (true, false) if environment.context.starts_with("__") => Some(format!(
                 "the environment `{name}` names the context `{}`: names starting with `__` are qbec's keywords, not contexts",
                 environment.context

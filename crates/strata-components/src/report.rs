@@ -69,15 +69,15 @@ impl Render {
     /// the read, with the declaration.
     pub(crate) fn failure(&mut self, what: &str, fallback: Span, failure: &Failure) -> Diagnostic {
         let mut diagnostic = self.traces.failure(&mut self.db, what, fallback, failure);
-        let unset = failure.undefined_variable.as_ref().and_then(|name| {
-            self.unset_variables
-                .iter()
-                .find(|(unset, _)| unset == name)
-        });
+        let unset = failure
+            .undefined_variable
+            .as_ref()
+            .and_then(|name| self.unset_variables.iter().find(|(unset, _)| unset == name));
         if let Some((name, declared)) = unset {
             diagnostic.code = codes::MISSING_VAR;
-            diagnostic.message =
-                format!("{what} reads the external variable `{name}`, which has no value and no default");
+            diagnostic.message = format!(
+                "{what} reads the external variable `{name}`, which has no value and no default"
+            );
             diagnostic = diagnostic
                 .with_secondary(*declared, "declared here")
                 .with_help(crate::variables::give_help(name));

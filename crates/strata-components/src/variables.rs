@@ -83,7 +83,11 @@ impl Application {
                 (Some((_, input)), _) => vars.push((declared.name.clone(), input.clone())),
                 (None, default) if request.strict_vars => {
                     ok = false;
-                    let has = if default.is_some() { "has a default, but " } else { "" };
+                    let has = if default.is_some() {
+                        "has a default, but "
+                    } else {
+                        ""
+                    };
                     render.diagnostics.push(
                         Diagnostic::error(
                             codes::MISSING_VAR,
@@ -200,7 +204,11 @@ impl Application {
         if strict {
             let written = self.declared("topLevel");
             for (index, declaration) in declared.iter().enumerate() {
-                if request.tla_vars.iter().any(|(name, _)| *name == declaration.name) {
+                if request
+                    .tla_vars
+                    .iter()
+                    .any(|(name, _)| *name == declaration.name)
+                {
                     continue;
                 }
                 ok = false;

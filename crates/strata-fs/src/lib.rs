@@ -105,7 +105,8 @@ pub trait Files: Send + Sync {
     fn read(&self, path: &Path, limit: usize) -> Result<String, FsError>;
 
     /// Every file below the root whose name ends in one of `extensions`
-    /// (without the dot), hidden entries skipped, sorted.
+    /// (without the dot; every file when empty), hidden entries skipped,
+    /// sorted.
     fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError>;
 
     /// How to show a path to a person (the root joined, for real files).
@@ -182,9 +183,11 @@ pub fn normalise(path: &Path) -> Result<PathBuf, FsError> {
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
-    path.extension()
-        .and_then(|ext| ext.to_str())
-        .is_some_and(|ext| extensions.contains(&ext))
+    extensions.is_empty()
+        || path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(|ext| extensions.contains(&ext))
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {

@@ -7,6 +7,7 @@
 //!   `std.trace` collected instead of printed, and failures returned as
 //!   plain data with their traces ([`Failure`]), so they can cross threads
 //!   and become diagnostics with positions.
+//! - `glob`: qbec's `glob-import:` and `glob-importstr:` imports.
 //! - `natives`: qbec's `std.native` functions (`parseJson`, `parseYaml`,
 //!   `renderYaml`, `escapeStringRegex`, `regexMatch`, `regexSubst`,
 //!   `labelsMatchSelector`), available in every VM.
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+mod glob;
 mod natives;
 mod report;
 pub mod value;

@@ -7,7 +7,8 @@
 //! - the external variables of the render (`std.extVar`);
 //! - imports resolved relative to the importing file, then along
 //!   `libPaths`, through the application's confined [`Files`]: nothing
-//!   outside the application root can be read, symlinks included;
+//!   outside the application root can be read, symlinks included; qbec's
+//!   `glob-import:` and `glob-importstr:` (`crate::glob`) likewise;
 //! - `std.trace` collected, not printed (the library never prints).
 //!
 //! Errors come back as plain data ([`Failure`]): the message and the trace,
@@ -29,6 +30,8 @@ use jrsonnet_gcmodule::Trace;
 use jrsonnet_parser::{ParserSettings, Source, SourceFile, SourcePath};
 use strata_fs::Files;
 use strata_syntax::Limits;
+
+use crate::glob::{GlobSource, Verb};
 
 /// A value given to `std.extVar` or as a top-level argument.
 #[derive(Debug, Clone)]
@@ -251,7 +254,14 @@ impl ImportResolver for Resolver {
         let here = from
             .downcast_ref::<SourceFile>()
             .map(|file| file.path().to_path_buf())
+            .or_else(|| {
+                from.downcast_ref::<GlobSource>()
+                    .map(GlobSource::importing_file)
+            })
             .unwrap_or_default();
+        if let Some((verb, pattern)) = Verb::split(path) {
+            return Ok(SourcePath::new(GlobSource::new(verb, &here, pattern)));
+        }
         let candidates = std::iter::once(strata_fs::join(&here, path)).chain(
             self.lib_paths
                 .iter()
@@ -275,6 +285,12 @@ impl ImportResolver for Resolver {
     }
 
     fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {
+        if let Some(glob) = resolved.downcast_ref::<GlobSource>() {
+            return glob
+                .code(self.fs.as_ref())
+                .map(String::into_bytes)
+                .map_err(|message| ErrorKind::RuntimeError(message.into()).into());
+        }
         let path = resolved
             .downcast_ref::<SourceFile>()
             .map(SourceFile::path)

@@ -1,0 +1,214 @@
+//! qbec's glob imports: `import 'glob-import:PATTERN'` and
+//! `import 'glob-importstr:PATTERN'`.
+//!
+//! The pattern is relative to the importing file's folder (library paths
+//! are not searched, as in qbec: `*.libsonnet` would be ambiguous), with
+//! `*`, `?`, `[...]` within one path segment and `**` across segments. The
+//! value is an object with a field per matching file, keyed by the file's
+//! path relative to the importing file's folder (`../lib/a.json` included),
+//! in sorted order, whose value is that file `import`ed or `importstr`ed.
+//! No match is an empty object, as in qbec. Matching happens through the
+//! render's confined [`Files`]: a pattern that leaves the root is an error,
+//! and files outside it are never listed.
+//!
+//! The import resolves to a [`GlobSource`]: a source path of its own whose
+//! text is the generated object, `{ "a.json": import "a.json", ... }`, so
+//! jrsonnet caches it like any file and the inner imports resolve from the
+//! importing file's folder.
+
+use std::any::Any;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::{Component, Path, PathBuf};
+
+use jrsonnet_gcmodule::Trace;
+use jrsonnet_parser::SourcePathT;
+use strata_fs::{Files, FsError};
+
+/// The two import verbs a glob can stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Trace)]
+pub(crate) enum Verb {
+    /// `glob-import:`: each file as a value.
+    Import,
+    /// `glob-importstr:`: each file as text.
+    ImportStr,
+}
+
+impl Verb {
+    /// The verb of an import path and the pattern after its prefix.
+    pub(crate) fn split(path: &str) -> Option<(Verb, &str)> {
+        if let Some(pattern) = path.strip_prefix("glob-import:") {
+            Some((Verb::Import, pattern))
+        } else {
+            path.strip_prefix("glob-importstr:")
+                .map(|pattern| (Verb::ImportStr, pattern))
+        }
+    }
+
+    fn keyword(self) -> &'static str {
+        match self {
+            Verb::Import => "import",
+            Verb::ImportStr => "importstr",
+        }
+    }
+}
+
+/// A glob import, as a source path: the verb, the importing file's folder
+/// (relative to the root) and the pattern as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Trace)]
+pub(crate) struct GlobSource {
+    verb: Verb,
+    folder: PathBuf,
+    pattern: String,
+}
+
+impl GlobSource {
+    /// A glob of `verb` written in the file `from` (relative to the root).
+    pub(crate) fn new(verb: Verb, from: &Path, pattern: &str) -> GlobSource {
+        GlobSource {
+            verb,
+            folder: from.parent().map(Path::to_path_buf).unwrap_or_default(),
+            pattern: pattern.to_owned(),
+        }
+    }
+
+    /// A stand-in for the file the glob was written in: imports of the
+    /// generated object resolve next to it.
+    pub(crate) fn importing_file(&self) -> PathBuf {
+        self.folder.join(".glob")
+    }
+
+    /// The generated object: every file below `fs`'s root that matches.
+    pub(crate) fn code(&self, fs: &dyn Files) -> Result<String, String> {
+        if Path::new(&self.pattern).is_absolute() {
+            return Err(format!(
+                "`{self}`: a glob pattern is relative to the importing file, not absolute"
+            ));
+        }
+        let joined = strata_fs::normalise(&self.folder.join(&self.pattern))
+            .map_err(|error| format!("`{self}` must stay inside the application: {error}"))?;
+        let pattern = glob::Pattern::new(&joined.to_string_lossy())
+            .map_err(|error| format!("`{self}` is not a glob: {}", error.msg))?;
+        let options = glob::MatchOptions {
+            require_literal_separator: true,
+            ..glob::MatchOptions::default()
+        };
+        let files = fs.list(&[]).map_err(|error: FsError| error.to_string())?;
+        let mut keys: Vec<String> = files
+            .iter()
+            .filter(|file| pattern.matches_path_with(file, options))
+            .map(|file| relative(&self.folder, file))
+            .collect();
+        keys.sort();
+        let mut code = String::from("{\n");
+        for key in keys {
+            // A JSON string is a Jsonnet string: any file name is quoted right.
+            let quoted = serde_json::Value::String(key).to_string();
+            code.push_str(&format!("  {quoted}: {} {quoted},\n", self.verb.keyword()));
+        }
+        code.push('}');
+        Ok(code)
+    }
+}
+
+impl fmt::Display for GlobSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "glob-{}:{}", self.verb.keyword(), self.pattern)
+    }
+}
+
+impl SourcePathT for GlobSource {
+    fn is_default(&self) -> bool {
+        false
+    }
+
+    fn path(&self) -> Option<&Path> {
+        None
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn dyn_hash(&self, mut hasher: &mut dyn Hasher) {
+        self.hash(&mut hasher);
+    }
+
+    fn dyn_eq(&self, other: &dyn SourcePathT) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<GlobSource>()
+            .is_some_and(|other| self == other)
+    }
+
+    fn dyn_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// `file` relative to `folder` (both relative to the root, normalised),
+/// with `..` where `file` is not below `folder`, `/`-separated.
+fn relative(folder: &Path, file: &Path) -> String {
+    let folder: Vec<Component<'_>> = folder.components().collect();
+    let file: Vec<Component<'_>> = file.components().collect();
+    let common = folder.iter().zip(&file).take_while(|(a, b)| a == b).count();
+    let ups = std::iter::repeat_n("..".to_owned(), folder.len() - common);
+    let downs = file[common..]
+        .iter()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned());
+    ups.chain(downs).collect::<Vec<_>>().join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_fs::MemoryFs;
+
+    use super::*;
+
+    fn code(from: &str, path: &str, fs: &MemoryFs) -> Result<String, String> {
+        let (verb, pattern) = Verb::split(path).unwrap();
+        GlobSource::new(verb, Path::new(from), pattern).code(fs)
+    }
+
+    #[test]
+    fn keys_are_relative_to_the_importing_folder_and_sorted() {
+        let fs = MemoryFs::new()
+            .with("lib/b.json", "{}")
+            .with("lib/a.json", "{}")
+            .with("lib/deep/c.json", "{}")
+            .with("lib/.hidden.json", "{}")
+            .with("components/x.jsonnet", "");
+        assert_eq!(
+            code("components/x.jsonnet", "glob-import:../lib/*.json", &fs).unwrap(),
+            "{\n  \"../lib/a.json\": import \"../lib/a.json\",\n  \"../lib/b.json\": import \"../lib/b.json\",\n}"
+        );
+        assert_eq!(
+            code("x.jsonnet", "glob-importstr:lib/**/*.json", &fs).unwrap(),
+            "{\n  \"lib/a.json\": importstr \"lib/a.json\",\n  \"lib/b.json\": importstr \"lib/b.json\",\n  \"lib/deep/c.json\": importstr \"lib/deep/c.json\",\n}"
+        );
+        assert_eq!(
+            code("x.jsonnet", "glob-import:nothing/*", &fs).unwrap(),
+            "{\n}"
+        );
+    }
+
+    #[test]
+    fn patterns_stay_inside_the_root() {
+        let fs = MemoryFs::new().with("x.jsonnet", "");
+        let escapes = code("x.jsonnet", "glob-import:../*.json", &fs).unwrap_err();
+        assert!(escapes.contains("must stay inside"), "{escapes}");
+        let absolute = code("x.jsonnet", "glob-import:/etc/*", &fs).unwrap_err();
+        assert!(absolute.contains("not absolute"), "{absolute}");
+        assert!(Verb::split("import:x").is_none());
+    }
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative(Path::new("a/b"), Path::new("a/c/d.json")),
+            "../c/d.json"
+        );
+        assert_eq!(relative(Path::new(""), Path::new("a.json")), "a.json");
+        assert_eq!(relative(Path::new("a"), Path::new("a/x/y")), "x/y");
+    }
+}
