@@ -100,6 +100,9 @@ pub(crate) struct VmArgs {
     /// Require every declared variable and top-level argument on the command line, and refuse undeclared ones (qbec's `--strict-vars`).
     #[arg(long)]
     strict_vars: bool,
+    /// A library folder imports search before `libPaths` (repeatable), relative to the application folder and inside it.
+    #[arg(long = "vm:jpath", value_name = "DIR")]
+    jpath: Vec<String>,
     /// How long evaluation may take before the unfinished components are reported.
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     eval_timeout: std::time::Duration,
@@ -160,6 +163,7 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         exclude_kinds: args.exclude_kinds.clone(),
         ext_vars,
         tla_vars,
+        jpaths: args.vm.jpath.clone(),
         strict_vars: args.vm.strict_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
@@ -228,6 +232,7 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
         let request = RenderRequest {
             ext_vars: ext_vars.clone(),
             tla_vars: tla_vars.clone(),
+            jpaths: args.vm.jpath.clone(),
             strict_vars: args.vm.strict_vars,
             timeout: Some(args.vm.eval_timeout),
             ..RenderRequest::new(&environment)

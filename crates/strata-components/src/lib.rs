@@ -59,6 +59,7 @@ mod report;
 mod variables;
 mod workers;
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -96,6 +97,10 @@ pub struct RenderRequest {
     pub kinds: Vec<String>,
     /// Not objects of these kinds (`-K/--exclude-kind`; any case).
     pub exclude_kinds: Vec<String>,
+    /// `--vm:jpath`: library folders searched before `libPaths`, relative
+    /// to the application folder (as qbec, which runs from there) and
+    /// inside it, like every import.
+    pub jpaths: Vec<String>,
     /// `--vm:ext-str` / `--vm:ext-code`, in order.
     pub ext_vars: Inputs,
     /// `--vm:tla-str` / `--vm:tla-code`, in order.
@@ -129,6 +134,7 @@ impl RenderRequest {
             exclude_components: Vec::new(),
             kinds: Vec::new(),
             exclude_kinds: Vec::new(),
+            jpaths: Vec::new(),
             ext_vars: Vec::new(),
             tla_vars: Vec::new(),
             strict_vars: false,
@@ -183,8 +189,9 @@ impl Application {
         }
         let environment = self.requested_environment(request, render)?;
         let selected = self.selected(request, render)?;
+        let lib_paths = self.lib_paths(request, render)?;
         // Both checked before either stops the render: all problems at once.
-        let ext_vars = self.ext_vars(request, &environment, render);
+        let ext_vars = self.ext_vars(request, &environment, &lib_paths, render);
         let tla = self.tla_vars(request, render);
         let (ext_vars, tla) = (ext_vars?, tla?);
         let spans: Vec<Span> = selected
@@ -194,7 +201,7 @@ impl Application {
         let job = Arc::new(Job {
             setup: Setup {
                 fs: self.fs.clone(),
-                lib_paths: self.lib_paths.clone(),
+                lib_paths,
                 ext_vars,
                 limits: self.limits,
             },
@@ -280,6 +287,32 @@ impl Application {
             .with_suggestion(&request.environment, known.iter().copied()),
         );
         None
+    }
+
+    /// Where imports search after the importing file's folder: the
+    /// `--vm:jpath` folders, then `libPaths`, as qbec orders them.
+    fn lib_paths(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<PathBuf>> {
+        let mut ok = true;
+        let mut paths = Vec::new();
+        for jpath in &request.jpaths {
+            match strata_fs::normalise(Path::new(jpath)) {
+                Ok(path) => paths.push(path),
+                Err(error) => {
+                    ok = false;
+                    let span = render.command_line("--vm:jpath", jpath);
+                    render.diagnostics.push(
+                        Diagnostic::error(
+                            codes::INVALID_PATH,
+                            format!("`--vm:jpath` must stay inside the application: {error}"),
+                            span,
+                        )
+                        .with_help("imports never leave the application folder; vendor the library inside it (`vendor/`, say) and name that folder"),
+                    );
+                }
+            }
+        }
+        paths.extend(self.lib_paths.iter().cloned());
+        ok.then_some(paths)
     }
 
     /// The components to evaluate, in name order.

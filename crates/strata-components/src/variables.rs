@@ -4,6 +4,7 @@
 //! before it), and the top-level arguments of each component.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use strata_jsonnet::{Failure, Input, Inputs, Setup, Vm, value};
 use strata_syntax::{Diagnostic, Node, Span};
@@ -19,6 +20,7 @@ impl Application {
         &self,
         request: &RenderRequest,
         environment: &app::Environment,
+        lib_paths: &[PathBuf],
         render: &mut Render,
     ) -> Option<Inputs> {
         let spec = &self.app.spec;
@@ -110,17 +112,22 @@ impl Application {
         if !ok {
             return None;
         }
-        self.computed_vars(&mut vars, render)?;
+        self.computed_vars(&mut vars, lib_paths, render)?;
         Some(vars)
     }
 
     /// Evaluates `vars.computed` in order, each seeing the variables before it.
-    fn computed_vars(&self, vars: &mut Inputs, render: &mut Render) -> Option<()> {
+    fn computed_vars(
+        &self,
+        vars: &mut Inputs,
+        lib_paths: &[PathBuf],
+        render: &mut Render,
+    ) -> Option<()> {
         let written = self.declared("computed");
         for (index, computed) in self.app.spec.vars.computed.iter().enumerate() {
             let setup = Setup {
                 fs: self.fs.clone(),
-                lib_paths: self.lib_paths.clone(),
+                lib_paths: lib_paths.to_vec(),
                 ext_vars: vars.clone(),
                 limits: self.limits,
             };
