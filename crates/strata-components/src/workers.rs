@@ -227,7 +227,7 @@ impl Job {
     ) -> Result<Node, PostProcess> {
         let mut object = object;
         for path in &self.post_processor {
-            object = self.post_process_with(path, object, vm, setup, span, component)?;
+            object = self.post_process_with(path, &object, vm, setup, span, component)?;
         }
         Ok(object)
     }
@@ -236,7 +236,7 @@ impl Job {
     fn post_process_with(
         &self,
         path: &std::path::Path,
-        object: Node,
+        object: &Node,
         vm: &mut Option<Vm>,
         setup: &Setup,
         span: Span,
@@ -255,7 +255,7 @@ impl Job {
         };
         let function = machine.import(path).map_err(failed)?;
         let result = machine
-            .call_with(&function, "object", value::from_node(&object))
+            .call_with(&function, "object", value::from_node(object))
             .and_then(|value| value::to_node(&value, span, self.setup.limits.max_depth))
             .map_err(|error| failed(Failure::from_error(&error)))?;
         if result.as_map().is_some_and(objects::is_object) && objects::name(&result).is_some() {
@@ -267,7 +267,7 @@ impl Job {
                     "component `{component}`: the post-processor `{}` returned {} for `{}`; it must return an object with `kind`, `apiVersion` and a name",
                     path.display(),
                     result.value.kind_name(),
-                    objects::name(&object).unwrap_or_default()
+                    objects::name(object).unwrap_or_default()
                 ),
                 span,
             )))

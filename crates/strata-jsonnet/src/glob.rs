@@ -104,7 +104,15 @@ impl GlobSource {
         for key in keys {
             // A JSON string is a Jsonnet string: any file name is quoted right.
             let quoted = serde_json::Value::String(key).to_string();
-            code.push_str(&format!("  {quoted}: {} {quoted},\n", self.verb.keyword()));
+            code.extend([
+                "  ",
+                &quoted,
+                ": ",
+                self.verb.keyword(),
+                " ",
+                &quoted,
+                ",\n",
+            ]);
         }
         code.push('}');
         Ok(code)
