@@ -7,7 +7,7 @@ use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand};
 use strata_components::{Application, Input, Inputs, RenderRequest, codes};
 use strata_dialect::Dialect;
-use strata_syntax::emit::{to_json_array, to_yaml_stream};
+use strata_syntax::emit::StreamFormat;
 
 use crate::session::Session;
 use crate::{GlobalArgs, OutputFormat};
@@ -167,16 +167,15 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         strict_vars: args.vm.strict_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
+        format: match global.output(OutputFormat::Yaml) {
+            OutputFormat::Json => StreamFormat::Json,
+            OutputFormat::Yaml => StreamFormat::Yaml,
+        },
         timeout: Some(args.vm.eval_timeout),
         ..RenderRequest::new(&args.env)
     };
     let objects = session.render(&application, &request);
-    session.finish(|session| match global.output(OutputFormat::Yaml) {
-        OutputFormat::Yaml => Some(to_yaml_stream(&objects?)),
-        OutputFormat::Json => to_json_array(&objects?)
-            .map_err(|problem| session.diagnostics.push(problem))
-            .ok(),
-    })
+    session.finish(|_| objects.map(|objects| objects.text()))
 }
 
 fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {

@@ -42,9 +42,10 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use strata_components::{Application, DEFAULT_CONCURRENCY, Dialect, Options, RenderRequest};
+use strata_components::{
+    Application, DEFAULT_CONCURRENCY, Dialect, Objects, Options, RenderRequest,
+};
 use strata_fs::{Files, RootFs};
-use strata_syntax::emit::to_yaml_stream;
 use strata_syntax::{Limits, SourceDb};
 
 /// The environment rendered.
@@ -94,9 +95,9 @@ fn benches(c: &mut Criterion) {
     assert!(rendered.diagnostics.is_empty(), "`dev` renders cleanly");
     let objects = rendered.value.expect("the objects");
     let serial = application.render(&request(1), &mut fresh_db(&application));
-    let yaml = to_yaml_stream(&objects);
+    let yaml = objects.text();
     assert_eq!(
-        to_yaml_stream(&serial.value.expect("the objects")),
+        serial.value.expect("the objects").text(),
         yaml,
         "one thread or five, the same"
     );
@@ -109,7 +110,7 @@ fn benches(c: &mut Criterion) {
         summary.yaml,
         summary.files,
         summary.bytes,
-        objects.len(),
+        objects.documents().len(),
         yaml.len(),
     );
     drop((objects, yaml));
@@ -153,7 +154,7 @@ fn benches(c: &mut Criterion) {
                 || fresh_db(&application),
                 |mut db| {
                     let rendered = application.render(black_box(&request), &mut db);
-                    let yaml = rendered.value.as_deref().map(to_yaml_stream);
+                    let yaml = rendered.value.as_ref().map(Objects::text);
                     (rendered, yaml, db)
                 },
                 BatchSize::PerIteration,

@@ -7,13 +7,14 @@
 //! 1. `load` ([`Application::open`](Dialect::open)): decode `qbec.yaml`
 //!    (`app`) and find the components.
 //! 2. [`Dialect::render`]: resolve the environment, the variables
-//!    (`variables`) and the components it includes; evaluate each component
-//!    in its own Jsonnet VM ([`strata_jsonnet`]), many at once on worker
-//!    threads (`workers`); JSON and YAML components stand for their parsed
+//!    (`variables`) and the components it includes; evaluate them in Jsonnet
+//!    VMs ([`strata_jsonnet`]), many at once on worker threads, one VM per
+//!    thread (`workers`); JSON and YAML components stand for their parsed
 //!    documents.
-//! 3. `objects`: walk each output for Kubernetes objects, label and
-//!    annotate them, pass each through the post-processor, sort them;
-//!    `report` turns what went wrong into diagnostics.
+//! 3. `objects`: walk each output for Kubernetes objects, pass each through
+//!    the post-processors, label and annotate it, sort them, and write each
+//!    as text on its worker ([`Objects`]); `report` turns what went wrong
+//!    into diagnostics.
 //!
 //! # Variables
 //!
@@ -65,7 +66,8 @@ use std::time::Duration;
 
 use strata_dialect::Files;
 use strata_jsonnet::Setup;
-use strata_syntax::{Diagnostic, Node, SourceDb, Span};
+use strata_syntax::emit::{self, StreamFormat};
+use strata_syntax::{Diagnostic, SourceDb, Span};
 
 pub use app::{
     APP_FILE, ApiVersion, AppFile, AppKind, AppMetadata, AppSpec, BASELINE, ComputedVar,
@@ -116,6 +118,8 @@ pub struct RenderRequest {
     /// `qbec.io/cleanMode` is `on`, and objects get no `qbec.io/*` labels
     /// or annotation (`qbec show --clean`).
     pub clean_mode: bool,
+    /// How the objects are written (YAML documents or JSON array items).
+    pub format: StreamFormat,
     /// How long evaluation may take; components not done by then are
     /// reported (`jsonnet/eval`: "did not finish within ...") and left
     /// running on their detached threads, since a Jsonnet VM cannot be
@@ -140,8 +144,32 @@ impl RenderRequest {
             strict_vars: false,
             concurrency: DEFAULT_CONCURRENCY,
             clean_mode: false,
+            format: StreamFormat::Yaml,
             timeout: None,
         }
+    }
+}
+
+/// The rendered objects in output order, each already written in the
+/// request's [`StreamFormat`] on the worker that made it: a render holds
+/// about its output's size, not a tree per object.
+#[derive(Debug, Clone)]
+pub struct Objects {
+    format: StreamFormat,
+    documents: Vec<String>,
+}
+
+impl Objects {
+    /// Each object's text, in order ([`emit::stream_document`]).
+    #[must_use]
+    pub fn documents(&self) -> &[String] {
+        &self.documents
+    }
+
+    /// The whole output: a YAML stream, or a JSON array.
+    #[must_use]
+    pub fn text(&self) -> String {
+        emit::join_stream(&self.documents, self.format)
     }
 }
 
@@ -149,8 +177,8 @@ impl Dialect for Application {
     /// Nothing beyond the limits: everything else is in `qbec.yaml`.
     type Settings = ();
     type Request = RenderRequest;
-    /// The objects, sorted.
-    type Rendered = Vec<Node>;
+    /// The objects, sorted, written in the request's format.
+    type Rendered = Objects;
 
     /// Reads `qbec.yaml` and the components below `files`' root.
     fn open(files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
@@ -164,7 +192,7 @@ impl Dialect for Application {
     /// Evaluates every component `request` selects into objects. The render
     /// registers in `db` what its diagnostics point into (Jsonnet files of
     /// traces, the command line's values), so several renders can share one.
-    fn render(&self, request: &RenderRequest, db: &mut SourceDb) -> Outcome<Vec<Node>> {
+    fn render(&self, request: &RenderRequest, db: &mut SourceDb) -> Outcome<Objects> {
         let mut render = Render::new(std::mem::take(db), self);
         let objects = self.render_into(request, &mut render);
         *db = render.db;
@@ -173,7 +201,7 @@ impl Dialect for Application {
 }
 
 impl Application {
-    fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Vec<Node>> {
+    fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Objects> {
         if let Some(tag) = request
             .tag
             .as_deref()
@@ -217,9 +245,12 @@ impl Application {
             add_component_label: self.app.spec.add_component_label,
             clean: request.clean_mode,
             post_processor: self.post_processor.clone(),
+            kinds: request.kinds.clone(),
+            exclude_kinds: request.exclude_kinds.clone(),
+            format: request.format,
         });
         let results = workers::evaluate_all(&job, request.concurrency, request.timeout);
-        let mut objects = Vec::new();
+        let mut documents = Vec::new();
         for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
             let what = format!("component `{}`", component.name);
             for traced in &evaluated.traces {
@@ -230,37 +261,21 @@ impl Application {
                 render.diagnostics.push(diagnostic);
             }
             render.diagnostics.extend(evaluated.problems);
-            objects.extend(
-                evaluated
-                    .objects
-                    .into_iter()
-                    .map(|o| (component.name.clone(), o)),
-            );
+            // Components come in name order and each sorts its own objects:
+            // the stream is in order as it is collected.
+            documents.extend(evaluated.objects.into_iter().map(|o| (&component.name, o)));
         }
-        objects.sort_by_cached_key(|(component, object)| {
-            (component.clone(), objects::identity(object))
-        });
-        // Kind filters, as qbec's `-k`/`-K`: after evaluation, any case.
-        let kind_of = |object: &Node| {
-            object
-                .get("kind")
-                .and_then(Node::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        let listed = |kinds: &[String], kind: &str| {
-            kinds.iter().any(|wanted| wanted.eq_ignore_ascii_case(kind))
-        };
-        objects.retain(|(_, object)| {
-            let kind = kind_of(object);
-            (request.kinds.is_empty() || listed(&request.kinds, &kind))
-                && !listed(&request.exclude_kinds, &kind)
-        });
-        render.duplicates(&objects);
+        render.duplicates(&documents);
         if render.diagnostics.iter().any(Diagnostic::is_error) {
             return None;
         }
-        Some(objects.into_iter().map(|(_, object)| object).collect())
+        Some(Objects {
+            format: request.format,
+            documents: documents
+                .into_iter()
+                .map(|(_, document)| document.text)
+                .collect(),
+        })
     }
 
     /// The environment asked for, the baseline (`_`) included.

@@ -9,11 +9,11 @@
 use std::collections::HashMap;
 
 use strata_jsonnet::{Failure, TraceSources, Traced};
-use strata_syntax::{Diagnostic, Node, SourceDb, Span};
+use strata_syntax::{Diagnostic, SourceDb, Span};
 
 use crate::codes;
 use crate::load::{Application, Component, Source};
-use crate::objects;
+use crate::workers::Document;
 
 /// The name the command line's values are shown under.
 const COMMAND_LINE: &str = "<command line>";
@@ -92,20 +92,12 @@ impl Render {
     }
 
     /// Two objects of one kind, namespace and name are an error naming both.
-    pub(crate) fn duplicates(&mut self, objects: &[(String, Node)]) {
-        let mut seen: HashMap<(String, String, String), (&str, Span)> = HashMap::new();
-        for (component, object) in objects {
-            let generated = object
-                .get("metadata")
-                .and_then(|m| m.get("name"))
-                .and_then(Node::as_str)
-                .is_none_or(str::is_empty);
-            if generated {
-                continue;
-            }
-            let identity = objects::identity(object);
-            if let Some((first, first_span)) = seen.get(&identity) {
-                let (namespace, kind, name) = &identity;
+    pub(crate) fn duplicates(&mut self, documents: &[(&String, Document)]) {
+        let mut seen: HashMap<&(String, String, String), (&str, Span)> = HashMap::new();
+        for (component, document) in documents.iter().filter(|(_, d)| d.named) {
+            let identity = &document.identity;
+            if let Some((first, first_span)) = seen.get(identity) {
+                let (namespace, kind, name) = identity;
                 let place = if namespace.is_empty() {
                     String::new()
                 } else {
@@ -120,13 +112,13 @@ impl Render {
                     Diagnostic::error(
                         codes::DUPLICATE_OBJECT,
                         format!("the {kind} `{name}`{place} comes {origin}"),
-                        object.span,
+                        document.span,
                     )
                     .with_secondary(*first_span, "the first one"),
                 );
                 continue;
             }
-            seen.insert(identity, (component, object.span));
+            seen.insert(identity, (component.as_str(), document.span));
         }
     }
 }

@@ -1,10 +1,15 @@
 //! Evaluating components on worker threads.
 //!
-//! Up to `concurrency` detached threads take components in order from one
-//! shared, owned [`Job`]; each component gets its own Jsonnet VM (a
-//! jrsonnet `State` is not `Send`), its output is walked for objects, each
-//! object passed through the post-processor and labelled. Results are
-//! placed by component index, so the output does not depend on
+//! Up to `concurrency` detached threads (no more than the cores) take
+//! components in order from one shared, owned [`Job`]. Each thread has one
+//! Jsonnet VM (a jrsonnet `State` is not `Send`) that it reuses from one
+//! component to the next: imported libraries are parsed and evaluated once
+//! per thread, a component's own file is never cached, and the cycles an
+//! evaluation leaves are freed after each component. A component's output
+//! is walked for objects, each passed through the post-processors,
+//! labelled, filtered by kind, sorted, and written as text in the
+//! request's format ([`Document`]), so a render holds text, not trees.
+//! Results are placed by component index, so the output does not depend on
 //! scheduling. At the deadline the unfinished components are reported and
 //! their threads left behind, since a VM cannot be interrupted; a worker
 //! that dies is reported, not propagated.
@@ -16,15 +21,32 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use strata_jsonnet::{Failure, Inputs, Setup, Traced, Vm, value};
+use strata_syntax::emit::{self, StreamFormat};
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::codes;
 use crate::load::{Component, Source};
 use crate::objects;
 
+/// An object as a render keeps it: where it sorts, and its text, written
+/// on the worker (held as text, an object costs about its output's size,
+/// where its tree costs ten times more).
+pub(crate) struct Document {
+    /// Namespace, kind and name.
+    pub(crate) identity: (String, String, String),
+    /// Whether `metadata.name` is set: an object named by `generateName`
+    /// is never a duplicate.
+    pub(crate) named: bool,
+    /// Where the object was made.
+    pub(crate) span: Span,
+    /// The object in the request's format ([`emit::stream_document`]).
+    pub(crate) text: String,
+}
+
 /// One component's result from a worker.
 pub(crate) struct Evaluated {
-    pub(crate) objects: Vec<Node>,
+    /// The objects the kind filters keep, sorted by namespace, kind and name.
+    pub(crate) objects: Vec<Document>,
     pub(crate) problems: Vec<Diagnostic>,
     pub(crate) failure: Option<Failure>,
     pub(crate) traces: Vec<Traced>,
@@ -46,6 +68,12 @@ pub(crate) struct Job {
     pub(crate) clean: bool,
     /// The post-processors, applied in order.
     pub(crate) post_processor: Vec<std::path::PathBuf>,
+    /// Only objects of these kinds (any case), all when empty.
+    pub(crate) kinds: Vec<String>,
+    /// Not objects of these kinds (any case).
+    pub(crate) exclude_kinds: Vec<String>,
+    /// How each object is written.
+    pub(crate) format: StreamFormat,
 }
 
 /// Evaluates every component of `job` on up to `concurrency` worker
@@ -60,18 +88,23 @@ pub(crate) fn evaluate_all(
     let stop = Arc::new(AtomicBool::new(false));
     let (sender, received) = mpsc::channel();
     let mut spawned = 0;
-    for _ in 0..concurrency.clamp(1, count.max(1)) {
+    // More threads than cores only adds switching and a VM per thread:
+    // `concurrency` is how many at once at most, as in qbec, and the output
+    // is the same for any number.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    for _ in 0..concurrency.min(cores).clamp(1, count.max(1)) {
         let (job, next, stop, sender) = (job.clone(), next.clone(), stop.clone(), sender.clone());
         let worker = std::thread::Builder::new()
             .name("strata-component".to_owned())
             .spawn(move || {
+                let mut vm = None;
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some((component, span)) = job.components.get(index) else {
                         break;
                     };
                     if sender
-                        .send((index, job.evaluate(component, *span)))
+                        .send((index, job.evaluate(component, *span, &mut vm)))
                         .is_err()
                     {
                         break;
@@ -84,8 +117,9 @@ pub(crate) fn evaluate_all(
     let mut slots: Vec<Option<Evaluated>> = (0..count).map(|_| None).collect();
     if spawned == 0 {
         // No thread could be had: evaluate here, without a deadline.
+        let mut vm = None;
         for (slot, (component, span)) in slots.iter_mut().zip(&job.components) {
-            *slot = Some(job.evaluate(component, *span));
+            *slot = Some(job.evaluate(component, *span, &mut vm));
         }
     }
     let deadline = timeout.map(|timeout| Instant::now() + timeout);
@@ -130,8 +164,20 @@ pub(crate) fn evaluate_all(
 }
 
 impl Job {
-    /// One component, start to end, on a worker thread.
-    fn evaluate(&self, component: &Component, span: Span) -> Evaluated {
+    /// One component, start to end, on a worker thread, in the thread's
+    /// VM (made when first needed). The VM is reused from one component to
+    /// the next: Jsonnet is pure, so a library imported by every component
+    /// is parsed and evaluated once per thread instead of once per
+    /// component, with the same result.
+    fn evaluate(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
+        let evaluated = self.evaluate_in(component, span, vm);
+        if let Some(vm) = vm {
+            vm.collect_garbage();
+        }
+        evaluated
+    }
+
+    fn evaluate_in(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
         let setup = &self.setup;
         let arguments = self.tla.get(&component.name).map_or(&[][..], Vec::as_slice);
         let mut evaluated = Evaluated {
@@ -140,17 +186,13 @@ impl Job {
             failure: None,
             traces: Vec::new(),
         };
-        let mut vm = None;
         let output = match &component.source {
             Source::Jsonnet(file) => {
-                let machine = Vm::new(setup);
-                let value = machine.evaluate_file(file, arguments);
-                let node = value.and_then(|value| {
+                let machine = vm.get_or_insert_with(|| Vm::new(setup));
+                machine.evaluate_file(file, arguments).and_then(|value| {
                     value::to_node(&value, span, self.setup.limits.max_depth)
                         .map_err(|error| Failure::from_error(&error))
-                });
-                vm = Some(machine);
-                node
+                })
             }
             Source::Documents { files, folder } => Ok(if *folder {
                 Node::new(
@@ -167,7 +209,7 @@ impl Job {
             Ok(output) => output,
             Err(failure) => {
                 evaluated.failure = Some(failure);
-                evaluated.traces = vm.map(|vm| vm.traces()).unwrap_or_default();
+                evaluated.traces = vm.as_ref().map(Vm::take_traces).unwrap_or_default();
                 return evaluated;
             }
         };
@@ -175,9 +217,9 @@ impl Job {
         evaluated.problems = problems;
         // As qbec: the post-processor sees each object as the component made
         // it; qbec's labels and annotation go on what it returns.
+        let mut kept = Vec::new();
         for object in found {
-            let mut object = match self.post_process(object, &mut vm, setup, span, &component.name)
-            {
+            let mut object = match self.post_process(object, vm, setup, span, &component.name) {
                 Ok(object) => object,
                 Err(PostProcess::Failed(failure)) => {
                     evaluated.failure = Some(failure);
@@ -189,15 +231,49 @@ impl Job {
                 }
             };
             match self.label(&mut object, &component.name) {
-                Ok(()) => {
+                Ok(()) if self.kind_selected(&object) => {
                     objects::sort_keys(&mut object);
-                    evaluated.objects.push(object);
+                    kept.push(object);
                 }
+                Ok(()) => {}
                 Err(problem) => evaluated.problems.push(problem),
             }
         }
-        evaluated.traces = vm.map(|vm| vm.traces()).unwrap_or_default();
+        kept.sort_by_cached_key(objects::identity);
+        for object in kept {
+            match emit::stream_document(&object, self.format) {
+                Ok(text) => evaluated.objects.push(Document {
+                    identity: objects::identity(&object),
+                    named: object
+                        .get("metadata")
+                        .and_then(|m| m.get("name"))
+                        .and_then(Node::as_str)
+                        .is_some_and(|name| !name.is_empty()),
+                    span: object.span,
+                    text,
+                }),
+                Err(problem) => evaluated.problems.push(problem.with_note(format!(
+                    "in the {} `{}` of component `{}`",
+                    objects::identity(&object).1,
+                    objects::name(&object).unwrap_or_default(),
+                    component.name
+                ))),
+            }
+        }
+        evaluated.traces = vm.as_ref().map(Vm::take_traces).unwrap_or_default();
         evaluated
+    }
+
+    /// Whether the kind filters keep `object`, as qbec's `-k`/`-K`: after
+    /// evaluation, in any case.
+    fn kind_selected(&self, object: &Node) -> bool {
+        let kind = object
+            .get("kind")
+            .and_then(Node::as_str)
+            .unwrap_or_default();
+        let listed =
+            |kinds: &[String]| kinds.iter().any(|wanted| wanted.eq_ignore_ascii_case(kind));
+        (self.kinds.is_empty() || listed(&self.kinds)) && !listed(&self.exclude_kinds)
     }
 
     /// qbec's labels and annotation.

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use strata_components::{Application, Dialect, Input, Options, RenderRequest};
 use strata_fs::{Files, RootFs};
-use strata_syntax::emit::to_yaml_stream;
 use strata_syntax::{Limits, SourceDb};
 
 fn example() -> PathBuf {
@@ -34,7 +33,7 @@ fn render(application: &Application, db: &mut SourceDb, request: &RenderRequest)
         .map(|d| d.record(db).message)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    to_yaml_stream(&rendered.value.expect("the objects"))
+    rendered.value.expect("the objects").text()
 }
 
 /// Writes an application with one environment, `dev`, and `components`

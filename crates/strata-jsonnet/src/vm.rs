@@ -72,6 +72,20 @@ pub struct Setup {
 pub struct Vm {
     state: State,
     traces: Rc<RefCell<Vec<Traced>>>,
+    /// Declared last, so it drops after the state.
+    _collector: CollectOnDrop,
+}
+
+/// Frees the cycles a dropped VM leaves on its thread. jrsonnet's values
+/// are reference-counted with a per-thread cycle collector that otherwise
+/// runs only when the thread ends: a worker evaluating a thousand
+/// components would hold every one of their heaps until then.
+struct CollectOnDrop;
+
+impl Drop for CollectOnDrop {
+    fn drop(&mut self) {
+        jrsonnet_gcmodule::collect_thread_cycles();
+    }
 }
 
 /// One `std.trace` message and where it was called.
@@ -117,6 +131,7 @@ impl Vm {
         Vm {
             state: builder.build(),
             traces,
+            _collector: CollectOnDrop,
         }
     }
 
@@ -127,11 +142,32 @@ impl Vm {
         path: &Path,
         arguments: &[(String, Input)],
     ) -> Result<Val, Failure> {
-        let source = SourcePath::new(SourceFile::new(path.to_path_buf()));
-        self.state
-            .import_resolved(source)
+        self.evaluate_uncached(path)
             .and_then(|value| self.call(value, arguments))
             .map_err(|error| Failure::from_error(&error))
+    }
+
+    /// Evaluates the file at `path` without keeping its value in the VM's
+    /// import cache (what it imports is cached): a VM reused for many
+    /// components would otherwise hold every component's output.
+    fn evaluate_uncached(&self, path: &Path) -> jrsonnet_evaluator::Result<Val> {
+        let path = SourcePath::new(SourceFile::new(path.to_path_buf()));
+        let bytes = self.state.import_resolver().load_file_contents(&path)?;
+        let code: IStr = std::str::from_utf8(&bytes)
+            .map_err(|_| ErrorKind::ImportBadFileUtf8(path.clone()))?
+            .into();
+        let source = Source::new(path, code.clone());
+        let parsed = jrsonnet_parser::parse(
+            &code,
+            &ParserSettings {
+                source: source.clone(),
+            },
+        )
+        .map_err(|error| ErrorKind::ImportSyntaxError {
+            path: source.clone(),
+            error: Box::new(error),
+        })?;
+        jrsonnet_evaluator::evaluate(self.state.create_default_context(source), &parsed)
     }
 
     /// Calls `value` with top-level arguments when it is a function.
@@ -210,6 +246,21 @@ impl Vm {
     #[must_use]
     pub fn traces(&self) -> Vec<Traced> {
         self.traces.borrow().clone()
+    }
+
+    /// What `std.trace` printed since the last call, for a VM reused from
+    /// one evaluation to the next.
+    #[must_use]
+    pub fn take_traces(&self) -> Vec<Traced> {
+        std::mem::take(&mut *self.traces.borrow_mut())
+    }
+
+    /// Frees the cycles that finished evaluations left on this thread
+    /// (values the VM still caches, imported files among them, stay): call
+    /// between the evaluations of a reused VM, which would otherwise hold
+    /// every one of their heaps until it is dropped.
+    pub fn collect_garbage(&self) {
+        jrsonnet_gcmodule::collect_thread_cycles();
     }
 }
 

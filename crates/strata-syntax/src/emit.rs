@@ -47,12 +47,60 @@ pub fn to_yaml_annotated(node: &Node, annotate: Annotate<'_>) -> String {
 /// Several documents as a YAML stream, each after a `---` line.
 #[must_use]
 pub fn to_yaml_stream(documents: &[Node]) -> String {
-    let mut out = String::new();
-    for document in documents {
-        out.push_str("---\n");
-        out.push_str(&to_yaml(document));
+    let written: Vec<String> = documents.iter().map(yaml_stream_document).collect();
+    join_stream(&written, StreamFormat::Yaml)
+}
+
+/// How a list of documents is written: the two shapes of `-o yaml|json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// A YAML stream, each document after a `---` line.
+    Yaml,
+    /// One pretty-printed JSON array.
+    Json,
+}
+
+/// One document of a stream, written on its own: a caller that makes many
+/// documents can hold their text rather than their trees, write them on
+/// several threads, and join them in order with [`join_stream`]. The
+/// result is byte for byte what [`to_yaml_stream`] or [`to_json_array`]
+/// write for the same documents (a JSON error's path is then relative to
+/// the document).
+pub fn stream_document(node: &Node, format: StreamFormat) -> Result<String, Diagnostic> {
+    match format {
+        StreamFormat::Yaml => Ok(yaml_stream_document(node)),
+        StreamFormat::Json => json_array_item(node, Vec::new()),
     }
-    out
+}
+
+/// Documents written by [`stream_document`] in `format`, joined into the
+/// stream.
+#[must_use]
+pub fn join_stream(documents: &[String], format: StreamFormat) -> String {
+    match format {
+        StreamFormat::Yaml => documents.concat(),
+        StreamFormat::Json if documents.is_empty() => "[]\n".to_owned(),
+        StreamFormat::Json => {
+            let length = documents.iter().map(|d| d.len() + 4).sum::<usize>() + 3;
+            let mut out = String::with_capacity(length);
+            out.push('[');
+            for (index, document) in documents.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                out.push_str("\n  ");
+                out.push_str(document);
+            }
+            out.push_str("\n]\n");
+            out
+        }
+    }
+}
+
+fn yaml_stream_document(node: &Node) -> String {
+    let mut writer = YamlWriter::new(None);
+    writer.out.push_str("---\n");
+    writer.document(node)
 }
 
 struct YamlWriter<'a> {
@@ -376,12 +424,22 @@ pub fn to_json(node: &Node) -> Result<String, Diagnostic> {
 
 /// Several documents as one pretty-printed JSON array.
 pub fn to_json_array(documents: &[Node]) -> Result<String, Diagnostic> {
+    let written = documents
+        .iter()
+        .enumerate()
+        .map(|(index, document)| json_array_item(document, vec![Segment::Index(index)]))
+        .collect::<Result<Vec<String>, Diagnostic>>()?;
+    Ok(join_stream(&written, StreamFormat::Json))
+}
+
+/// A document as an item of a top-level JSON array; errors name `path`
+/// before their place in the document.
+fn json_array_item(node: &Node, path: Vec<Segment>) -> Result<String, Diagnostic> {
     let mut writer = JsonWriter {
         out: String::new(),
-        path: Vec::new(),
+        path,
     };
-    writer.items(documents, 0)?;
-    writer.out.push('\n');
+    writer.value(node, 1)?;
     Ok(writer.out)
 }
 

@@ -248,6 +248,39 @@ fn streams_write_every_document() {
 }
 
 #[test]
+fn streams_written_a_document_at_a_time_are_the_same_bytes() {
+    use strata_syntax::emit::{
+        StreamFormat, join_stream, stream_document, to_json_array, to_yaml_stream,
+    };
+    let (_, parsed) = load(
+        Format::Yaml,
+        "a: 1\n---\n- x\n---\n\"text\"\n---\n{}\n",
+        &Limits::default(),
+    );
+    for documents in [&parsed.documents[..], &parsed.documents[..1], &[]] {
+        let each = |format| -> Vec<String> {
+            documents
+                .iter()
+                .map(|d| stream_document(d, format).unwrap())
+                .collect()
+        };
+        assert_eq!(
+            join_stream(&each(StreamFormat::Yaml), StreamFormat::Yaml),
+            to_yaml_stream(documents)
+        );
+        assert_eq!(
+            join_stream(&each(StreamFormat::Json), StreamFormat::Json),
+            to_json_array(documents).unwrap()
+        );
+    }
+    let (_, infinite) = load(Format::Yaml, "a: 1\n---\nx: [.inf]\n", &Limits::default());
+    let error = to_json_array(&infinite.documents).unwrap_err();
+    assert_eq!(error.path.unwrap().to_string(), "[1].x[0]");
+    let alone = stream_document(&infinite.documents[1], StreamFormat::Json).unwrap_err();
+    assert_eq!(alone.path.unwrap().to_string(), "x[0]");
+}
+
+#[test]
 fn long_keys_are_written_as_explicit_keys() {
     let key = "k".repeat(1100);
     let json = format!("{{\"{key}\": {{\"a\": 1}}, \"l\": [{{\"{key}\": [1]}}]}}");
