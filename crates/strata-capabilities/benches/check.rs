@@ -40,6 +40,10 @@ use strata_capabilities::{
 use strata_fs::{Files, MemoryFs};
 use strata_syntax::{Format, Limits, Node, Outcome, SourceDb};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn parse(db: &mut SourceDb, name: &str, text: &str) -> Vec<Node> {
     let id = db.add(name, text.to_owned());
     strata_syntax::parse(db, id, Format::Yaml, &Limits::default()).documents

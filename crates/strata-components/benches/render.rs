@@ -48,6 +48,10 @@ use strata_components::{
 use strata_fs::{Files, RootFs};
 use strata_syntax::{Limits, SourceDb};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The environment rendered.
 const ENVIRONMENT: &str = "dev";
 

@@ -59,6 +59,10 @@ use strata_features::{Dialect, Options, Project, RenderRequest, Rendered, Settin
 use strata_fs::Files;
 use strata_syntax::{Format, Limits, Node, SourceDb, Value, parse};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Registers and parses every file; each must parse cleanly.
 fn parse_all(files: &[(String, Arc<str>)]) -> (SourceDb, Vec<Node>) {
     let limits = Limits::default();

@@ -39,6 +39,10 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use strata_merge::{Merged, Strategies, merge_layers};
 use strata_syntax::{Format, Limits, Node, SourceDb, parse};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Registers and parses every layer; each must be one clean document.
 fn parse_all(texts: &[Arc<str>]) -> Vec<Node> {
     let limits = Limits::default();

@@ -54,6 +54,10 @@ use strata_fs::{Files, MemoryFs};
 use strata_platform::{Catalogue, Dialect, Options, RenderRequest, Scope};
 use strata_syntax::{Format, Limits, Node, Segment, SourceDb, Span, Value, parse};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Registers and parses every file; each must parse cleanly.
 fn parse_all(files: &[(String, Arc<str>)]) -> (SourceDb, Vec<Node>) {
     let limits = Limits::default();

@@ -7,8 +7,14 @@
 //! every 100 ms. Each phase ends after `--requests` requests (4000) or
 //! `--seconds` (20); any answer but 200 fails the run (exit status 1).
 //!
+//! By default every client sends its next request as soon as the last is
+//! answered (the most the service can do). With `--rate R`, requests are
+//! sent on a fixed schedule of R per second across the clients, and each
+//! latency counts from the request's scheduled time, so a request that
+//! waits for a busy client is counted as late rather than left out.
+//!
 //! ```text
-//! cargo run --release -p strata-server --example load -- [--clients N] [--requests N] [--seconds S]
+//! cargo run --release -p strata-server --example load -- [--clients N] [--requests N] [--seconds S] [--rate R]
 //! ```
 #![expect(
     clippy::expect_used,
@@ -26,24 +32,30 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const PLATFORM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/platform");
 const TOKEN: &str = "Bearer ada-example-token";
 /// The catalogue file the reloading phase rewrites, below the root.
 const EDITED: &str = "blueprints/data-science.yaml";
-const USAGE: &str = "usage: load [--clients N] [--requests N] [--seconds S]";
+const USAGE: &str = "usage: load [--clients N] [--requests N] [--seconds S] [--rate R]";
 
 /// The command line.
 struct Args {
     clients: usize,
     requests: usize,
     cap: Duration,
+    /// Requests per second on a fixed schedule; `None`: as fast as answered.
+    rate: Option<usize>,
 }
 
 fn parse_args() -> Args {
-    let mut values = [4, 4000, 20];
+    let mut values = [4, 4000, 20, 0];
     let mut words = std::env::args().skip(1);
     while let Some(flag) = words.next() {
-        let slot = ["--clients", "--requests", "--seconds"]
+        let slot = ["--clients", "--requests", "--seconds", "--rate"]
             .iter()
             .position(|f| *f == flag);
         let number = words.next().and_then(|v| v.parse().ok()).filter(|n| *n > 0);
@@ -53,11 +65,12 @@ fn parse_args() -> Args {
         };
         values[slot] = number;
     }
-    let [clients, requests, seconds] = values;
+    let [clients, requests, seconds, rate] = values;
     Args {
         clients,
         requests,
         cap: Duration::from_secs(seconds as u64),
+        rate: (rate > 0).then_some(rate),
     }
 }
 
@@ -107,10 +120,14 @@ fn main() -> ExitCode {
 
     let parallelism = thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     println!(
-        "available parallelism {parallelism}; {} clients, {} requests or {} s per phase",
+        "available parallelism {parallelism}; {} clients, {} requests or {} s per phase, {}",
         args.clients,
         args.requests,
-        args.cap.as_secs()
+        args.cap.as_secs(),
+        args.rate.map_or_else(
+            || "as fast as answered".to_owned(),
+            |rate| format!("{rate} per second")
+        )
     );
     let steady = run_phase(&args, address, &body);
     let mut failed = report("steady", &steady, false);
@@ -174,7 +191,15 @@ fn run_phase(args: &Args, address: SocketAddr, body: &str) -> Samples {
     let sent = AtomicUsize::new(0);
     let started = Instant::now();
     let deadline = started + args.cap;
-    let more = || sent.fetch_add(1, Ordering::Relaxed) < args.requests && Instant::now() < deadline;
+    // The next request's ticket and, on a schedule, the time it is due.
+    let more = || {
+        let ticket = sent.fetch_add(1, Ordering::Relaxed);
+        let due = args.rate.map_or_else(Instant::now, |rate| {
+            let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            started + Duration::from_secs(1) * at(ticket) / at(rate)
+        });
+        (ticket < args.requests && due < deadline).then_some(due)
+    };
     let mut all = Samples::default();
     thread::scope(|scope| {
         let clients: Vec<_> = (0..args.clients)
@@ -192,12 +217,13 @@ fn run_phase(args: &Args, address: SocketAddr, body: &str) -> Samples {
     all
 }
 
-/// One client's loop: a request while `more` says so.
-fn client(url: &str, body: &str, more: &dyn Fn() -> bool) -> Samples {
+/// One client's loop: a request while `more` gives one, each sent when it
+/// is due and timed from then.
+fn client(url: &str, body: &str, more: &dyn Fn() -> Option<Instant>) -> Samples {
     let agent = agent();
     let mut samples = Samples::default();
-    while more() {
-        let start = Instant::now();
+    while let Some(start) = more() {
+        thread::sleep(start.saturating_duration_since(Instant::now()));
         let answer = agent
             .post(url)
             .header("Authorization", TOKEN)

@@ -41,6 +41,10 @@ use strata_fs::{Files, MemoryFs};
 use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec, graph, plan};
 use strata_syntax::{Format, Limits, SourceDb};
 
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
     let settings = Settings {
         path: PathBuf::from("blueprint.yaml"),
