@@ -249,6 +249,11 @@ impl<T: DeserializeOwned> Decoder<T> {
     }
 
     fn check(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
+        // The common case, a valid tree, without collecting errors: `is_valid`
+        // stops at the first problem and builds no error values.
+        if self.validator.is_valid(json) {
+            return Vec::new();
+        }
         let errors: Vec<_> = self.validator.iter_errors(json).collect();
         report::finish(report::diagnose(&self.schema, node, &errors))
     }
