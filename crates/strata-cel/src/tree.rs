@@ -1,5 +1,7 @@
 //! Walking a tree for its `!cel` scalars. Recursive: trees are as deep as
-//! the loader allows, and the walk runs on the worker's stack.
+//! the loader allows, and the walk runs on the worker's stack. The walk
+//! keeps the way down as borrowed [`Step`]s and builds a [`FieldPath`] only
+//! for a diagnostic: most trees have a few expressions among many keys.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -16,14 +18,13 @@ use crate::codes;
 /// Compiles every `!cel` scalar of `root`.
 pub(crate) fn compile(programs: &Programs, root: &Node) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    let mut path = FieldPath::root();
-    visit(root, &mut path, &mut |node, path| match &node.value {
+    visit(root, &mut Vec::new(), &mut |node, path| match &node.value {
         Value::String(text) => {
             if let Err(diagnostic) = programs.compile_here(text, node.span) {
-                diagnostics.push(diagnostic.with_path(path.clone()));
+                diagnostics.push(diagnostic.with_path(field_path(path)));
             }
         }
-        _ => diagnostics.push(not_a_string(node).with_path(path.clone())),
+        _ => diagnostics.push(not_a_string(node).with_path(field_path(path))),
     });
     diagnostics
 }
@@ -36,14 +37,13 @@ pub(crate) fn evaluate(
 ) -> (Node, Vec<Diagnostic>) {
     let context = runtime::context(programs.env(), scope);
     let mut diagnostics = Vec::new();
-    let mut path = FieldPath::root();
-    visit_mut(&mut root, &mut path, &mut |node, path| {
+    visit_mut(&mut root, &mut Vec::new(), &mut |node, path| {
         let outcome = match &node.value {
             Value::String(_) => evaluate_scalar(programs, &context, scope, node),
             _ => Err(not_a_string(node)),
         };
         if let Err(diagnostic) = outcome {
-            diagnostics.push(diagnostic.with_path(path.clone()));
+            diagnostics.push(diagnostic.with_path(field_path(path)));
         }
     });
     (root, diagnostics)
@@ -109,23 +109,43 @@ fn not_a_string(node: &Node) -> Diagnostic {
     ))
 }
 
+/// One step down a tree, borrowed from it.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The steps as a field path, for a diagnostic.
+fn field_path(steps: &[Step<'_>]) -> FieldPath {
+    FieldPath::from(
+        steps
+            .iter()
+            .map(|step| match step {
+                Step::Key(key) => Segment::Key((*key).to_owned()),
+                Step::Index(index) => Segment::Index(*index),
+            })
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// Calls `on_cel` for every `!cel` node, and goes on below nodes that are
 /// not strings (a `!cel` mapping is reported, its children still visited).
-fn visit(node: &Node, path: &mut FieldPath, on_cel: &mut dyn FnMut(&Node, &FieldPath)) {
+fn visit<'a>(node: &'a Node, path: &mut Vec<Step<'a>>, on_cel: &mut dyn FnMut(&Node, &[Step<'_>])) {
     if is_cel(node) {
         on_cel(node, path);
     }
     match &node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                path.push(Segment::Index(index));
+                path.push(Step::Index(index));
                 visit(item, path, on_cel);
                 path.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                path.push(Segment::Key(key.clone()));
+                path.push(Step::Key(key));
                 visit(&entry.value, path, on_cel);
                 path.pop();
             }
@@ -136,7 +156,11 @@ fn visit(node: &Node, path: &mut FieldPath, on_cel: &mut dyn FnMut(&Node, &Field
 
 /// [`visit`] with the nodes mutable. A string replaced by `on_cel` is not
 /// visited again, whatever it became.
-fn visit_mut(node: &mut Node, path: &mut FieldPath, on_cel: &mut dyn FnMut(&mut Node, &FieldPath)) {
+fn visit_mut<'a>(
+    node: &'a mut Node,
+    path: &mut Vec<Step<'a>>,
+    on_cel: &mut dyn FnMut(&mut Node, &[Step<'_>]),
+) {
     if is_cel(node) {
         let was_string = matches!(node.value, Value::String(_));
         on_cel(node, path);
@@ -147,14 +171,14 @@ fn visit_mut(node: &mut Node, path: &mut FieldPath, on_cel: &mut dyn FnMut(&mut 
     match &mut node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter_mut().enumerate() {
-                path.push(Segment::Index(index));
+                path.push(Step::Index(index));
                 visit_mut(item, path, on_cel);
                 path.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map.iter_mut() {
-                path.push(Segment::Key(key.clone()));
+                path.push(Step::Key(key));
                 visit_mut(&mut entry.value, path, on_cel);
                 path.pop();
             }
