@@ -199,7 +199,7 @@ impl Dispatch<'_> {
         let authored = written
             .get("properties")
             .cloned()
-            .unwrap_or_else(|| Node::new(Value::Map(Mapping::new()), written.span));
+            .unwrap_or_else(|| Node::new(Value::Map(Mapping::default()), written.span));
         let reserved = PLATFORM_RESERVED
             .iter()
             .find(|(name, _)| *name == trait_type)

@@ -160,7 +160,7 @@ fn defaults_have_their_types(
 pub fn validate(spec: &RenderingSpec, rendering: &Node) -> Outcome<Node> {
     let mut problems = Vec::new();
     let known: Vec<&str> = spec.properties.keys().map(String::as_str).collect();
-    let empty = strata_syntax::Mapping::new();
+    let empty = strata_syntax::Mapping::default();
     let entries = rendering.as_map().unwrap_or(&empty);
     for (key, entry) in entries {
         let path = FieldPath::root().key(key);

@@ -65,7 +65,7 @@ pub fn evaluate(
         );
     }
     let mut effective = tree.clone();
-    let empty = Mapping::new();
+    let empty = Mapping::default();
     let bindings = tree
         .at(capabilities_path().segments())
         .and_then(Node::as_map)
@@ -150,7 +150,7 @@ fn trait_type(key: &str) -> Option<&str> {
 }
 
 fn empty_mapping(span: Span) -> Node {
-    Node::new(Value::Map(Mapping::new()), span)
+    Node::new(Value::Map(Mapping::default()), span)
 }
 
 /// Puts `rendering` in the binding `key` of the effective profile (a
@@ -159,7 +159,7 @@ fn set_rendering(effective: &mut Node, key: &str, rendering: Node) {
     let path = capabilities_path().key(key);
     if let Some(binding) = effective.at_mut(path.segments()) {
         if matches!(binding.value, Value::Null) {
-            binding.value = Value::Map(Mapping::new());
+            binding.value = Value::Map(Mapping::default());
         }
         binding.insert("rendering", rendering);
     }

@@ -1,7 +1,7 @@
 //! Results as tree nodes: the type mapping of the module docs.
 
 use cel::objects::{Key, OptionalValue};
-use strata_syntax::{Entry, LayerId, Mapping, Node, Span, Value};
+use strata_syntax::{Entry, LayerId, MapHasher, Mapping, Node, Span, Value};
 
 /// Why a result cannot be put in the tree: a message and maybe a help line.
 pub(crate) struct Unrepresentable {
@@ -70,7 +70,8 @@ pub(crate) fn to_node(
                 .map(|(key, value)| Ok((key_text(key), to_node(value, span, layer)?)))
                 .collect::<Result<Vec<_>, _>>()?;
             entries.sort_by(|(a, _), (b, _)| a.cmp(b));
-            let mut mapping = Mapping::with_capacity(entries.len());
+            let mut mapping =
+                Mapping::with_capacity_and_hasher(entries.len(), MapHasher::default());
             for (key, value) in entries {
                 if mapping.contains_key(&key) {
                     return Err(Unrepresentable::new(format!(

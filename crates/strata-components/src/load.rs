@@ -174,7 +174,7 @@ impl Application {
         let layer = |node: Option<&Node>, layer: u32| {
             let mut node = node.cloned().unwrap_or_else(|| {
                 Node::new(
-                    Value::Map(strata_syntax::Mapping::new()),
+                    Value::Map(strata_syntax::Mapping::default()),
                     self.app_node.span,
                 )
             });

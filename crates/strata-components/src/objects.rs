@@ -301,11 +301,11 @@ fn entry<'a>(node: &'a mut Node, key: &str) -> Result<&'a mut Node, Diagnostic> 
         .entry(key.to_owned())
         .or_insert_with(|| Entry {
             key_span: span,
-            value: Node::new(Value::Map(strata_syntax::Mapping::new()), span),
+            value: Node::new(Value::Map(strata_syntax::Mapping::default()), span),
         })
         .value;
     if matches!(value.value, Value::Null) {
-        value.value = Value::Map(strata_syntax::Mapping::new());
+        value.value = Value::Map(strata_syntax::Mapping::default());
     }
     Ok(value)
 }

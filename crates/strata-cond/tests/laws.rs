@@ -16,7 +16,7 @@ impl Host for NoFiles {
 }
 
 fn empty() -> Node {
-    Node::new(Value::Map(Mapping::new()), Span::default())
+    Node::new(Value::Map(Mapping::default()), Span::default())
 }
 
 proptest! {

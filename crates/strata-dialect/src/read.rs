@@ -96,7 +96,7 @@ impl<'a> Reader<'a> {
         }
         let document = documents
             .pop()
-            .unwrap_or_else(|| Node::new(Value::Map(Mapping::new()), Span::file_start(id)));
+            .unwrap_or_else(|| Node::new(Value::Map(Mapping::default()), Span::file_start(id)));
         Outcome::new(Some(document), diagnostics)
     }
 

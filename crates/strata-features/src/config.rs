@@ -65,7 +65,7 @@ pub(crate) fn values(
     };
     let mut config = match block.value {
         Value::Map(_) => block.clone(),
-        Value::Null => Node::new(Value::Map(strata_syntax::Mapping::new()), block.span),
+        Value::Null => Node::new(Value::Map(strata_syntax::Mapping::default()), block.span),
         _ => {
             diagnostics.push(Diagnostic::error(
                 codes::NOT_A_MAPPING,
@@ -171,7 +171,7 @@ fn set(
         };
         let last = index + 1 == segments.len();
         if matches!(target.value, Value::Null) {
-            target.value = Value::Map(strata_syntax::Mapping::new());
+            target.value = Value::Map(strata_syntax::Mapping::default());
         }
         let kind = target.value.kind_name();
         let Value::Map(entries) = &mut target.value else {
@@ -199,7 +199,7 @@ fn set(
             .entry(key.clone())
             .or_insert_with(|| Entry {
                 key_span: path_span,
-                value: Node::new(Value::Map(strata_syntax::Mapping::new()), path_span),
+                value: Node::new(Value::Map(strata_syntax::Mapping::default()), path_span),
             })
             .value;
     }

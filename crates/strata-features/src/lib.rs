@@ -50,7 +50,8 @@ use strata_dialect::Reader;
 use strata_fs::Files;
 use strata_schema::Decoder;
 use strata_syntax::{
-    Diagnostic, Entry, Format, LayerId, Limits, Mapping, Node, Segment, SourceDb, Span, Value,
+    Diagnostic, Entry, Format, LayerId, Limits, MapHasher, Mapping, Node, Segment, SourceDb, Span,
+    Value,
 };
 
 use compose::{Candidate, Composer};
@@ -472,7 +473,7 @@ fn assemble(blueprint: &Node, terraform: Vec<Node>, kustomize: Vec<Node>) -> Nod
         ..Node::new(Value::Seq(entries), span)
     };
     // The blueprint's own lists are replaced, not cloned: they are most of it.
-    let mut assembled = Mapping::with_capacity(fields.len() + 2);
+    let mut assembled = Mapping::with_capacity_and_hasher(fields.len() + 2, MapHasher::default());
     for (key, entry) in fields {
         let value = match composed.iter_mut().find(|(name, _)| name == key) {
             Some((_, entries)) => list(entries.take().unwrap_or_default(), entry.value.layer),

@@ -15,7 +15,7 @@
 use jrsonnet_evaluator::error::ErrorKind;
 use jrsonnet_evaluator::val::{ArrValue, NumValue};
 use jrsonnet_evaluator::{ObjValueBuilder, Result, Val, in_description_frame};
-use strata_syntax::{Entry, Mapping, Node, Span, Value};
+use strata_syntax::{Entry, MapHasher, Mapping, Node, Span, Value};
 
 /// The largest integer a Jsonnet number holds exactly (2^53).
 const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
@@ -61,7 +61,7 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
             if object.len() > *budget {
                 return Err(too_many());
             }
-            let mut mapping = Mapping::with_capacity(object.len());
+            let mut mapping = Mapping::with_capacity_and_hasher(object.len(), MapHasher::default());
             for (field, item) in object.iter() {
                 let node = in_description_frame(
                     || format!("field <{field}>"),

@@ -1429,7 +1429,7 @@ pub fn value_node(value: &Value, declared: Option<Types>) -> Node {
     let node = |value| Node::new(value, span);
     match value {
         Value::Unknown(what) => {
-            let mut marker = Mapping::new();
+            let mut marker = Mapping::default();
             marker.insert(
                 "waitsOn".to_owned(),
                 strata_syntax::Entry {

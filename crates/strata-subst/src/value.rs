@@ -106,7 +106,7 @@ impl Value {
                     .collect::<Option<_>>()?,
             ),
             Value::Object(fields) => {
-                let mut map = Mapping::new();
+                let mut map = Mapping::default();
                 for (key, value) in fields {
                     let entry = strata_syntax::Entry {
                         key_span: span,

@@ -13,7 +13,7 @@ use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions, pars
 use crate::Limits;
 use crate::diagnostic::lowercase_first;
 use crate::error::SyntaxError;
-use crate::node::{Entry, Mapping, Node, Value};
+use crate::node::{Entry, MapHasher, Mapping, Node, Value};
 use crate::path::FieldPath;
 use crate::scalar::{Resolved, resolve_int};
 use crate::source::{SourceFile, SourceId, Span};
@@ -151,7 +151,10 @@ impl Converter {
             }
             JsonValue::Object(object) => {
                 let span = self.span(object.range);
-                let mut map = Mapping::with_capacity(object.properties.len());
+                let mut map = Mapping::with_capacity_and_hasher(
+                    object.properties.len(),
+                    MapHasher::default(),
+                );
                 for property in object.properties {
                     let (key, key_span) = match property.name {
                         ObjectPropName::String(lit) => {

@@ -44,7 +44,7 @@ pub use diagnostic::{
     Diagnostic, DiagnosticRecord, Label, Severity, dedupe, did_you_mean, lowercase_first,
 };
 pub use error::SyntaxError;
-pub use node::{Entry, LayerId, Mapping, Node, Tag, Value};
+pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, Segment};
 pub use source::{LineCol, SourceDb, SourceFile, SourceId, Span};

@@ -95,7 +95,14 @@ pub struct Entry {
 }
 
 /// An insertion-ordered mapping from string keys to nodes.
-pub type Mapping = IndexMap<String, Entry>;
+///
+/// Hashed with foldhash rather than `SipHash`: hashing keys was a tenth of
+/// composing a blueprint, and foldhash is seeded per process, so keys from
+/// a request cannot be chosen to collide.
+pub type Mapping = IndexMap<String, Entry, MapHasher>;
+
+/// The hasher of [`Mapping`]; `Mapping::default()` makes an empty one.
+pub type MapHasher = foldhash::fast::RandomState;
 
 /// A node of the document tree.
 #[derive(Clone, Debug)]

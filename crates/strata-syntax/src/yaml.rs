@@ -224,7 +224,7 @@ impl Builder<'_> {
             Event::MappingStart(anchor, tag) => {
                 let tag = collection_tag(tag.as_deref(), "map");
                 let kind = FrameKind::Map {
-                    map: Mapping::new(),
+                    map: Mapping::default(),
                     pending: None,
                     merges: Vec::new(),
                 };
@@ -525,7 +525,7 @@ fn apply_merge_keys(own: Mapping, merges: Vec<Node>) -> Mapping {
     if merges.is_empty() {
         return own;
     }
-    let mut result = Mapping::new();
+    let mut result = Mapping::default();
     for source in merges {
         if let Value::Map(map) = source.value {
             for (key, entry) in map {
