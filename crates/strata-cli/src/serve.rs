@@ -63,6 +63,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
     config.request_timeout = args.request_timeout;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(strata_dialect::WORKER_STACK_BYTES)
         .build()
     {
         Ok(runtime) => runtime,

@@ -24,6 +24,8 @@
 //! - [`Reader`]: read a file through [`Files`], register its text, parse it
 //!   and bound it, and, where a file must hold exactly one document, say so
 //!   with one code ([`codes`]);
+//! - [`map_ordered`]: a loading step over many independent values spread
+//!   over the cores, its results in order;
 //! - [`Outcome`] (from `strata-syntax`): the value and its diagnostics;
 //! - `FsError::diagnostic` (from `strata-fs`): every I/O problem as one
 //!   diagnostic with one set of codes.
@@ -34,10 +36,12 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+mod parallel;
 mod read;
 
 use std::sync::Arc;
 
+pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Reader, parse_document};
 pub use strata_fs::Files;
 pub use strata_syntax::{Limits, Outcome, SourceDb};

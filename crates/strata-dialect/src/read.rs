@@ -7,7 +7,7 @@
 //! registered under its name, or, for a file another file asks for (an
 //! include), at the reference that asked ([`Reader::included`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use strata_fs::Files;
 use strata_syntax::{
@@ -143,6 +143,20 @@ impl<'a> Reader<'a> {
                 Outcome::error(error.diagnostic(span))
             }
         }
+    }
+
+    /// [`Reader::documents`] of every file of `paths`, in order: the texts
+    /// are read and registered one by one, then parsed on every core
+    /// ([`map_ordered`](crate::map_ordered)).
+    pub fn all_documents(&mut self, paths: &[PathBuf], format: Format) -> Vec<Outcome<Vec<Node>>> {
+        let texts: Vec<Outcome<SourceId>> = paths.iter().map(|path| self.text(path)).collect();
+        let (db, limits) = (&*self.db, &self.limits);
+        crate::map_ordered(&texts, |text| {
+            text.clone().and_then(|id| {
+                let parsed = strata_syntax::parse(db, id, format, limits);
+                Outcome::new(Some(parsed.documents), parsed.diagnostics)
+            })
+        })
     }
 
     /// As [`Reader::documents`], with the file's source (to point at a file

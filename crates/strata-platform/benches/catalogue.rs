@@ -49,7 +49,7 @@ mod catalogue;
 use std::hint::black_box;
 use std::sync::Arc;
 
-use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use strata_fs::{Files, MemoryFs};
 use strata_platform::{Catalogue, Dialect, Options, RenderRequest, Scope};
 use strata_syntax::{Format, Limits, Node, Segment, SourceDb, Span, Value, parse};
@@ -222,5 +222,17 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(catalogue_benches, benches);
-criterion_main!(catalogue_benches);
+/// The groups run on a thread with the stack the service's threads have
+/// ([`strata_dialect::WORKER_STACK_BYTES`]), so a render evaluates its
+/// expressions in place, as it does in `strata platform serve`.
+fn main() {
+    std::thread::Builder::new()
+        .stack_size(strata_dialect::WORKER_STACK_BYTES)
+        .spawn(|| {
+            benches(&mut Criterion::default().configure_from_args());
+            Criterion::default().configure_from_args().final_summary();
+        })
+        .expect("a thread for the benchmarks")
+        .join()
+        .expect("the benchmarks panicked");
+}

@@ -17,6 +17,9 @@
 //! At load every concrete blueprint is rendered once against the synthetic
 //! [`Scope::test`], so configuration errors surface before any request.
 //! CEL programs are compiled once per load and reused by every render.
+//! Parsing the files, compiling each blueprint's expressions and these
+//! checks each run on every core ([`strata_dialect::map_ordered`]), their
+//! results in order, so diagnostics are the same for any number of cores.
 //!
 //! # Settings
 //!
@@ -194,9 +197,12 @@ impl Catalogue {
             allow_env: settings.cel.allow_env,
             ..CelOptions::default()
         });
-        for blueprint in resolved.values() {
-            diagnostics.extend(programs.compile_tree(&blueprint.node));
-        }
+        let trees: Vec<&Node> = resolved.values().map(|blueprint| &blueprint.node).collect();
+        diagnostics.extend(
+            strata_dialect::map_ordered(&trees, |tree| programs.compile_tree(tree))
+                .into_iter()
+                .flatten(),
+        );
         Opened::freeze(db, |sources| {
             let catalogue = Catalogue {
                 sources: sources.clone(),
@@ -400,7 +406,8 @@ impl Catalogue {
     /// Renders every concrete blueprint against the test scope (but those
     /// whose files already failed to load: their problems are reported).
     fn check_all(&self) -> Vec<Diagnostic> {
-        self.resolved
+        let concrete: Vec<&String> = self
+            .resolved
             .iter()
             .filter(|(_, resolved)| {
                 !resolved.is_template()
@@ -409,15 +416,19 @@ impl Catalogue {
                         .iter()
                         .all(|layer| self.definitions[layer.as_str()].complete)
             })
-            .flat_map(|(name, _)| {
-                let definition = &self.definitions[name.as_str()];
-                let request = RenderRequest {
-                    blueprint: definition.node.get("name").cloned(),
-                    ..RenderRequest::default()
-                };
-                self.compose(&request, &|_| true).err().unwrap_or_default()
-            })
-            .collect()
+            .map(|(name, _)| name)
+            .collect();
+        strata_dialect::map_ordered(&concrete, |name| {
+            let definition = &self.definitions[name.as_str()];
+            let request = RenderRequest {
+                blueprint: definition.node.get("name").cloned(),
+                ..RenderRequest::default()
+            };
+            self.compose(&request, &|_| true).err().unwrap_or_default()
+        })
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 

@@ -159,8 +159,10 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
     };
     // Parse every file once first, so that includes of catalogue files reuse
     // the parse, then expand includes.
-    for file in &files {
-        let parsed = reader.files.documents(file, Format::Yaml);
+    for (file, parsed) in files
+        .iter()
+        .zip(reader.files.all_documents(&files, Format::Yaml))
+    {
         if let Some(documents) = parsed.report(&mut reader.diagnostics) {
             reader.listed.insert(file.clone(), documents);
         }

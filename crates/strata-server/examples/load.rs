@@ -105,8 +105,10 @@ fn main() -> ExitCode {
     let address = listener.local_addr().expect("the listener has no address");
     let (stop_server, stopped) = tokio::sync::oneshot::channel::<()>();
     let server_thread = thread::spawn(move || -> std::io::Result<()> {
+        // As `strata platform serve` builds it.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
+            .thread_stack_size(strata_dialect::WORKER_STACK_BYTES)
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener)?;

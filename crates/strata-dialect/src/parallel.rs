@@ -1,0 +1,77 @@
+//! Independent work spread over the machine's cores, results in order.
+//!
+//! Loading a dialect does the same thing to many independent values
+//! (parse each file, compile each tree's expressions, check each
+//! blueprint). [`map_ordered`] runs such a step on one scoped thread per
+//! core, each taking the next item as it finishes the last, and returns the
+//! results in the items' order: the outcome, diagnostics included, is the
+//! same bytes whatever the number of threads.
+
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The stack of the threads that load and render: deep enough that an
+/// evaluator's own guarantee (CEL asks for 64 MiB) is met in place, where a
+/// thread with the default 2 MiB maps a fresh stack segment for every
+/// evaluation, a system call that also serialises the threads. Address
+/// space reserved, not memory: pages are committed as they are used.
+pub const WORKER_STACK_BYTES: usize = 256 << 20;
+
+/// `work` applied to every item, on up to one thread per core (the
+/// caller's, and others with a [`WORKER_STACK_BYTES`] stack), the results
+/// in the items' order. A thread that cannot be had leaves its share to
+/// the others; a panic in `work` is the caller's panic, as if it had run
+/// inline.
+pub fn map_ordered<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, NonZeroUsize::get)
+        .min(items.len());
+    let next = AtomicUsize::new(0);
+    let take_items = || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else {
+                break done;
+            };
+            done.push((index, work(item)));
+        }
+    };
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("strata-load".to_owned())
+                    .stack_size(WORKER_STACK_BYTES)
+                    .spawn_scoped(scope, take_items)
+                    .ok()
+            })
+            .collect();
+        // Whatever no worker took (none could be spawned, say) runs here.
+        let mut results = take_items();
+        for worker in workers {
+            results.extend(
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        results
+    });
+    results.sort_unstable_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, result)| result).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_the_items_order() {
+        let items: Vec<u64> = (0..1000).collect();
+        let squares = map_ordered(&items, |n| n * n);
+        assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
+        assert!(map_ordered(&[] as &[u8], |_| 0).is_empty());
+        assert_eq!(map_ordered(&[7], |n| n + 1), vec![8]);
+    }
+}
