@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# How cost grows with input: the main job of a dialect on inputs 1x, 10x,
+# 100x and 1,000x a base size, the fastest wall time of three runs (process
+# start to exit, nanosecond clock) and the peak resident memory
+# (`/usr/bin/time`), one markdown table per dialect.
+#
+#   bench/scaling.sh [platform] [components]      (both by default)
+#   SCALES="1 10 100" bench/scaling.sh platform
+#
+# - platform: `strata platform check` on examples/platform/catalogue with
+#   every blueprint and template file copied N times, each copy's blueprint
+#   names and `template:` references suffixed (`-k7`), so N copies hold N
+#   times the blueprints and inheritance chains; `!include`d fragments are
+#   shared.
+# - components: `strata components render --env dev` on the generated
+#   application (`generate_app`) of 6 x N components, 6 being the bundled
+#   example's count (its own components cannot be copied without renaming
+#   the objects inside their Jsonnet).
+#
+# Inputs are written under target/bench-scaling/; a command that fails stops
+# the script.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+scales=${SCALES:-1 10 100 1000}
+dialects=${*:-platform components}
+work=$root/target/bench-scaling
+cargo build --release --quiet -p strata-cli --manifest-path "$root/Cargo.toml"
+cargo build --release --quiet -p strata-components --example generate_app --manifest-path "$root/Cargo.toml"
+strata=$root/target/release/strata
+
+# The fastest of three runs as "seconds peak-KiB".
+measure() {
+  local best="" peak=0
+  for _ in 1 2 3; do
+    local start end seconds kib
+    start=$(date +%s%N)
+    /usr/bin/time -o "$work/time.txt" -f "%M" "$@" > /dev/null 2>&1
+    end=$(date +%s%N)
+    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
+    read -r kib < "$work/time.txt"
+    if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; fi
+    [ "$kib" -gt "$peak" ] && peak=$kib
+  done
+  echo "$best $peak"
+}
+
+row() { # scale units unit-name bytes seconds kib
+  awk -v s="$1" -v u="$2" -v n="$3" -v b="$4" -v t="$5" -v k="$6" 'BEGIN {
+    printf "| %sx | %d %s, %.1f MB | %.3f s | %.0f MiB | %.1f µs |\n", s, u, n, b / 1e6, t, k / 1024, t * 1e6 / u }'
+}
+
+platform() {
+  local names="data-science|go-services|base|python|go"
+  echo "### platform: \`strata platform check\`"
+  echo
+  echo "| scale | input | time | peak memory | time per blueprint |"
+  echo "|---|---|---|---|---|"
+  for n in $scales; do
+    local dir=$work/platform-$n
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp -r "$root/examples/platform/catalogue/shared" "$dir/"
+    for folder in blueprints templates; do
+      mkdir -p "$dir/$folder"
+      for file in "$root/examples/platform/catalogue/$folder"/*.yaml; do
+        local base
+        base=$(basename "$file" .yaml)
+        for ((k = 1; k <= n; k++)); do
+          sed -E "s/^(\s*-?\s*name: )($names)\$/\1\2-k$k/; s/^(\s*template: )($names)\$/\1\2-k$k/" \
+            "$file" > "$dir/$folder/$base-k$k.yaml"
+        done
+      done
+    done
+    "$strata" platform check "$dir" > /dev/null
+    local blueprints bytes
+    blueprints=$("$strata" platform list "$dir" -o json | grep -c '"name"')
+    bytes=$(cat "$dir"/*/*.yaml | wc -c)
+    read -r seconds kib <<< "$(measure "$strata" platform check "$dir")"
+    row "$n" "$blueprints" blueprints "$bytes" "$seconds" "$kib"
+  done
+  echo
+}
+
+components() {
+  echo "### components: \`strata components render --env dev\`"
+  echo
+  echo "| scale | input | time | peak memory | time per component |"
+  echo "|---|---|---|---|---|"
+  for n in $scales; do
+    local dir=$work/components-$n count=$((6 * n))
+    rm -rf "$dir"
+    "$root/target/release/examples/generate_app" "$dir" "$count" > /dev/null
+    "$strata" components render "$dir" --env dev > /dev/null
+    local bytes
+    bytes=$(find "$dir" -type f -exec cat {} + | wc -c)
+    read -r seconds kib <<< "$(measure "$strata" components render "$dir" --env dev)"
+    row "$n" "$count" components "$bytes" "$seconds" "$kib"
+  done
+  echo
+}
+
+for dialect in $dialects; do
+  "$dialect"
+done
