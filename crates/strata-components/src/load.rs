@@ -329,8 +329,14 @@ impl ApplicationReader<'_> {
             .and_then(|s| s.get("envFiles"))
             .and_then(Node::as_seq)
             .unwrap_or_default();
-        for pattern in patterns {
-            for file in self.env_files(pattern) {
+        for (index, pattern) in patterns.iter().enumerate() {
+            let before = self.diagnostics.len();
+            let files = self.env_files(pattern);
+            let path = FieldPath::root().key("spec").key("envFiles").index(index);
+            for diagnostic in &mut self.diagnostics[before..] {
+                diagnostic.path.get_or_insert_with(|| path.clone());
+            }
+            for file in files {
                 self.env_file(&file, pattern.span, &mut defined);
             }
         }
