@@ -112,7 +112,7 @@ pub fn evaluate(
     }
     // The written profile decoded and every rendering was validated: the
     // effective one decodes without a second schema pass.
-    match serde_json::from_value::<ClusterProfile>(effective.to_json_value()) {
+    match strata_schema::from_node::<ClusterProfile>(&effective) {
         Ok(profile) => Outcome::new(
             Some(EffectiveProfile {
                 profile,

@@ -14,10 +14,11 @@
 //!   `unevaluatedProperties: false` where `#[serde(flatten)]` or a tagged
 //!   enum composes the object from parts). Maps keep their value schema.
 //!   [`Decoder::schema`] is that closed schema; it is compiled once.
-//! - The tree, as JSON ([`Node::to_json_value`]: tags dropped, non-finite
-//!   floats as `null`), is validated collecting all errors. Each error's JSON
-//!   pointer is walked down the tree to the node, which gives the path and
-//!   the span.
+//! - The tree is validated in place, as the JSON it stands for
+//!   ([`Node::to_json_value`]: tags dropped, non-finite floats as `null`),
+//!   collecting all errors; it is never copied into a `serde_json::Value`.
+//!   Each error's JSON pointer is walked down the tree to the node, which
+//!   gives the path and the span.
 //! - A value of the wrong type is reported once, as a type error, not also
 //!   for the `enum` or the lengths it then fails.
 //! - `anyOf`/`oneOf` (`Option<T>` of a struct or enum, untagged and tagged
@@ -27,7 +28,8 @@
 //!   When no branch takes the type, the message lists the types that would
 //!   do; when no branch takes the tag, the tags that would.
 //! - Diagnostics come in document order (by span), without repeats.
-//! - A tree that passes is deserialised with serde; should serde still
+//! - A tree that passes is deserialised with serde, straight from the tree
+//!   ([`from_node`]); should serde still
 //!   refuse it (a range the schema does not state, such as `u32`'s upper
 //!   bound), its message is reported at the root.
 //!
@@ -72,7 +74,11 @@
 
 mod close;
 pub mod codes;
+mod de;
 mod report;
+mod repr;
+
+pub use de::from_node;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -80,7 +86,7 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::de::DeserializeOwned;
-use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, lowercase_first};
+use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Segment, Value, lowercase_first};
 
 /// Decodes trees into `T`, reporting every problem with its span and path.
 ///
@@ -89,7 +95,7 @@ use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, lowercase_first};
 /// `Sync` whatever `T` is.
 pub struct Decoder<T> {
     schema: serde_json::Value,
-    validator: jsonschema::Validator,
+    validator: jsonschema::Validator<repr::Tree>,
     target: PhantomData<fn() -> T>,
 }
 
@@ -123,7 +129,7 @@ impl<T: DeserializeOwned + JsonSchema> Decoder<T> {
             .to_value();
         edit(&mut schema);
         close::close(&mut schema);
-        let validator = jsonschema::options()
+        let validator = jsonschema::options_for::<repr::Tree>()
             .with_draft(jsonschema::Draft::Draft202012)
             .build(&schema)
             .unwrap_or_else(|error| {
@@ -165,16 +171,16 @@ impl<T: DeserializeOwned> Decoder<T> {
     /// when there is none. Paths are relative to `node`.
     #[must_use]
     pub fn validate(&self, node: &Node) -> Vec<Diagnostic> {
-        self.check(node, &node.to_json_value())
+        self.check(node, node)
     }
 
-    /// As [`validate`](Decoder::validate), for `json` the caller built from
-    /// `node`. A caller may write a subtree that the schema accepts
-    /// whatever it holds (a map of any values) as an empty object, so that
-    /// a large opaque part is neither converted nor walked.
+    /// As [`validate`](Decoder::validate), checking `masked`, a copy of
+    /// `node` the caller made: a subtree that the schema accepts whatever it
+    /// holds (a map of any values) may be emptied there, so that a large
+    /// opaque part is not walked. Problems are reported at `node`'s spans.
     #[must_use]
-    pub fn validate_json(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
-        self.check(node, json)
+    pub fn validate_masked(&self, node: &Node, masked: &Node) -> Vec<Diagnostic> {
+        self.check(node, masked)
     }
 
     /// `node` as a `T`, or every problem found, in document order.
@@ -191,13 +197,12 @@ impl<T: DeserializeOwned> Decoder<T> {
         node: &Node,
         check: impl FnOnce(&Node) -> Vec<Diagnostic>,
     ) -> Result<T, Vec<Diagnostic>> {
-        let json = node.to_json_value();
-        let mut diagnostics = self.check(node, &json);
+        let mut diagnostics = self.check(node, node);
         diagnostics.extend(check(node));
         if !diagnostics.is_empty() {
             return Err(report::finish(diagnostics));
         }
-        deserialize(node, json)
+        deserialize(node)
     }
 
     /// Every problem of `node`, and as much of it as decodes: the value
@@ -207,24 +212,26 @@ impl<T: DeserializeOwned> Decoder<T> {
     /// valid. No value when the root itself is unusable. The outcome's value
     /// is partial exactly when it has diagnostics.
     pub fn decode_partial(&self, node: &Node) -> Outcome<T> {
-        let mut json = node.to_json_value();
-        let diagnostics = self.check(node, &json);
+        let diagnostics = self.check(node, node);
         if diagnostics.is_empty() {
-            return deserialize(node, json).into();
+            return deserialize(node).into();
         }
+        let mut pruned = node.clone();
         // Each round removes at least one node, and no tree is deeper than
         // the loader's bound; a cap keeps a pathological schema finite.
         for _ in 0..MAX_PRUNING_ROUNDS {
-            let mut unusable: Vec<String> = Vec::new();
-            for error in self.validator.iter_errors(&json) {
-                let at = error.instance_path().as_str().to_owned();
+            let mut unusable: Vec<Vec<Segment>> = Vec::new();
+            for error in self.validator.iter_errors(repr::TreeNode::Node(&pruned)) {
+                let at = pointer_segments(error.instance_path().as_str());
                 match error.kind() {
                     jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
                     | jsonschema::error::ValidationErrorKind::UnevaluatedProperties {
                         unexpected,
                     } => {
                         unusable.extend(unexpected.iter().map(|key| {
-                            format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"))
+                            let mut path = at.clone();
+                            path.push(Segment::Key(key.clone()));
+                            path
                         }));
                     }
                     _ => unusable.push(at),
@@ -233,39 +240,38 @@ impl<T: DeserializeOwned> Decoder<T> {
             if unusable.is_empty() {
                 break;
             }
-            if unusable.iter().any(String::is_empty) {
+            if unusable.iter().any(Vec::is_empty) {
                 return Outcome::failed(diagnostics);
             }
             // Deepest and last first, so removing an item does not move the
             // items still to be removed.
-            unusable.sort_by(|a, b| pointer_order(b).cmp(&pointer_order(a)));
+            unusable.sort_by(|a, b| path_order(b).cmp(&path_order(a)));
             unusable.dedup();
-            for pointer in &unusable {
-                remove_pointer(&mut json, pointer);
+            for path in &unusable {
+                remove_at(&mut pruned, path);
             }
         }
-        let value = serde_json::from_value(json).ok();
+        let value = from_node(&pruned).ok();
         Outcome::new(value, diagnostics)
     }
 
-    fn check(&self, node: &Node, json: &serde_json::Value) -> Vec<Diagnostic> {
+    /// The problems of `checked`, reported at the matching nodes of `node`.
+    fn check(&self, node: &Node, checked: &Node) -> Vec<Diagnostic> {
         // The common case, a valid tree, without collecting errors: `is_valid`
         // stops at the first problem and builds no error values.
-        if self.validator.is_valid(json) {
+        let checked = repr::TreeNode::Node(checked);
+        if self.validator.is_valid(checked) {
             return Vec::new();
         }
-        let errors: Vec<_> = self.validator.iter_errors(json).collect();
+        let errors: Vec<_> = self.validator.iter_errors(checked).collect();
         report::finish(report::diagnose(&self.schema, node, &errors))
     }
 }
 
-/// Serde's decoding of a tree the schema accepted (`json` is `node`'s); a
-/// refusal is reported at the root.
-fn deserialize<T: DeserializeOwned>(
-    node: &Node,
-    json: serde_json::Value,
-) -> Result<T, Vec<Diagnostic>> {
-    serde_json::from_value(json).map_err(|error| {
+/// Serde's decoding of a tree the schema accepted; a refusal is reported at
+/// the root.
+fn deserialize<T: DeserializeOwned>(node: &Node) -> Result<T, Vec<Diagnostic>> {
+    from_node(node).map_err(|error| {
         let message = lowercase_first(&error.to_string());
         vec![Diagnostic::error(codes::DECODE, message, node.span).with_path(FieldPath::root())]
     })
@@ -274,37 +280,64 @@ fn deserialize<T: DeserializeOwned>(
 /// How many times [`Decoder::decode_partial`] prunes and validates again.
 const MAX_PRUNING_ROUNDS: usize = 64;
 
-/// A JSON pointer's segments, array indices compared as numbers.
-fn pointer_order(pointer: &str) -> Vec<(u8, usize, &str)> {
+/// A JSON pointer's segments. A segment of digits is an index: the
+/// pointers come from errors about this tree, so it names an item exactly
+/// when its parent is a sequence, and [`remove_at`] treats it so.
+fn pointer_segments(pointer: &str) -> Vec<Segment> {
     pointer
         .split('/')
         .skip(1)
         .map(|segment| match segment.parse::<usize>() {
-            Ok(index) => (0, index, ""),
-            Err(_) => (1, 0, segment),
+            Ok(index) => Segment::Index(index),
+            Err(_) => Segment::Key(segment.replace("~1", "/").replace("~0", "~")),
         })
         .collect()
 }
 
-/// Removes the value at `pointer` (not the root) from its parent.
-fn remove_pointer(json: &mut serde_json::Value, pointer: &str) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
+/// A path's segments as a sort key, indices compared as numbers.
+fn path_order(path: &[Segment]) -> Vec<(u8, usize, &str)> {
+    path.iter()
+        .map(|segment| match segment {
+            Segment::Index(index) => (0, *index, ""),
+            Segment::Key(key) => (1, 0, key.as_str()),
+            Segment::Wildcard => (2, 0, ""),
+        })
+        .collect()
+}
+
+/// Removes the node at `path` (not the root) from its parent.
+fn remove_at(root: &mut Node, path: &[Segment]) {
+    let Some((last, parent)) = path.split_last() else {
         return;
     };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    match json.pointer_mut(parent) {
-        Some(serde_json::Value::Object(fields)) => {
-            fields.shift_remove(&key);
+    let Some(parent) = parent_mut(root, parent) else {
+        return;
+    };
+    match (&mut parent.value, last) {
+        (Value::Map(entries), Segment::Key(key)) => {
+            entries.shift_remove(key);
         }
-        Some(serde_json::Value::Array(items)) => {
-            if let Ok(index) = key.parse::<usize>()
-                && index < items.len()
-            {
-                items.remove(index);
-            }
+        (Value::Map(entries), Segment::Index(index)) => {
+            entries.shift_remove(&index.to_string());
+        }
+        (Value::Seq(items), Segment::Index(index)) if *index < items.len() => {
+            items.remove(*index);
         }
         _ => {}
     }
+}
+
+/// The node at `path`, where a digit segment may also name a mapping key.
+fn parent_mut<'a>(root: &'a mut Node, path: &[Segment]) -> Option<&'a mut Node> {
+    path.iter()
+        .try_fold(root, |node, segment| match (&mut node.value, segment) {
+            (Value::Map(entries), Segment::Key(key)) => entries.get_mut(key).map(|e| &mut e.value),
+            (Value::Map(entries), Segment::Index(index)) => {
+                entries.get_mut(&index.to_string()).map(|e| &mut e.value)
+            }
+            (Value::Seq(items), Segment::Index(index)) => items.get_mut(*index),
+            _ => None,
+        })
 }
 
 /// Puts `base` in front of the path of every diagnostic that has one, for

@@ -454,6 +454,14 @@ fn partial_decoding_keeps_every_valid_field() {
     // A valid tree decodes whole, with no diagnostics.
     let (app, codes) = partial("name: web\nimage: {repository: r}\n");
     assert!(app.is_some() && codes.is_empty());
+    // A key of digits is a key, not an index, when its value is left out.
+    let (app, codes) = partial("name: web\nimage: {repository: r}\nenv: {'8080': [x], '1': y}\n");
+    assert_eq!(codes, ["schema/type"]);
+    let env = app.expect("the valid fields decode").env;
+    assert_eq!(
+        env.into_iter().collect::<Vec<_>>(),
+        [("1".to_owned(), "y".to_owned())]
+    );
     // A root that misses a required key cannot be had.
     let (app, codes) = partial("name: web\n");
     assert_eq!((app, codes), (None, vec!["schema/required"]));

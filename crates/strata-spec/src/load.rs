@@ -130,7 +130,7 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
     // is reported once, as the placement problem.
     let placed: Vec<Span> = placement.iter().map(|(_, scalar)| *scalar).collect();
     let mut problems: Vec<Diagnostic> = placement.into_iter().map(|(problem, _)| problem).collect();
-    let structural = DECODER.validate_json(root, &schema_json(root));
+    let structural = DECODER.validate_masked(root, &masked(root));
     // A node with a forbidden `${..}`, a wrong structure or a `${..}` that
     // does not parse is reported once: the rules do not report it again.
     let mut reported: Vec<Span> = placed.clone();
@@ -198,11 +198,11 @@ const OPAQUE: [&[&str]; 5] = [
     &["metadata"],
 ];
 
-/// The document as JSON for the schema, each opaque mapping written empty:
-/// the schema accepts whatever it holds, so converting it (most of a large
-/// blueprint's bytes) would be wasted.
-fn schema_json(root: &Node) -> serde_json::Value {
-    fn convert(node: &Node, path: &mut Vec<String>) -> serde_json::Value {
+/// The document for the schema, each opaque mapping emptied: the schema
+/// accepts whatever it holds, so walking it (most of a large blueprint's
+/// bytes) would be wasted.
+fn masked(root: &Node) -> Node {
+    fn copy(node: &Node, path: &mut Vec<String>) -> Node {
         let opaque = OPAQUE.iter().any(|pattern| {
             pattern.len() == path.len()
                 && pattern
@@ -211,23 +211,27 @@ fn schema_json(root: &Node) -> serde_json::Value {
                     .all(|(want, have)| *want == "*" || want == have)
         });
         match &node.value {
-            strata_syntax::Value::Map(_) if opaque => {
-                serde_json::Value::Object(serde_json::Map::new())
-            }
-            strata_syntax::Value::Map(map) if path.len() < 4 => serde_json::Value::Object(
-                map.iter()
+            strata_syntax::Value::Map(_) if opaque => Node::new(
+                strata_syntax::Value::Map(strata_syntax::Mapping::default()),
+                node.span,
+            ),
+            strata_syntax::Value::Map(map) if path.len() < 4 => {
+                let entries = map
+                    .iter()
                     .map(|(key, entry)| {
                         path.push(key.clone());
-                        let value = convert(&entry.value, path);
+                        let value = copy(&entry.value, path);
                         path.pop();
-                        (key.clone(), value)
+                        let key_span = entry.key_span;
+                        (key.clone(), strata_syntax::Entry { key_span, value })
                     })
-                    .collect(),
-            ),
-            _ => node.to_json_value(),
+                    .collect();
+                Node::new(strata_syntax::Value::Map(entries), node.span)
+            }
+            _ => node.clone(),
         }
     }
-    convert(root, &mut Vec::new())
+    copy(root, &mut Vec::new())
 }
 
 /// The path of the node written at `span`, below `node` at `path`.

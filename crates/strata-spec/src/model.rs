@@ -563,7 +563,7 @@ impl Builder<'_> {
             Some(Filter {
                 field: text(filter.get("field"))?,
                 operator: Spanned {
-                    value: serde_json::from_value(operator.to_json_value()).ok()?,
+                    value: strata_schema::from_node(operator).ok()?,
                     span: operator.span,
                 },
                 search: self.tree(filter.get("search")?),
