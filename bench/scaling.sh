@@ -4,8 +4,8 @@
 # start to exit, nanosecond clock) and the peak resident memory
 # (`/usr/bin/time`), one markdown table per dialect.
 #
-#   bench/scaling.sh [platform] [components]      (both by default)
-#   SCALES="1 10 100" bench/scaling.sh platform
+#   bench/scaling.sh [platform] [components] [features] [capabilities] [spec]
+#   SCALES="1 10 100" bench/scaling.sh platform       (every dialect by default)
 #
 # - platform: `strata platform check` on examples/platform/catalogue with
 #   every blueprint and template file copied N times, each copy's blueprint
@@ -16,6 +16,17 @@
 #   application (`generate_app`) of 6 x N components, 6 being the bundled
 #   example's count (its own components cannot be copied without renaming
 #   the objects inside their Jsonnet).
+# - features: `strata features render --context bench` on the generated
+#   Windsor project (`generate_project DIR N`) of 5 x N feature files, 5
+#   being the bundled example's, with Terraform components and
+#   kustomizations in the benchmark project's proportions.
+# - capabilities: `strata capabilities render` of the generated package
+#   (`generate_package DIR N`): 3 x N components, 8 x N bindings and N
+#   definitions, N times the bundled example's counts.
+# - spec: `strata spec render` of the generated blueprint
+#   (`generate_blueprint --scale N`): 4 x N resources, the bundled
+#   example's count, with variables, values, data sources and exports in
+#   the benchmark blueprint's proportions.
 #
 # Inputs are written under target/bench-scaling/; a command that fails stops
 # the script.
@@ -23,10 +34,15 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 scales=${SCALES:-1 10 100 1000}
-dialects=${*:-platform components}
+dialects=${*:-platform components features capabilities spec}
 work=$root/target/bench-scaling
 cargo build --release --quiet -p strata-cli --manifest-path "$root/Cargo.toml"
-cargo build --release --quiet -p strata-components --example generate_app --manifest-path "$root/Cargo.toml"
+for generator in strata-components:generate_app strata-features:generate_project \
+  strata-capabilities:generate_package strata-spec:generate_blueprint; do
+  cargo build --release --quiet -p "${generator%%:*}" --example "${generator#*:}" \
+    --manifest-path "$root/Cargo.toml"
+done
+examples=$root/target/release/examples
 strata=$root/target/release/strata
 
 # The fastest of three runs as "seconds peak-KiB".
@@ -47,7 +63,8 @@ measure() {
 
 row() { # scale units unit-name bytes seconds kib
   awk -v s="$1" -v u="$2" -v n="$3" -v b="$4" -v t="$5" -v k="$6" 'BEGIN {
-    printf "| %sx | %d %s, %.1f MB | %.3f s | %.0f MiB | %.1f µs |\n", s, u, n, b / 1e6, t, k / 1024, t * 1e6 / u }'
+    size = b < 1e6 ? sprintf("%.0f kB", b / 1e3) : sprintf("%.1f MB", b / 1e6)
+    printf "| %sx | %d %s, %s | %.3f s | %.0f MiB | %.1f µs |\n", s, u, n, size, t, k / 1024, t * 1e6 / u }'
 }
 
 platform() {
@@ -89,12 +106,67 @@ components() {
   for n in $scales; do
     local dir=$work/components-$n count=$((6 * n))
     rm -rf "$dir"
-    "$root/target/release/examples/generate_app" "$dir" "$count" > /dev/null
+    "$examples/generate_app" "$dir" "$count" > /dev/null
     "$strata" components render "$dir" --env dev > /dev/null
     local bytes
     bytes=$(find "$dir" -type f -exec cat {} + | wc -c)
     read -r seconds kib <<< "$(measure "$strata" components render "$dir" --env dev)"
     row "$n" "$count" components "$bytes" "$seconds" "$kib"
+  done
+  echo
+}
+
+features() {
+  echo "### features: \`strata features render --context bench\`"
+  echo
+  echo "| scale | input | time | peak memory | time per feature |"
+  echo "|---|---|---|---|---|"
+  for n in $scales; do
+    local dir=$work/features-$n
+    rm -rf "$dir"
+    "$examples/generate_project" "$dir" "$n" > /dev/null
+    "$strata" features render "$dir" --context bench > /dev/null
+    local bytes
+    bytes=$(find "$dir" -type f -exec cat {} + | wc -c)
+    read -r seconds kib <<< "$(measure "$strata" features render "$dir" --context bench)"
+    row "$n" $((5 * n)) features "$bytes" "$seconds" "$kib"
+  done
+  echo
+}
+
+capabilities() {
+  echo "### capabilities: \`strata capabilities render\` with a package"
+  echo
+  echo "| scale | input | time | peak memory | time per component |"
+  echo "|---|---|---|---|---|"
+  for n in $scales; do
+    local dir=$work/capabilities-$n
+    rm -rf "$dir"
+    "$examples/generate_package" "$dir" "$n" > /dev/null
+    local command
+    read -ra command <<< "$strata capabilities render $dir --profile $dir/cluster.yaml $(cat "$dir/custom-traits.args")"
+    "${command[@]}" > /dev/null
+    local bytes
+    bytes=$(cat "$dir"/*.yaml "$dir"/definitions/*.yaml | wc -c)
+    read -r seconds kib <<< "$(measure "${command[@]}")"
+    row "$n" $((3 * n)) components "$bytes" "$seconds" "$kib"
+  done
+  echo
+}
+
+spec() {
+  echo "### spec: \`strata spec render\`"
+  echo
+  echo "| scale | input | time | peak memory | time per resource |"
+  echo "|---|---|---|---|---|"
+  for n in $scales; do
+    local file=$work/spec-$n.yaml
+    "$examples/generate_blueprint" --scale "$n" "$file"
+    "$strata" spec render "$file" > /dev/null
+    local bytes
+    bytes=$(wc -c < "$file")
+    read -r seconds kib <<< "$(measure "$strata" spec render "$file")"
+    row "$n" $((4 * n)) resources "$bytes" "$seconds" "$kib"
   done
   echo
 }

@@ -66,7 +66,7 @@ fn check(files: &Arc<dyn Files>, profile: &str, settings: &Settings) -> Outcome<
 }
 
 fn benches(c: &mut Criterion) {
-    let generated = package::generate();
+    let generated = package::generate(package::Size::BENCH);
     let mut registry = Registry::builtin();
     for name in &generated.custom_traits {
         registry
@@ -99,12 +99,12 @@ fn benches(c: &mut Criterion) {
         .and_then(|spec| spec.get("components"))
         .and_then(Node::as_seq)
         .map_or(0, <[Node]>::len);
-    assert_eq!(components, package::COMPONENTS);
+    assert_eq!(components, package::Size::BENCH.components);
     eprintln!(
         "profile: {} bindings; {} definitions; application: {} components, 3 traits each; {bytes} bytes",
-        package::BINDINGS + package::DEFINITIONS + 1,
-        package::DEFINITIONS,
-        package::COMPONENTS,
+        package::Size::BENCH.bindings + package::Size::BENCH.definitions + 1,
+        package::Size::BENCH.definitions,
+        package::Size::BENCH.components,
     );
 
     let id = format!("3files-{bytes}B");

@@ -1,8 +1,11 @@
 //! Writes the generated benchmark package (`examples/support/package.rs`)
-//! to a folder, for measuring the command line and for trying by hand:
+//! to a folder, for measuring the command line and for trying by hand;
+//! given a scale `N`, the package is instead `N` times the size of
+//! `examples/capabilities` (3N components, 8N bindings, N definitions),
+//! for `bench/scaling.sh`:
 //!
 //! ```text
-//! cargo run --release -p strata-capabilities --example generate_package -- DIR
+//! cargo run --release -p strata-capabilities --example generate_package -- DIR [N]
 //! strata capabilities check DIR --profile DIR/cluster.yaml $(cat DIR/custom-traits.args)
 //! ```
 //!
@@ -22,12 +25,24 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
-    let (Some(dir), None) = (args.next(), args.next()) else {
-        eprintln!("usage: generate_package DIR");
-        return ExitCode::from(2);
+    let usage = || {
+        eprintln!("usage: generate_package DIR [SCALE]");
+        ExitCode::from(2)
+    };
+    let (Some(dir), scale, None) = (args.next(), args.next(), args.next()) else {
+        return usage();
+    };
+    let size = match scale.map(|n| n.to_str().and_then(|n| n.parse::<usize>().ok())) {
+        None => package::Size::BENCH,
+        Some(Some(n)) if n > 0 => package::Size {
+            bindings: 8 * n,
+            definitions: n,
+            components: 3 * n,
+        },
+        Some(_) => return usage(),
     };
     let dir = PathBuf::from(dir);
-    let generated = package::generate();
+    let generated = package::generate(size);
     let flags: Vec<String> = generated
         .custom_traits
         .iter()

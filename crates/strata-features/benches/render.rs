@@ -121,7 +121,7 @@ fn open_and_render(
 
 /// Asserts the project is what the module docs say.
 fn check(generated: &project::Generated, files: &[(String, Arc<str>)], project: &Arc<dyn Files>) {
-    assert_eq!(files.len(), 3 + project::FEATURES, "files");
+    assert_eq!(files.len(), 3 + project::Size::BENCH.features, "files");
     let (db, documents) = parse_all(files);
     assert_eq!(db.len(), files.len());
     assert_eq!(documents.len(), files.len(), "one document a file");
@@ -161,15 +161,15 @@ fn check(generated: &project::Generated, files: &[(String, Arc<str>)], project: 
         files.len(),
         generated.bytes(),
         generated.applied.len(),
-        project::FEATURES,
-        project::TERRAFORM,
-        project::KUSTOMIZE,
+        project::Size::BENCH.features,
+        project::Size::BENCH.terraform,
+        project::Size::BENCH.kustomize,
         generated.file_calls,
     );
 }
 
 fn benches(c: &mut Criterion) {
-    let generated = project::generate();
+    let generated = project::generate(project::Size::BENCH);
     let files: Vec<(String, Arc<str>)> = generated
         .files
         .iter()

@@ -54,7 +54,7 @@ fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
 }
 
 fn benches(c: &mut Criterion) {
-    let text = blueprint::generate();
+    let text = blueprint::generate(blueprint::Size::BENCH);
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
 
     // Check the input once, so the numbers are about what they claim.
@@ -70,8 +70,14 @@ fn benches(c: &mut Criterion) {
     );
     let spec = opened.outcome.value.expect("a blueprint");
     let loaded = spec.loaded().expect("loaded");
-    assert_eq!(loaded.blueprint.resources.len(), blueprint::RESOURCES);
-    assert_eq!(loaded.blueprint.values.len(), blueprint::VALUES);
+    assert_eq!(
+        loaded.blueprint.resources.len(),
+        blueprint::Size::BENCH.resources
+    );
+    assert_eq!(
+        loaded.blueprint.values.len(),
+        blueprint::Size::BENCH.values()
+    );
     eprintln!(
         "blueprint: {} variables, {} values, {} resources, {} references; {} bytes",
         loaded.blueprint.variables.len(),
@@ -131,7 +137,7 @@ fn benches(c: &mut Criterion) {
 }
 
 fn plan_bench(c: &mut Criterion) {
-    let text = blueprint::generate();
+    let text = blueprint::generate(blueprint::Size::BENCH);
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
     let state = blueprint::previous_state(&text).expect("a state");
     let request = RenderRequest::default();

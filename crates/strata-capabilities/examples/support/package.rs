@@ -1,16 +1,30 @@
 //! A generated cluster profile, definitions and package for the
-//! capabilities benchmark: 500 bindings (built-in and custom), 50
-//! `CapabilityDefinition`s and an Application of 200 components with three
-//! traits each. Deterministic.
+//! capabilities benchmark: at [`Size::BENCH`], 500 bindings (built-in and
+//! custom), 50 `CapabilityDefinition`s and an Application of 200 components
+//! with three traits each; the generator example takes other sizes.
+//! Deterministic.
 
 use std::fmt::Write;
 
-/// Bindings in the profile.
-pub(crate) const BINDINGS: usize = 500;
-/// Custom capabilities, each with a definition.
-pub(crate) const DEFINITIONS: usize = 50;
-/// Components of the Application.
-pub(crate) const COMPONENTS: usize = 200;
+/// How much to generate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Size {
+    /// Bindings in the profile.
+    pub(crate) bindings: usize,
+    /// Custom capabilities, each with a definition.
+    pub(crate) definitions: usize,
+    /// Components of the Application.
+    pub(crate) components: usize,
+}
+
+impl Size {
+    /// The benchmark's package.
+    pub(crate) const BENCH: Size = Size {
+        bindings: 500,
+        definitions: 50,
+        components: 200,
+    };
+}
 
 /// The generated texts.
 pub(crate) struct Generated {
@@ -25,8 +39,15 @@ pub(crate) struct Generated {
 }
 
 /// Generates the three files.
-pub(crate) fn generate() -> Generated {
-    let custom_traits: Vec<String> = (0..DEFINITIONS).map(|i| format!("custom-{i}")).collect();
+pub(crate) fn generate(size: Size) -> Generated {
+    let Size {
+        bindings,
+        definitions: definition_count,
+        components,
+    } = size;
+    let custom_traits: Vec<String> = (0..definition_count)
+        .map(|i| format!("custom-{i}"))
+        .collect();
     let mut definitions = String::new();
     for name in &custom_traits {
         let _ = write!(
@@ -37,7 +58,7 @@ pub(crate) fn generate() -> Generated {
     let mut profile = String::from(
         "apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: bench.example.com}\nspec:\n  capabilities:\n",
     );
-    for i in 0..BINDINGS {
+    for i in 0..bindings {
         let binding = match i % 6 {
             0 => format!(
                 "    expose.scope-{i}:\n      rendering: {{controllerType: ingress, ingressClassName: nginx-{i}, certManagerClusterIssuer: le, sslRedirect: true}}\n"
@@ -54,7 +75,7 @@ pub(crate) fn generate() -> Generated {
             4 => format!("    pvc.p-{i}:\n      rendering: {{storageClassName: class-{i}}}\n"),
             _ => format!(
                 "    {}.b-{i}:\n      rendering: {{endpoint: 'https://e{i}.example.com'}}\n",
-                custom_traits[i % DEFINITIONS]
+                custom_traits[i % definition_count]
             ),
         };
         profile.push_str(&binding);
@@ -71,13 +92,13 @@ pub(crate) fn generate() -> Generated {
     let mut application = String::from(
         "apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: bench, namespace: bench}\nspec:\n  components:\n",
     );
-    for i in 0..COMPONENTS {
+    for i in 0..components {
         let kind = if i % 2 == 0 { "webservice" } else { "worker" };
-        let custom = &custom_traits[i % DEFINITIONS];
+        let custom = &custom_traits[i % definition_count];
         let _ = write!(
             application,
             "    - name: component-{i}\n      type: {kind}\n      properties: {{image: 'registry.example.com/c{i}:1.0', port: 8080}}\n      traits:\n        - {{type: expose, properties: {{hostnames: [c{i}.apps.example.com], scope: scope-{}}}}}\n        - {{type: scaler, properties: {{min: 1, max: 3}}}}\n        - {{type: {custom}}}\n",
-            (i * 6) % BINDINGS
+            (i * 6) % bindings
         );
     }
     Generated {

@@ -10,12 +10,12 @@
 //! - `contexts/bench/values.yaml`: merged over it: two more workers (the
 //!   count goes from 6 to 8), a longer retention and every fifth toggle
 //!   flipped;
-//! - `contexts/_template/blueprint.yaml`: [`TERRAFORM`] Terraform
+//! - `contexts/_template/blueprint.yaml`: [`Size::BENCH`]'s 150 Terraform
 //!   components (a third named, inputs with nested maps, lists and a few
 //!   `${..}`, each depending on up to three of the 25 before it, so the
-//!   graph is acyclic) and [`KUSTOMIZE`] kustomizations (components,
+//!   graph is acyclic) and 50 kustomizations (components,
 //!   substitutions, inline and `path:` patches, Flux settings);
-//! - [`FEATURES`] feature files below `contexts/_template/features/`, a
+//! - 100 feature files below `contexts/_template/features/`, a
 //!   fifth of them two folders deep and two fifths one folder deep. Each
 //!   has a `when` built from atoms whose truth is known here (`==`, `!=`,
 //!   `<`, `>=`, `in` on lists and on maps, `??`, `!`/`not`, `+`, `*`, `/`,
@@ -44,12 +44,27 @@ use strata_fs::MemoryFs;
 
 /// The context rendered.
 pub(crate) const CONTEXT: &str = "bench";
-/// Terraform components in `blueprint.yaml`.
-pub(crate) const TERRAFORM: usize = 150;
-/// Kustomizations in `blueprint.yaml`.
-pub(crate) const KUSTOMIZE: usize = 50;
-/// Feature files.
-pub(crate) const FEATURES: usize = 100;
+/// How much to generate; the generator example takes other sizes than
+/// the benchmark's. Past the name lists (150 Terraform components, 50
+/// kustomizations, 120 features) names take a round number (`network2`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Size {
+    /// Terraform components in `blueprint.yaml`, at least two.
+    pub(crate) terraform: usize,
+    /// Kustomizations in `blueprint.yaml`, at least two.
+    pub(crate) kustomize: usize,
+    /// Feature files.
+    pub(crate) features: usize,
+}
+
+impl Size {
+    /// The benchmark's project.
+    pub(crate) const BENCH: Size = Size {
+        terraform: 150,
+        kustomize: 50,
+        features: 100,
+    };
+}
 /// Every this many features, one reads `certs/ca.crt` with `file()`.
 pub(crate) const FILE_EVERY: usize = 23;
 
@@ -194,11 +209,11 @@ impl Generated {
 }
 
 /// Generates the project.
-pub(crate) fn generate() -> Generated {
+pub(crate) fn generate(size: Size) -> Generated {
     let toggles = toggle_values();
     let windsor = windsor_yaml(&toggles);
     let values = values_yaml(&toggles);
-    let base = base_components();
+    let base = base_components(size);
     let blueprint = blueprint_yaml(&base);
 
     let mut project = MemoryFs::new()
@@ -213,10 +228,10 @@ pub(crate) fn generate() -> Generated {
     ];
 
     let mut applied = Vec::new();
-    let mut terraform = TERRAFORM;
-    let mut kustomize = KUSTOMIZE;
+    let mut terraform = size.terraform;
+    let mut kustomize = size.kustomize;
     let mut file_calls = 0;
-    for index in 0..FEATURES {
+    for index in 0..size.features {
         let feature = feature(index, &toggles, &base);
         project = project.with(
             &format!("contexts/_template/{}", feature.path),
@@ -910,6 +925,16 @@ struct Base {
     kustomize_entries: Vec<Y>,
 }
 
+/// The `index`th name of `names`, then of `names` again with a round
+/// number (`network2`, ...), so any count of names stays distinct.
+fn cycled(names: &[&str], index: usize) -> String {
+    let name = names[index % names.len()];
+    match index / names.len() {
+        0 => name.to_owned(),
+        round => format!("{name}{}", round + 1),
+    }
+}
+
 /// Up to `most` distinct earlier indices, among the `window` before `index`.
 fn earlier(rng: &mut Rng, index: usize, window: usize, most: usize) -> Vec<usize> {
     let mut found = Vec::new();
@@ -927,10 +952,10 @@ fn earlier(rng: &mut Rng, index: usize, window: usize, most: usize) -> Vec<usize
     found
 }
 
-fn base_components() -> Base {
+fn base_components(size: Size) -> Base {
     let mut rng = Rng::with_seed(42);
-    let (terraform, terraform_entries) = base_terraform(&mut rng);
-    let (kustomize, kustomize_entries) = base_kustomize(&mut rng);
+    let (terraform, terraform_entries) = base_terraform(&mut rng, size.terraform);
+    let (kustomize, kustomize_entries) = base_kustomize(&mut rng, size.kustomize);
     Base {
         terraform,
         kustomize,
@@ -940,11 +965,11 @@ fn base_components() -> Base {
 }
 
 /// The base Terraform components and their entries.
-fn base_terraform(rng: &mut Rng) -> (Vec<TerraformBase>, Vec<Y>) {
+fn base_terraform(rng: &mut Rng, count: usize) -> (Vec<TerraformBase>, Vec<Y>) {
     let mut terraform: Vec<TerraformBase> = Vec::new();
     let mut terraform_entries = Vec::new();
-    for index in 0..TERRAFORM {
-        let category = CATEGORIES[index / NOUNS.len()];
+    for index in 0..count {
+        let category = cycled(&CATEGORIES, index / NOUNS.len());
         let noun = NOUNS[index % NOUNS.len()];
         let path = format!("{category}/{noun}");
         let source = match rng.u32(..20) {
@@ -990,11 +1015,11 @@ fn base_terraform(rng: &mut Rng) -> (Vec<TerraformBase>, Vec<Y>) {
 }
 
 /// The base kustomizations (name and source) and their entries.
-fn base_kustomize(rng: &mut Rng) -> (Vec<(String, &'static str)>, Vec<Y>) {
+fn base_kustomize(rng: &mut Rng, count: usize) -> (Vec<(String, &'static str)>, Vec<Y>) {
     let mut kustomize: Vec<(String, &'static str)> = Vec::new();
     let mut kustomize_entries = Vec::new();
-    for index in 0..KUSTOMIZE {
-        let area = AREAS[index / VARIANTS.len()];
+    for index in 0..count {
+        let area = cycled(&AREAS, index / VARIANTS.len());
         let variant = VARIANTS[index % VARIANTS.len()];
         let name = format!("{area}-{variant}");
         let source = if rng.u32(..4) == 0 {
@@ -1024,13 +1049,13 @@ fn base_kustomize(rng: &mut Rng) -> (Vec<(String, &'static str)>, Vec<Y>) {
                 Y::L(components.into_iter().map(Y::S).collect()),
             ));
         }
-        entry.push(("substitutions".to_owned(), substitutions(rng, area, None)));
+        entry.push(("substitutions".to_owned(), substitutions(rng, &area, None)));
         if rng.u32(..3) == 0 {
             entry.push((
                 "patches".to_owned(),
                 Y::L(vec![
                     m([("path", s(format!("patches/{area}-{variant}.yaml")))]),
-                    inline_patch(rng, area),
+                    inline_patch(rng, &area),
                 ]),
             ));
         }
@@ -1169,7 +1194,7 @@ struct Writer<'a> {
     toggles: &'a [bool],
     base: &'a Base,
     toggle: &'static str,
-    suffix: &'static str,
+    suffix: String,
     slug: String,
     name: String,
 }
@@ -1182,7 +1207,7 @@ impl Writer<'_> {
         let mut entries = Vec::new();
         let mut targets: Vec<usize> = Vec::new();
         for _ in 0..=rng.usize(..3) {
-            let t = rng.usize(1..TERRAFORM);
+            let t = rng.usize(1..self.base.terraform.len());
             if targets.contains(&t) {
                 continue;
             }
@@ -1220,7 +1245,7 @@ impl Writer<'_> {
 
     /// Up to two components of the feature's own, and how many of them hold.
     fn terraform_own(&mut self) -> (Vec<Y>, usize) {
-        let (slug, suffix) = (self.slug.as_str(), self.suffix);
+        let (slug, suffix) = (self.slug.as_str(), self.suffix.as_str());
         let rng = &mut self.rng;
         let mut entries = Vec::new();
         let mut added = 0;
@@ -1240,7 +1265,7 @@ impl Writer<'_> {
             if conditional {
                 entry.push(("when".to_owned(), s(condition(rng, self.toggles, holds, 1))));
             }
-            let on = rng.usize(..TERRAFORM);
+            let on = rng.usize(..self.base.terraform.len());
             entry.push((
                 "dependsOn".to_owned(),
                 flow([
@@ -1278,18 +1303,18 @@ impl Writer<'_> {
     /// Merges into one or two base kustomizations, now and then replacing
     /// one; the first reads `ca` with `file()` when given.
     fn kustomize_merges(&mut self, mut ca: Option<&str>) -> Vec<Y> {
-        let (slug, suffix) = (self.slug.as_str(), self.suffix);
+        let (slug, suffix) = (self.slug.as_str(), self.suffix.as_str());
         let rng = &mut self.rng;
         let mut entries = Vec::new();
         let mut targets: Vec<usize> = Vec::new();
         for _ in 0..=rng.usize(..2) {
-            let k = rng.usize(1..KUSTOMIZE);
+            let k = rng.usize(1..self.base.kustomize.len());
             if targets.contains(&k) {
                 continue;
             }
             targets.push(k);
             let (target, source) = &self.base.kustomize[k];
-            let area = AREAS[k / VARIANTS.len()];
+            let area = cycled(&AREAS, k / VARIANTS.len());
             let mut entry = vec![("name".to_owned(), s(target.as_str()))];
             let replace = rng.u32(..10) == 0;
             if replace {
@@ -1314,9 +1339,9 @@ impl Writer<'_> {
             }
             entry.push((
                 "substitutions".to_owned(),
-                substitutions(rng, area, ca.take()),
+                substitutions(rng, &area, ca.take()),
             ));
-            entry.push(("patches".to_owned(), Y::L(vec![inline_patch(rng, area)])));
+            entry.push(("patches".to_owned(), Y::L(vec![inline_patch(rng, &area)])));
             if !replace && rng.bool() {
                 entry.push(("timeout".to_owned(), s("15m")));
                 entry.push(("wait".to_owned(), r(true)));
@@ -1329,14 +1354,14 @@ impl Writer<'_> {
     /// Now and then a kustomization of the feature's own, and whether it
     /// holds.
     fn kustomization_own(&mut self) -> Option<(Y, bool)> {
-        let (slug, suffix) = (self.slug.as_str(), self.suffix);
+        let (slug, suffix) = (self.slug.as_str(), self.suffix.as_str());
         let rng = &mut self.rng;
         if !rng.bool() {
             return None;
         }
         let conditional = rng.u32(..5) == 0;
         let holds = !conditional || rng.u32(..4) != 0;
-        let on = rng.usize(..KUSTOMIZE);
+        let on = rng.usize(..self.base.kustomize.len());
         let mut entry = vec![
             ("name".to_owned(), s(self.name.as_str())),
             ("path".to_owned(), s(format!("addons/{slug}"))),
@@ -1366,7 +1391,7 @@ impl Writer<'_> {
 
 fn feature(index: usize, toggles: &[bool], base: &Base) -> Feature {
     let toggle = TOGGLES[index % TOGGLES.len()];
-    let suffix = SUFFIXES[index / TOGGLES.len()];
+    let suffix = cycled(&SUFFIXES, index / TOGGLES.len());
     let slug = toggle.replace('_', "-");
     let name = format!("{slug}-{suffix}");
     let path = match index % 5 {
@@ -1383,7 +1408,7 @@ fn feature(index: usize, toggles: &[bool], base: &Base) -> Feature {
         toggles,
         base,
         toggle,
-        suffix,
+        suffix: suffix.clone(),
         slug,
         name,
     };

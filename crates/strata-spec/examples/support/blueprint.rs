@@ -1,9 +1,11 @@
-//! A generated blueprint for benchmarks: 200 variables, 500 values
-//! computed with functions, 20 data sources, and 10,000 resources whose
+//! A generated blueprint for benchmarks: at [`Size::BENCH`], 200
+//! variables, 500 values computed with functions, 20 data sources, and
+//! 10,000 resources whose
 //! specs hold substitutions (variables, values, data source fields, other
 //! resources' spec and state fields, `elem`/`i` in `each` resources),
 //! labels and link selectors (each resource links to about five others),
-//! conditions, and 200 exports. It checks clean.
+//! conditions, and 200 exports; the generator example takes other sizes.
+//! It checks clean.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -16,26 +18,52 @@ use strata_spec::{
 };
 use strata_syntax::{Limits, SourceDb, Span};
 
-/// Variables in the blueprint.
-pub(crate) const VARIABLES: usize = 200;
-/// Values.
-pub(crate) const VALUES: usize = 500;
-/// Data sources.
-pub(crate) const DATASOURCES: usize = 20;
-/// Resources.
-pub(crate) const RESOURCES: usize = 10_000;
-/// Exports.
-pub(crate) const EXPORTS: usize = 200;
-/// Label values: each resource selects the resources of the next group,
-/// about `RESOURCES / LINK_GROUPS` of them.
-const LINK_GROUPS: usize = 2_000;
+/// How much to generate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Size {
+    /// Variables, in groups of four (string, integer, boolean, region).
+    pub(crate) variable_groups: usize,
+    /// Values, in groups of five (name, zones, flag, tags, timeout).
+    pub(crate) value_groups: usize,
+    /// Data sources.
+    pub(crate) datasources: usize,
+    /// Resources.
+    pub(crate) resources: usize,
+    /// Exports, at most one per resource.
+    pub(crate) exports: usize,
+    /// Label values: each resource selects the resources of the next
+    /// group, about `resources / link_groups` of them.
+    pub(crate) link_groups: usize,
+}
+
+impl Size {
+    /// The benchmark's blueprint.
+    pub(crate) const BENCH: Size = Size {
+        variable_groups: 50,
+        value_groups: 100,
+        datasources: 20,
+        resources: 10_000,
+        exports: 200,
+        link_groups: 2_000,
+    };
+
+    /// Variables in the blueprint.
+    pub(crate) fn variables(self) -> usize {
+        self.variable_groups * 4
+    }
+
+    /// Values in the blueprint.
+    pub(crate) fn values(self) -> usize {
+        self.value_groups * 5
+    }
+}
 
 /// The blueprint's YAML text.
 #[must_use]
-pub(crate) fn generate() -> String {
+pub(crate) fn generate(size: Size) -> String {
     let mut out = String::with_capacity(8 * 1024 * 1024);
     out.push_str("version: 2023-04-20\ntransform: celerity-2023-04-20\n\nvariables:\n");
-    for v in 0..VARIABLES {
+    for v in 0..size.variables() {
         match v % 4 {
             0 => {
                 let _ = write!(
@@ -62,8 +90,8 @@ pub(crate) fn generate() -> String {
         }
     }
     out.push_str("\nvalues:\n");
-    for v in 0..VALUES {
-        let var = v % VARIABLES / 4 * 4;
+    for v in 0..size.values() {
+        let var = v % size.variables() / 4 * 4;
         match v % 5 {
             0 => {
                 let _ = write!(
@@ -101,36 +129,36 @@ pub(crate) fn generate() -> String {
         }
     }
     out.push_str("\ndatasources:\n");
-    for d in 0..DATASOURCES {
+    for d in 0..size.datasources {
         let _ = write!(
             out,
             "  network{d}:\n    type: aws/vpc\n    filter:\n      field: tags\n      operator: has key\n      search: ${{variables.env{}}}\n    exports:\n      subnets:\n        type: array\n      vpc:\n        type: string\n        aliasFor: vpcId\n",
-            d % (VARIABLES / 4) * 4
+            d % size.variable_groups * 4
         );
     }
-    resources(&mut out);
+    resources(&mut out, size);
     out.push_str("\nexports:\n");
-    for e in 0..EXPORTS {
+    for e in 0..size.exports {
         let _ = write!(
             out,
             "  arn{e}:\n    type: string\n    field: resources.fn{}.state.arn\n",
-            e * (RESOURCES / EXPORTS) + 1
+            (e * (size.resources / size.exports) + 1).min(size.resources - 1)
         );
     }
     out
 }
 
 /// The `resources` section.
-fn resources(out: &mut String) {
+fn resources(out: &mut String, size: Size) {
     out.push_str("\nresources:\n");
-    for r in 0..RESOURCES {
-        let value = r % (VALUES / 5) * 5;
-        let var = r % (VARIABLES / 4) * 4;
+    for r in 0..size.resources {
+        let value = r % size.value_groups * 5;
+        let var = r % size.variable_groups * 4;
         let _ = write!(
             out,
             "  fn{r}:\n    type: aws/lambda/function\n    description: Function ${{values.name{value}}} number {r}.\n    metadata:\n      displayName: ${{to_upper(values.name{value})}}\n      labels:\n        service: svc{}\n      annotations:\n        aws.lambda.populateEnvVars: true\n    linkSelector:\n      byLabel:\n        service: svc{}\n",
-            r % LINK_GROUPS,
-            (r + 1) % LINK_GROUPS
+            r % size.link_groups,
+            (r + 1) % size.link_groups
         );
         if r % 10 == 0 {
             let _ = writeln!(out, "    each: ${{values.zones{}}}", value + 1);
@@ -147,7 +175,7 @@ fn resources(out: &mut String) {
             "    spec:\n      functionName: ${{values.name{value}}}-fn{r}\n      memorySize: ${{variables.size{}}}\n      timeout: ${{values.timeout{}}}\n      subnet: ${{datasources.network{}.subnets[0]}}\n      region: ${{variables.region{}}}\n      tags: ${{values.tags{}}}\n",
             var + 1,
             value + 4,
-            r % DATASOURCES,
+            r % size.datasources,
             var + 3,
             value + 3
         );
