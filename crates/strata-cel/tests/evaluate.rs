@@ -110,7 +110,7 @@ fn untagged_scalars_and_other_tags_are_left_alone() {
     check(
         "a: user.username\nb: !other \"1 + 1\"\nc: [1, {d: two}]\n",
         REQUEST,
-        "a: user.username\nb: !other \"1 + 1\"\nc:\n  - 1\n  - d: two\n",
+        "a: user.username\nb: !other 1 + 1\nc:\n  - 1\n  - d: two\n",
         &[],
     );
 }
@@ -321,7 +321,7 @@ fn every_error_is_reported_and_failed_scalars_are_kept() {
          sequence: !cel []\n",
         REQUEST,
         "ok: ada\n\
-         parse: !cel \"1 +\"\n\
+         parse: !cel 1 +\n\
          key: !cel user.nope\n\
          types: !cel 1 + 'a'\n\
          function: !cel nope(1)\n\

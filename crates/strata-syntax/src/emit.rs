@@ -310,12 +310,6 @@ fn write_float(out: &mut String, value: f64) {
 /// The longest key YAML allows without the explicit `?` indicator.
 const IMPLICIT_KEY_LIMIT: usize = 1024;
 
-/// Words that YAML 1.1 tools read as booleans.
-const YAML_11_BOOLEANS: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
-    "OFF",
-];
-
 fn is_plain_safe(text: &str) -> bool {
     let mut chars = text.chars();
     let Some(first) = chars.next() else {
@@ -333,30 +327,11 @@ fn is_plain_safe(text: &str) -> bool {
         || text.ends_with(':')
         || text.starts_with("---")
         || text.starts_with("...")
-        || text == "<<"
-        // YAML 1.1's "value" key.
-        || text == "="
         || text.contains(": ")
         || text.contains(" #")
         || text.chars().any(needs_escape_or_is_break)
-        || YAML_11_BOOLEANS.contains(&text)
-        || looks_like_yaml_11_number_or_time(text)
+        || crate::yaml11::is_implicit_non_string(text)
         || !matches!(resolve_plain(text), Resolved::Value(Value::String(_))))
-}
-
-/// Whether YAML 1.1 tools might read `text` as a number or a timestamp
-/// (`1_000`, `12:30`, `2024-01-01`, `0b101`): it starts like a number and
-/// holds only characters those forms use. `4Gi` and `100m` stay plain.
-fn looks_like_yaml_11_number_or_time(text: &str) -> bool {
-    let mut chars = text.chars();
-    let first = chars.next();
-    let second = chars.next();
-    let starts_like_number = first.is_some_and(|c| c.is_ascii_digit())
-        || (matches!(first, Some('-' | '+' | '.')) && second.is_some_and(|c| c.is_ascii_digit()));
-    starts_like_number
-        && text
-            .chars()
-            .all(|c| c.is_ascii_hexdigit() || "+-._: xXoObBtTzZ".contains(c))
 }
 
 fn needs_escape_or_is_break(c: char) -> bool {

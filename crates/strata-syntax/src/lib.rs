@@ -39,6 +39,7 @@ pub mod path;
 mod scalar;
 pub mod source;
 mod yaml;
+mod yaml11;
 
 pub use diagnostic::{
     Diagnostic, DiagnosticRecord, Label, Severity, dedupe, did_you_mean, lowercase_first,

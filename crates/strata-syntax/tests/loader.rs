@@ -64,7 +64,7 @@ fn scalars_resolve_by_the_core_schema() {
 fn local_tags_are_kept_and_not_resolved() {
     check(
         "host: !cel \"user.name + '-x'\"\nsum: !cel 1 + 2\nlist: !custom [1]\nm: !!str 5\nk: !!int \"7\"\n",
-        "host: !cel user.name + '-x'\nsum: !cel \"1 + 2\"\nlist: !custom\n  - 1\nm: \"5\"\nk: 7\n",
+        "host: !cel user.name + '-x'\nsum: !cel 1 + 2\nlist: !custom\n  - 1\nm: \"5\"\nk: 7\n",
         &[],
     );
 }

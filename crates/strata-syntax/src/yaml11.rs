@@ -1,0 +1,141 @@
+//! YAML 1.1's implicit types, for writing scalars that no reader mistakes.
+//!
+//! Strata reads YAML 1.2 (core schema), but what it writes is read by YAML
+//! 1.1 tools as well (PyYAML, go-yaml v2 under kubectl), which resolve more
+//! plain scalars to non-strings: `y` and `off` are booleans, `1_000` and
+//! `0777` integers, `1:20` a sexagesimal integer, `._4` a float,
+//! `2001-12-14` a timestamp. [`is_implicit_non_string`] holds a plain
+//! scalar against the regular expressions of the YAML 1.1 type repository
+//! (<https://yaml.org/type/>: `bool`, `null`, `int`, `float`, `timestamp`,
+//! `merge`, `value`), exactly as they are written there, and against
+//! Strata's own YAML 1.1 reading ([`resolve_plain_1_1`], go-yaml's
+//! leniencies included), so the emitter quotes every string either takes.
+
+use std::sync::LazyLock;
+
+use regex::RegexSet;
+
+use crate::node::Value;
+use crate::scalar::{Resolved, resolve_plain_1_1};
+
+/// Every implicit non-string form of YAML 1.1, one expression per form,
+/// as the type repository writes it (anchored whole).
+const FORMS: [&str; 14] = [
+    // bool
+    r"y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF",
+    // null (the empty scalar is null too)
+    r"~|null|Null|NULL|",
+    // int: binary, octal, decimal, hexadecimal, sexagesimal
+    r"[-+]?0b[0-1_]+",
+    r"[-+]?0[0-7_]+",
+    r"[-+]?(0|[1-9][0-9_]*)",
+    r"[-+]?0x[0-9a-fA-F_]+",
+    r"[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+",
+    // float: decimal, sexagesimal, infinity, not-a-number
+    r"[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+][0-9]+)?",
+    r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*",
+    r"[-+]?\.(inf|Inf|INF)",
+    r"\.(nan|NaN|NAN)",
+    // timestamp: a date, or a date and a time
+    r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?([Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](\.[0-9]*)?(([ \t]*)Z|[-+][0-9][0-9]?(:[0-9][0-9])?)?",
+    // merge
+    r"<<",
+    // value
+    r"=",
+];
+
+/// [`FORMS`], compiled once, each anchored at both ends.
+static COMPILED: LazyLock<RegexSet> = LazyLock::new(|| {
+    let anchored = FORMS.iter().map(|form| format!("^(?:{form})$"));
+    #[expect(
+        clippy::expect_used,
+        reason = "the expressions are constants, compiled by every test that emits"
+    )]
+    RegexSet::new(anchored).expect("the YAML 1.1 type expressions compile")
+});
+
+/// Whether a YAML 1.1 reader resolves the plain scalar `text` to something
+/// other than a string.
+#[must_use]
+pub(crate) fn is_implicit_non_string(text: &str) -> bool {
+    // Every form starts with one of these (or is empty); most strings are
+    // settled by their first character without running the expressions.
+    let could_be = text
+        .chars()
+        .next()
+        .is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first));
+    could_be
+        && (COMPILED.is_match(text)
+            || !matches!(resolve_plain_1_1(text), Resolved::Value(Value::String(_))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_implicit_non_string;
+
+    #[test]
+    fn the_forms_of_the_type_repository_are_not_strings() {
+        for text in [
+            "y",
+            "NO",
+            "off",
+            "~",
+            "",
+            "null",
+            "0b1_0",
+            "0777",
+            "-0",
+            "1_000",
+            "+0x_fF",
+            "1:20",
+            "190:20:30",
+            "._4",
+            "1.",
+            ".",
+            "-1.5e+3",
+            "1:20.5",
+            "+.inf",
+            ".NaN",
+            "2001-12-14",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10 Z",
+            "2001-1-4 1:59:43",
+            "<<",
+            "=",
+        ] {
+            assert!(
+                is_implicit_non_string(text),
+                "`{text}` is not a string in YAML 1.1"
+            );
+        }
+    }
+
+    #[test]
+    fn other_scalars_are_strings() {
+        for text in [
+            "yes please",
+            "Y2K",
+            "nothing",
+            "4Gi",
+            "100m",
+            "1e5x",
+            "0o8",
+            "1:60",
+            "0x",
+            "1-2",
+            "2001-12-1x",
+            "v1.2.3",
+            ".inf.",
+            "<<<",
+            "==",
+            "on-call",
+            "1.2.3",
+            "12:30:99a",
+        ] {
+            assert!(
+                !is_implicit_non_string(text),
+                "`{text}` is a string in YAML 1.1"
+            );
+        }
+    }
+}
