@@ -1,7 +1,7 @@
 //! YAML 1.1's implicit types, for writing scalars that no reader mistakes.
 //!
 //! Strata reads YAML 1.2 (core schema), but what it writes is read by YAML
-//! 1.1 tools as well (PyYAML, go-yaml v2 under kubectl), which resolve more
+//! 1.1 tools as well (`PyYAML`, go-yaml v2 under `kubectl`), which resolve more
 //! plain scalars to non-strings: `y` and `off` are booleans, `1_000` and
 //! `0777` integers, `1:20` a sexagesimal integer, `._4` a float,
 //! `2001-12-14` a timestamp. [`is_implicit_non_string`] holds a plain

@@ -1,4 +1,4 @@
-//! What the emitter writes plain, YAML 1.1 readers (PyYAML, go-yaml v2
+//! What the emitter writes plain, YAML 1.1 readers (`PyYAML`, go-yaml v2
 //! under kubectl) read back as the same string: a string that one of YAML
 //! 1.1's implicit types would take (a boolean, a null, an integer, a float,
 //! a timestamp, a merge or value key) is quoted. The oracle is the type
