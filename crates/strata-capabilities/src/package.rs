@@ -135,20 +135,16 @@ impl Dialect for Package {
                     .report(&mut problems)
             });
         let mut definitions = Vec::new();
-        match files.list(&["yaml", "yml"]) {
-            Ok(listed) => {
-                for path in listed
-                    .iter()
-                    .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
-                {
-                    let read = reader.documents(path, Format::Yaml).valid();
-                    definitions.extend(read.report(&mut problems));
-                }
-            }
-            Err(error) => {
-                let span = reader.placeholder(Path::new(DEFINITIONS_DIR));
-                problems.push(error.diagnostic(span));
-            }
+        let listed = reader
+            .list(&["yaml", "yml"], Path::new(DEFINITIONS_DIR))
+            .report(&mut problems)
+            .unwrap_or_default();
+        for path in listed
+            .iter()
+            .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
+        {
+            let read = reader.documents(path, Format::Yaml).valid();
+            definitions.extend(read.report(&mut problems));
         }
         Opened::freeze(db, |sources| {
             let package = Package {

@@ -6,12 +6,12 @@
 //! opened through its [`Dialect`] contract ([`Session::open`]).
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use strata_dialect::{Dialect, Options, Reader};
-use strata_fs::{Files, FsError, PlainFs, RootFs};
+use strata_fs::{Files, FsError, Listing, PlainFs, RootFs};
 use strata_syntax::{Diagnostic, Format, Limits, Node, Severity, SourceDb, Span};
 
 use crate::{GlobalArgs, render};
@@ -172,7 +172,7 @@ impl Files for CommandLineFs {
         }
     }
 
-    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
+    fn list(&self, extensions: &[&str]) -> Result<Listing, FsError> {
         PlainFs.list(extensions)
     }
 

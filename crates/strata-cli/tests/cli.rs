@@ -620,3 +620,66 @@ fn plan_detailed_exit_code_says_whether_anything_changes() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(stdout(&missing).is_empty());
 }
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("a scratch folder");
+    for entry in std::fs::read_dir(from).expect("the folder lists") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("the file copies");
+        }
+    }
+}
+
+/// A FIFO in a catalogue is refused by name instead of blocking the check
+/// (and the service's reloads) forever; a symlink leading out of the
+/// catalogue (to `/dev/zero`) is skipped with a warning naming it. The run
+/// must end by itself: it is killed, and the test fails, after 20 s.
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_catalogue_are_refused_and_outward_links_named() {
+    let root = std::env::temp_dir().join(format!("strata-cli-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    copy_tree(&fixtures().join("../../examples/platform/catalogue"), &root);
+    let made = Command::new("mkfifo")
+        .arg(root.join("blueprints/pipe.yaml"))
+        .status();
+    assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+    std::os::unix::fs::symlink("/dev/zero", root.join("blueprints/zero.yaml")).expect("a symlink");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["platform", "check"])
+        .arg(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("strata runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("the child is waited for").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("`strata platform check` did not finish within 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("strata finishes");
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("io/not-a-file") && text.contains("pipe.yaml` is a FIFO, not a regular file"),
+        "{text}"
+    );
+    assert!(
+        text.contains("io/skipped")
+            && text.contains(
+                "`blueprints/zero.yaml` is skipped: it is a symlink leading outside the root"
+            ),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

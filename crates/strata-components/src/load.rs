@@ -385,15 +385,21 @@ impl ApplicationReader<'_> {
         if !text.contains(['*', '?', '[']) {
             return vec![path];
         }
+        // Entries the listing skips are reported once, by the listing of
+        // components; a listing that fails is this entry's problem.
+        let listed = match self.files.fs().list(&["yaml", "yml", "json"]) {
+            Ok(listing) => listing.files,
+            Err(error) => {
+                self.diagnostics.push(error.diagnostic(pattern.span));
+                return Vec::new();
+            }
+        };
         let matching = glob::Pattern::new(&path.to_string_lossy()).map(|glob| {
             let options = glob::MatchOptions {
                 require_literal_separator: true,
                 ..glob::MatchOptions::default()
             };
-            self.files
-                .fs()
-                .list(&["yaml", "yml", "json"])
-                .unwrap_or_default()
+            listed
                 .into_iter()
                 .filter(|file| glob.matches_path_with(file, options))
                 .collect::<Vec<_>>()
@@ -610,7 +616,11 @@ impl ApplicationReader<'_> {
             }
         };
         let files = match self.files.fs().list(COMPONENT_EXTENSIONS) {
-            Ok(files) => files,
+            Ok(listing) => {
+                let skipped = self.files.skipped(&listing.skipped);
+                self.diagnostics.extend(skipped);
+                listing.files
+            }
             Err(error) => {
                 self.diagnostics.push(error.diagnostic(dir_span));
                 return BTreeMap::new();

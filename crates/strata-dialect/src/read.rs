@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use strata_fs::Files;
+use strata_fs::{Files, FsError};
 use strata_syntax::{
     Diagnostic, Format, Limits, Mapping, Node, Outcome, SourceDb, SourceId, Span, Value,
 };
@@ -56,6 +56,28 @@ impl<'a> Reader<'a> {
     /// the file as a whole (it is missing, two components share it).
     pub fn placeholder(&mut self, path: &Path) -> Span {
         Span::file_start(self.db.add(self.fs.display(path), ""))
+    }
+
+    /// Every file below the root whose name ends in one of `extensions`,
+    /// sorted. An entry the listing skipped (a symlink leading outside the
+    /// root, or nowhere) is a warning that names it; a listing that fails
+    /// is an error at `folder`, the part of the tree being listed.
+    pub fn list(&mut self, extensions: &[&str], folder: &Path) -> Outcome<Vec<PathBuf>> {
+        match self.fs.list(extensions) {
+            Ok(listing) => {
+                let warnings = self.skipped(&listing.skipped);
+                Outcome::new(Some(listing.files), warnings)
+            }
+            Err(error) => Outcome::failed(vec![error.diagnostic(self.placeholder(folder))]),
+        }
+    }
+
+    /// The entries a listing skipped, each a warning that names it.
+    pub fn skipped(&mut self, skipped: &[FsError]) -> Vec<Diagnostic> {
+        skipped
+            .iter()
+            .map(|entry| entry.skipped(self.placeholder(entry.path())))
+            .collect()
     }
 
     /// Reads and registers a file's text.

@@ -62,7 +62,7 @@ fn main() -> ExitCode {
 
 /// Writes every file of `project` below `dir`.
 fn write(project: &dyn Files, dir: &Path) -> Result<(), String> {
-    let paths = project.list(&[]).map_err(|error| error.to_string())?;
+    let paths = project.list(&[]).map_err(|error| error.to_string())?.files;
     for relative in paths {
         let text = project
             .read(&relative, usize::MAX)

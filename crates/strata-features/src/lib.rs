@@ -407,13 +407,11 @@ fn read_blueprint(
 /// Every valid feature file below `features/`, in name order; two of one
 /// name are reported.
 fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Feature> {
-    let files = match reader.fs().list(&["yaml"]) {
-        Ok(files) => files,
-        Err(error) => {
-            let span = reader.placeholder(Path::new("features"));
-            diagnostics.push(error.diagnostic(span));
-            return Vec::new();
-        }
+    let Some(files) = reader
+        .list(&["yaml"], Path::new("features"))
+        .report(diagnostics)
+    else {
+        return Vec::new();
     };
     let mut features: Vec<Feature> = Vec::new();
     for path in files

@@ -14,7 +14,13 @@
 //!
 //! Listing skips hidden entries (names starting with `.`), which also skips
 //! a ConfigMap mount's `..data` and `..2024_..` folders, and is sorted so
-//! every run sees files in the same order. Reads are bounded in size.
+//! every run sees files in the same order. An entry that a listing would
+//! have taken but cannot (a symlink leading outside the root, or nowhere)
+//! is skipped and named in [`Listing::skipped`], for a warning
+//! ([`FsError::skipped`]). Reads are bounded in size, and [`RootFs`] reads
+//! only regular files: a FIFO, a socket or a device in a tree is
+//! [`FsError::NotAFile`] before it is opened, so nothing blocks on it or
+//! reads from it without end.
 //!
 //! [`MemoryFs`] holds files in memory, for tests and for callers that
 //! already have the text. [`PlainFs`] reads the paths a person names on the
@@ -51,6 +57,13 @@ pub enum FsError {
     },
     /// The file is not UTF-8 text.
     NotUtf8(PathBuf),
+    /// The path names something other than a regular file or folder.
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead (`a FIFO`, `a socket`, `a device`).
+        kind: &'static str,
+    },
     /// The operating system refused.
     Io(PathBuf, std::io::Error),
 }
@@ -65,6 +78,11 @@ impl fmt::Display for FsError {
                 write!(f, "`{}` is larger than {limit} bytes", path.display())
             }
             FsError::NotUtf8(path) => write!(f, "`{}` is not valid utf-8 text", path.display()),
+            FsError::NotAFile { path, kind } => write!(
+                f,
+                "`{}` is {kind}, not a regular file, and is not read",
+                path.display()
+            ),
             FsError::Io(path, error) => write!(
                 f,
                 "cannot read `{}`: {}",
@@ -94,9 +112,51 @@ impl FsError {
                 Diagnostic::error(codes::NOT_UTF8, "file is not valid utf-8 text", span)
             }
             FsError::Escapes(_) => Diagnostic::error(codes::OUTSIDE_ROOT, self.to_string(), span),
+            FsError::NotAFile { .. } => {
+                Diagnostic::error(codes::NOT_A_FILE, self.to_string(), span)
+            }
             FsError::Io(..) => Diagnostic::error(codes::READ, self.to_string(), span),
         }
     }
+
+    /// An entry a listing skipped (one of [`Listing::skipped`]), as a
+    /// warning at `span` (the entry's own placeholder, so it is named).
+    #[must_use]
+    pub fn skipped(&self, span: Span) -> Diagnostic {
+        let why = match self {
+            FsError::Escapes(_) => "it is a symlink leading outside the root".to_owned(),
+            FsError::Io(_, error) => format!(
+                "it cannot be followed ({})",
+                lowercase_first(&error.to_string())
+            ),
+            other => other.to_string(),
+        };
+        let path = self.path().display();
+        Diagnostic::warning(codes::SKIPPED, format!("`{path}` is skipped: {why}"), span)
+    }
+
+    /// The path the problem is about.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        match self {
+            FsError::Escapes(path)
+            | FsError::NotUtf8(path)
+            | FsError::Io(path, _)
+            | FsError::TooLarge { path, .. }
+            | FsError::NotAFile { path, .. } => path,
+        }
+    }
+}
+
+/// What a listing found: the files, sorted, and the entries it would have
+/// taken but could not.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// The files, relative to the root.
+    pub files: Vec<PathBuf>,
+    /// Entries skipped (a symlink leading outside the root or nowhere),
+    /// each with why.
+    pub skipped: Vec<FsError>,
 }
 
 /// Read-only files below a root. Paths are relative to the root.
@@ -106,8 +166,8 @@ pub trait Files: Send + Sync {
 
     /// Every file below the root whose name ends in one of `extensions`
     /// (without the dot; every file when empty), hidden entries skipped,
-    /// sorted.
-    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError>;
+    /// sorted; and the entries it could not take.
+    fn list(&self, extensions: &[&str]) -> Result<Listing, FsError>;
 
     /// How to show a path to a person (the root joined, for real files).
     fn display(&self, path: &Path) -> String;
@@ -190,6 +250,20 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
             .is_some_and(|ext| extensions.contains(&ext))
 }
 
+/// What a file that is neither a regular file nor a folder is, for messages.
+fn special_kind(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
     name.to_str().is_some_and(|name| name.starts_with('.'))
 }
@@ -245,7 +319,7 @@ impl RootFs {
         relative: &Path,
         extensions: &[&str],
         seen: &mut HashSet<PathBuf>,
-        found: &mut Vec<PathBuf>,
+        found: &mut Listing,
     ) -> Result<(), FsError> {
         let real = self.confine(relative)?;
         // A symlinked folder may point back up; visit each real folder once.
@@ -262,14 +336,25 @@ impl RootFs {
         names.sort();
         for name in names {
             let child = relative.join(&name);
-            let Ok(real_child) = self.confine(&child) else {
-                // Links leading outside the root, or dangling, are not part of the tree.
-                continue;
+            let real_child = match self.confine(&child) {
+                Ok(real_child) => real_child,
+                Err(error) => {
+                    // Links leading outside the root, or dangling, are not
+                    // part of the tree; one that would have been taken (a
+                    // folder, or a name with the extension) is named.
+                    let would_take =
+                        self.real_root.join(&child).is_dir() || has_extension(&child, extensions);
+                    if would_take {
+                        found.skipped.push(error);
+                    }
+                    continue;
+                }
             };
             if real_child.is_dir() {
                 self.walk(&child, extensions, seen, found)?;
             } else if has_extension(&child, extensions) {
-                found.push(child);
+                // Whatever it is: reading a FIFO or a device is refused, by name.
+                found.files.push(child);
             }
         }
         Ok(())
@@ -279,14 +364,23 @@ impl RootFs {
 impl Files for RootFs {
     fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
         let real = self.confine(path)?;
+        // Before opening: opening a FIFO blocks until a writer comes, and a
+        // device can be read without end.
+        let metadata =
+            std::fs::metadata(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        if !metadata.is_file() && !metadata.is_dir() {
+            return Err(FsError::NotAFile {
+                path: path.to_path_buf(),
+                kind: special_kind(metadata.file_type()),
+            });
+        }
         let file =
             std::fs::File::open(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
-        let size = file.metadata().ok().map(|metadata| metadata.len());
-        read_bounded(path, file, size, limit)
+        read_bounded(path, file, Some(metadata.len()), limit)
     }
 
-    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
-        let mut found = Vec::new();
+    fn list(&self, extensions: &[&str]) -> Result<Listing, FsError> {
+        let mut found = Listing::default();
         self.walk(Path::new(""), extensions, &mut HashSet::new(), &mut found)?;
         Ok(found)
     }
@@ -322,8 +416,8 @@ impl Files for PlainFs {
         read_bounded(path, file, size, limit)
     }
 
-    fn list(&self, _extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
-        Ok(Vec::new())
+    fn list(&self, _extensions: &[&str]) -> Result<Listing, FsError> {
+        Ok(Listing::default())
     }
 
     fn display(&self, path: &Path) -> String {
@@ -379,14 +473,18 @@ impl Files for MemoryFs {
         Ok(text.clone())
     }
 
-    fn list(&self, extensions: &[&str]) -> Result<Vec<PathBuf>, FsError> {
-        Ok(self
+    fn list(&self, extensions: &[&str]) -> Result<Listing, FsError> {
+        let files = self
             .files
             .keys()
             .filter(|path| path.components().all(|c| !is_hidden(c.as_os_str())))
             .filter(|path| has_extension(path, extensions))
             .cloned()
-            .collect())
+            .collect();
+        Ok(Listing {
+            files,
+            skipped: Vec::new(),
+        })
     }
 
     fn display(&self, path: &Path) -> String {
@@ -449,7 +547,10 @@ mod tests {
             .with(".strata.yaml", "")
             .with("notes.txt", "");
         let listed = fs.list(&["yaml", "yml"]).unwrap();
-        assert_eq!(listed, [PathBuf::from("a/c.yml"), PathBuf::from("b.yaml")]);
+        assert_eq!(
+            listed.files,
+            [PathBuf::from("a/c.yml"), PathBuf::from("b.yaml")]
+        );
         assert!(matches!(fs.read(Path::new(".strata.yaml"), 10), Ok(text) if text.is_empty()));
         assert!(matches!(
             MemoryFs::new().with("x", "12345").read(Path::new("x"), 4),

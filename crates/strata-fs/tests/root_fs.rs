@@ -30,15 +30,48 @@ fn symlinks_are_confined_and_configmap_entries_skipped() {
     std::fs::write(root.join("teams/python.yml"), "name: python\n").unwrap();
     symlink(outside.join("secret.yaml"), root.join("leak.yaml")).unwrap();
     symlink(&root, root.join("teams/loop")).unwrap();
+    // Skipped and named: a folder and a file with the extension leading
+    // out, and a link to nowhere. Skipped quietly: what would not be listed.
+    symlink(&outside, root.join("shared")).unwrap();
+    symlink("/dev/zero", root.join("zero.yaml")).unwrap();
+    symlink("missing.yaml", root.join("gone.yaml")).unwrap();
+    symlink(outside.join("secret.yaml"), root.join("notes.txt")).unwrap();
 
     let fs = RootFs::new(&root).unwrap();
     let listed = fs.list(&["yaml", "yml"]).unwrap();
     assert_eq!(
-        listed,
+        listed.files,
         [
             PathBuf::from("base.yaml"),
             PathBuf::from("teams/python.yml")
         ]
+    );
+    let skipped: Vec<String> = listed
+        .skipped
+        .iter()
+        .map(|error| {
+            let kind = match error {
+                FsError::Escapes(_) => "outside",
+                FsError::Io(..) => "nowhere",
+                _ => "other",
+            };
+            format!("{} {kind}", error.path().display())
+        })
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "gone.yaml nowhere",
+            "leak.yaml outside",
+            "shared outside",
+            "zero.yaml outside"
+        ]
+    );
+    let warning = listed.skipped[3].skipped(strata_syntax::Span::default());
+    assert_eq!(warning.code, "io/skipped");
+    assert_eq!(
+        warning.message,
+        "`zero.yaml` is skipped: it is a symlink leading outside the root"
     );
     assert_eq!(
         fs.read(Path::new("base.yaml"), 1024).unwrap(),
@@ -67,5 +100,38 @@ fn the_root_must_be_a_folder() {
         RootFs::new(root.join("missing")),
         Err(FsError::Io(..))
     ));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A FIFO, a socket or a device where a file is expected is refused by
+/// name before it is opened: opening a FIFO would wait for a writer.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_before_they_are_opened() {
+    let root = scratch("special");
+    let fifo = root.join("pipe.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("socket.yaml")).unwrap();
+    std::fs::write(root.join("plain.yaml"), "a: 1\n").unwrap();
+
+    let fs = RootFs::new(&root).unwrap();
+    let listed = fs.list(&["yaml"]).unwrap();
+    assert_eq!(listed.files.len(), 3, "listed, to be refused by name");
+    for (name, kind) in [("pipe.yaml", "a FIFO"), ("socket.yaml", "a socket")] {
+        let error = fs.read(Path::new(name), 1024).unwrap_err();
+        assert!(
+            matches!(&error, FsError::NotAFile { kind: k, .. } if *k == kind),
+            "{error}"
+        );
+        let diagnostic = error.diagnostic(strata_syntax::Span::default());
+        assert_eq!(diagnostic.code, "io/not-a-file");
+        assert_eq!(
+            diagnostic.message,
+            format!("`{name}` is {kind}, not a regular file, and is not read")
+        );
+    }
+    assert!(!fs.is_file(Path::new("pipe.yaml")));
+    assert_eq!(fs.read(Path::new("plain.yaml"), 1024).unwrap(), "a: 1\n");
     let _ = std::fs::remove_dir_all(&root);
 }

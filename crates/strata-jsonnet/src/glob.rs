@@ -93,7 +93,12 @@ impl GlobSource {
             require_literal_separator: true,
             ..glob::MatchOptions::default()
         };
-        let files = fs.list(&[]).map_err(|error: FsError| error.to_string())?;
+        // Entries the listing skipped (links leading out) match nothing, as
+        // a file that is not there; the dialect's own listing names them.
+        let files = fs
+            .list(&[])
+            .map_err(|error: FsError| error.to_string())?
+            .files;
         let mut keys: Vec<String> = files
             .iter()
             .filter(|file| pattern.matches_path_with(file, options))

@@ -149,13 +149,12 @@ impl<'a> Reader<'a> {
 
 /// Reads every blueprint of the catalogue, keyed by name in sorted order.
 pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definition> {
-    let files = match reader.files.fs().list(&["yaml", "yml"]) {
-        Ok(files) => files,
-        Err(error) => {
-            let span = reader.files.placeholder(Path::new(""));
-            reader.diagnostics.push(error.diagnostic(span));
-            return IndexMap::new();
-        }
+    let Some(files) = reader
+        .files
+        .list(&["yaml", "yml"], Path::new(""))
+        .report(&mut reader.diagnostics)
+    else {
+        return IndexMap::new();
     };
     // Parse every file once first, so that includes of catalogue files reuse
     // the parse, then expand includes.
