@@ -30,7 +30,9 @@ fuzz_target!(|data: &[u8]| {
         "values.yaml",
         "provider: aws\ncluster: {workers: {count: 3}, nodes: {a: {ip: x}}}\nzones: [a, b]\n",
     );
-    let scope = parse(&db, id, Format::Yaml, &Limits::default()).documents.remove(0);
+    let scope = parse(&db, id, Format::Yaml, &Limits::default())
+        .documents
+        .remove(0);
     if let Err(error) = condition(&text, &scope, &Files) {
         assert!(error.range.start <= error.range.end && error.range.end <= text.len());
     }
