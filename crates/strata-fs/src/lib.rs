@@ -183,16 +183,26 @@ pub trait Files: Send + Sync {
 }
 
 /// Reads at most `limit` bytes of `reader` as UTF-8 text, the errors about
-/// `path`; `known_size` (the file's size, when the caller knows it) makes a
-/// too-large report exact. For [`Files`] of other sources (standard input).
+/// `path`; `known_size` (the file's size, when the caller knows it) refuses
+/// a file over the bound before reading it, with its exact size. For
+/// [`Files`] of other sources (standard input).
 pub fn read_bounded(
     path: &Path,
     reader: impl Read,
     known_size: Option<u64>,
     limit: usize,
 ) -> Result<String, FsError> {
-    let mut bytes = Vec::new();
     let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    // A file known to be too large is refused without reading it: reading
+    // up to the bound first cost a 100 MB file 200 MB of memory.
+    if let Some(size) = known_size.filter(|size| *size >= cap) {
+        return Err(FsError::TooLarge {
+            path: path.to_path_buf(),
+            size: usize::try_from(size).unwrap_or(usize::MAX),
+            limit,
+        });
+    }
+    let mut bytes = Vec::new();
     reader
         .take(cap)
         .read_to_end(&mut bytes)

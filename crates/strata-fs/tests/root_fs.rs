@@ -135,3 +135,24 @@ fn special_files_are_refused_before_they_are_opened() {
     assert_eq!(fs.read(Path::new("plain.yaml"), 1024).unwrap(), "a: 1\n");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A file known to be over the bound is refused without a byte read: the
+/// reader here fails if it is read at all.
+#[test]
+fn a_file_known_to_be_too_large_is_not_read() {
+    struct Unreadable;
+    impl std::io::Read for Unreadable {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("read although known to be too large"))
+        }
+    }
+    let error = strata_fs::read_bounded(Path::new("big.yaml"), Unreadable, Some(100 << 20), 1024)
+        .unwrap_err();
+    assert!(
+        matches!(error, FsError::TooLarge { size, limit: 1024, .. } if size == 100 << 20),
+        "{error}"
+    );
+    // At the bound exactly, the file is read.
+    let read = strata_fs::read_bounded(Path::new("a.yaml"), "abcd".as_bytes(), Some(4), 4);
+    assert_eq!(read.unwrap(), "abcd");
+}
