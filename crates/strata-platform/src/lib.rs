@@ -66,7 +66,7 @@ pub use model::{
     Protocol, PullPolicy, REPO_KEYS, RepoBlueprint, RepoFile, Resources, RestartPolicy, Storage,
     StorageType,
 };
-pub use resolve::Resolved;
+pub use resolve::{Chain, Resolved};
 pub use scope::Scope;
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 
@@ -238,7 +238,7 @@ impl Catalogue {
                         .and_then(Node::as_str)
                         .map(str::to_owned),
                     is_template: resolved.is_some_and(Resolved::is_template),
-                    chain: resolved.map(|r| r.chain.clone()).unwrap_or_default(),
+                    chain: resolved.map(|r| r.chain.names()).unwrap_or_default(),
                 }
             })
             .collect()
@@ -299,7 +299,7 @@ impl Catalogue {
             }
         };
         let resolved = self.composable(&name, span, may_use)?;
-        let mut layers = resolved.chain.clone();
+        let mut layers = resolved.chain.names();
         let mut tree = resolved.node.clone();
         if let Some((_, mut overlay)) = repo {
             overlay.stamp_layer(LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX)));
@@ -413,6 +413,7 @@ impl Catalogue {
                 !resolved.is_template()
                     && resolved
                         .chain
+                        .names()
                         .iter()
                         .all(|layer| self.definitions[layer.as_str()].complete)
             })

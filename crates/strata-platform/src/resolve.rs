@@ -10,12 +10,16 @@
 //! from its parent's finished tree, never recomputing the chain above it.
 //! The walk is iterative, so a long chain cannot exhaust the stack. Every
 //! node of a resolved tree carries the [`LayerId`] of its position in the
-//! chain (0 is the root), which [`Resolved::chain`] names.
+//! chain (0 is the root), which [`Resolved::chain`] names. A chain shares
+//! its parent's names ([`Chain`]), so a catalogue of n nested templates
+//! holds n names, not n²/2.
 //!
 //! Codes: `platform/unknown-template` (with a did-you-mean),
 //! `platform/invalid-template` (not a string), `platform/template-cycle`
 //! (printing the whole chain `a -> b -> c -> a`), and the merge's own codes
 //! with a note naming the blueprints being composed.
+
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use strata_merge::Strategies;
@@ -31,7 +35,92 @@ pub struct Resolved {
     /// The merged tree, before CEL evaluation.
     pub node: Node,
     /// The chain of names, root first, this blueprint last.
-    pub chain: Vec<String>,
+    pub chain: Chain,
+}
+
+/// The names of a blueprint's chain, root first, this blueprint last. A
+/// chain extends its parent's without copying it.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    last: Arc<Link>,
+    len: usize,
+}
+
+/// One name of a chain and the chain above it.
+#[derive(Debug)]
+struct Link {
+    name: String,
+    parent: Option<Arc<Link>>,
+}
+
+impl Drop for Link {
+    /// Unlinks iteratively: dropping a long chain link by link would
+    /// recurse once per template.
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(link) = next {
+            next = Arc::try_unwrap(link)
+                .ok()
+                .and_then(|mut link| link.parent.take());
+        }
+    }
+}
+
+impl Chain {
+    /// The chain of a root blueprint.
+    #[must_use]
+    pub fn root(name: &str) -> Chain {
+        Chain {
+            last: Arc::new(Link {
+                name: name.to_owned(),
+                parent: None,
+            }),
+            len: 1,
+        }
+    }
+
+    /// This chain with `name` below its last blueprint.
+    #[must_use]
+    pub fn extended(&self, name: &str) -> Chain {
+        Chain {
+            last: Arc::new(Link {
+                name: name.to_owned(),
+                parent: Some(Arc::clone(&self.last)),
+            }),
+            len: self.len + 1,
+        }
+    }
+
+    /// How many blueprints the chain holds (at least one).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: a chain holds at least its own blueprint.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The blueprint the chain ends with.
+    #[must_use]
+    pub fn last(&self) -> &str {
+        &self.last.name
+    }
+
+    /// The names, root first.
+    #[must_use]
+    pub fn names(&self) -> Vec<String> {
+        let mut names = Vec::with_capacity(self.len);
+        let mut link = Some(&self.last);
+        while let Some(current) = link {
+            names.push(current.name.clone());
+            link = current.parent.as_ref();
+        }
+        names.reverse();
+        names
+    }
 }
 
 impl Resolved {
@@ -96,7 +185,7 @@ pub(crate) fn resolve_all(
                 node.stamp_layer(LayerId(0));
                 Resolved {
                     node,
-                    chain: vec![step.to_owned()],
+                    chain: Chain::root(step),
                 }
             };
             resolved.insert(step.to_owned(), next);
@@ -121,18 +210,16 @@ fn compose(
     let layer = u32::try_from(parent.chain.len()).unwrap_or(u32::MAX);
     upper.stamp_layer(LayerId(layer));
     let merged = strata_merge::merge(lower, upper, strategies);
-    let parent_name = parent.chain.last().map_or("", String::as_str);
+    let parent_name = parent.chain.last();
     diagnostics.extend(merged.diagnostics.into_iter().map(|diagnostic| {
         diagnostic.with_note(format!(
             "while composing `{}` over `{parent_name}`",
             definition.name
         ))
     }));
-    let mut chain = parent.chain.clone();
-    chain.push(definition.name.clone());
     Resolved {
         node: merged.root,
-        chain,
+        chain: parent.chain.extended(&definition.name),
     }
 }
 
@@ -245,4 +332,35 @@ fn report_cycles(
         finished.extend(path.into_iter().map(str::to_owned));
     }
     on_cycle
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chain;
+
+    #[test]
+    fn a_chain_shares_its_parents_names() {
+        let root = Chain::root("base");
+        let child = root.extended("python");
+        let grandchild = child.extended("python-data");
+        assert_eq!(grandchild.names(), ["base", "python", "python-data"]);
+        assert_eq!((grandchild.len(), grandchild.last()), (3, "python-data"));
+        assert_eq!(
+            root.names(),
+            ["base"],
+            "extending leaves the parent as it was"
+        );
+    }
+
+    #[test]
+    fn a_very_long_chain_drops_without_recursion() {
+        // Dropped link by link, a million links would overflow a test
+        // thread's stack.
+        let mut chain = Chain::root("t0");
+        for index in 1..1_000_000 {
+            chain = chain.extended(&format!("t{index}"));
+        }
+        assert_eq!(chain.len(), 1_000_000);
+        drop(chain);
+    }
 }

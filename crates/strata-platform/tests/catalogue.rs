@@ -65,7 +65,8 @@ fn chains_resolve_root_first_with_layers_and_without_is_template() {
         "{diagnostics:?}"
     );
     let leaf = catalogue.resolved("leaf").expect("resolved");
-    assert_eq!(leaf.chain, ["root", "middle", "leaf"]);
+    assert_eq!(leaf.chain.names(), ["root", "middle", "leaf"]);
+    assert_eq!((leaf.chain.len(), leaf.chain.last()), (3, "leaf"));
     assert!(
         leaf.node.get("isTemplate").is_none(),
         "isTemplate is not inherited"
