@@ -288,8 +288,9 @@ fn pointer_segments(pointer: &str) -> Vec<Segment> {
         .split('/')
         .skip(1)
         .map(|segment| match segment.parse::<usize>() {
-            Ok(index) => Segment::Index(index),
-            Err(_) => Segment::Key(segment.replace("~1", "/").replace("~0", "~")),
+            // Only the canonical spelling: `007` is a key, never index 7.
+            Ok(index) if index.to_string() == segment => Segment::Index(index),
+            _ => Segment::Key(segment.replace("~1", "/").replace("~0", "~")),
         })
         .collect()
 }

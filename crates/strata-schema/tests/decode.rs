@@ -455,8 +455,9 @@ fn partial_decoding_keeps_every_valid_field() {
     let (app, codes) = partial("name: web\nimage: {repository: r}\n");
     assert!(app.is_some() && codes.is_empty());
     // A key of digits is a key, not an index, when its value is left out.
-    let (app, codes) = partial("name: web\nimage: {repository: r}\nenv: {'8080': [x], '1': y}\n");
-    assert_eq!(codes, ["schema/type"]);
+    let (app, codes) =
+        partial("name: web\nimage: {repository: r}\nenv: {'8080': [x], '007': [x], '1': y}\n");
+    assert_eq!(codes, ["schema/type", "schema/type"]);
     let env = app.expect("the valid fields decode").env;
     assert_eq!(
         env.into_iter().collect::<Vec<_>>(),
