@@ -220,9 +220,15 @@ impl<T: DeserializeOwned> Decoder<T> {
         // Each round removes at least one node, and no tree is deeper than
         // the loader's bound; a cap keeps a pathological schema finite.
         for _ in 0..MAX_PRUNING_ROUNDS {
-            let mut unusable: Vec<Vec<Segment>> = Vec::new();
+            let mut unusable: Vec<FieldPath> = Vec::new();
             for error in self.validator.iter_errors(repr::TreeNode::Node(&pruned)) {
-                let at = pointer_segments(error.instance_path().as_str());
+                let pointer = error.instance_path().as_str();
+                let (at, _) = report::locate(&pruned, pointer);
+                // The errors are about this tree, so every pointer resolves
+                // whole; one that did not would name an ancestor.
+                if at.segments().len() != pointer.split('/').skip(1).count() {
+                    continue;
+                }
                 match error.kind() {
                     jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
                     | jsonschema::error::ValidationErrorKind::UnevaluatedProperties {
@@ -240,15 +246,15 @@ impl<T: DeserializeOwned> Decoder<T> {
             if unusable.is_empty() {
                 break;
             }
-            if unusable.iter().any(Vec::is_empty) {
+            if unusable.iter().any(|path| path.segments().is_empty()) {
                 return Outcome::failed(diagnostics);
             }
             // Deepest and last first, so removing an item does not move the
             // items still to be removed.
-            unusable.sort_by(|a, b| path_order(b).cmp(&path_order(a)));
+            unusable.sort_by(|a, b| b.cmp(a));
             unusable.dedup();
             for path in &unusable {
-                remove_at(&mut pruned, path);
+                remove_at(&mut pruned, path.segments());
             }
         }
         let value = from_node(&pruned).ok();
@@ -280,65 +286,20 @@ fn deserialize<T: DeserializeOwned>(node: &Node) -> Result<T, Vec<Diagnostic>> {
 /// How many times [`Decoder::decode_partial`] prunes and validates again.
 const MAX_PRUNING_ROUNDS: usize = 64;
 
-/// A JSON pointer's segments. A segment of digits is an index: the
-/// pointers come from errors about this tree, so it names an item exactly
-/// when its parent is a sequence, and [`remove_at`] treats it so.
-fn pointer_segments(pointer: &str) -> Vec<Segment> {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|segment| match segment.parse::<usize>() {
-            // Only the canonical spelling: `007` is a key, never index 7.
-            Ok(index) if index.to_string() == segment => Segment::Index(index),
-            _ => Segment::Key(segment.replace("~1", "/").replace("~0", "~")),
-        })
-        .collect()
-}
-
-/// A path's segments as a sort key, indices compared as numbers.
-fn path_order(path: &[Segment]) -> Vec<(u8, usize, &str)> {
-    path.iter()
-        .map(|segment| match segment {
-            Segment::Index(index) => (0, *index, ""),
-            Segment::Key(key) => (1, 0, key.as_str()),
-            Segment::Wildcard => (2, 0, ""),
-        })
-        .collect()
-}
-
 /// Removes the node at `path` (not the root) from its parent.
 fn remove_at(root: &mut Node, path: &[Segment]) {
     let Some((last, parent)) = path.split_last() else {
         return;
     };
-    let Some(parent) = parent_mut(root, parent) else {
-        return;
-    };
-    match (&mut parent.value, last) {
-        (Value::Map(entries), Segment::Key(key)) => {
+    match (root.at_mut(parent).map(|parent| &mut parent.value), last) {
+        (Some(Value::Map(entries)), Segment::Key(key)) => {
             entries.shift_remove(key);
         }
-        (Value::Map(entries), Segment::Index(index)) => {
-            entries.shift_remove(&index.to_string());
-        }
-        (Value::Seq(items), Segment::Index(index)) if *index < items.len() => {
+        (Some(Value::Seq(items)), Segment::Index(index)) if *index < items.len() => {
             items.remove(*index);
         }
         _ => {}
     }
-}
-
-/// The node at `path`, where a digit segment may also name a mapping key.
-fn parent_mut<'a>(root: &'a mut Node, path: &[Segment]) -> Option<&'a mut Node> {
-    path.iter()
-        .try_fold(root, |node, segment| match (&mut node.value, segment) {
-            (Value::Map(entries), Segment::Key(key)) => entries.get_mut(key).map(|e| &mut e.value),
-            (Value::Map(entries), Segment::Index(index)) => {
-                entries.get_mut(&index.to_string()).map(|e| &mut e.value)
-            }
-            (Value::Seq(items), Segment::Index(index)) => items.get_mut(*index),
-            _ => None,
-        })
 }
 
 /// Puts `base` in front of the path of every diagnostic that has one, for

@@ -467,7 +467,7 @@ fn property_names(root: &Json, schema: &Json, depth: usize, out: &mut Vec<String
 }
 
 /// The path and node that `pointer` names below `root` (as far as it goes).
-fn locate<'n>(root: &'n Node, pointer: &str) -> (FieldPath, &'n Node) {
+pub(crate) fn locate<'n>(root: &'n Node, pointer: &str) -> (FieldPath, &'n Node) {
     let mut path = FieldPath::root();
     let mut node = root;
     for raw in pointer.split('/').skip(1) {

@@ -11,8 +11,9 @@
 
 use std::fmt;
 
-/// One step of a field path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One step of a field path. Segments order keys before indices, indices
+/// by number, so paths sort as a tree is walked.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Segment {
     /// A mapping key.
     Key(String),
@@ -22,8 +23,8 @@ pub enum Segment {
     Wildcard,
 }
 
-/// A path from a document root to a node.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A path from a document root to a node; paths order segment by segment.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FieldPath(Vec<Segment>);
 
 /// Why a path could not be read.
