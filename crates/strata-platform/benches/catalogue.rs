@@ -154,7 +154,7 @@ fn benches(c: &mut Criterion) {
     let resolved = loaded
         .resolved(catalogue::RENDERED)
         .expect("the rendered workspace exists");
-    assert_eq!(resolved.chain.len(), catalogue::DEPTH);
+    assert_eq!(resolved.chain.depth(), catalogue::DEPTH);
     let rendered_cel = catalogue::cel_scalars(&resolved.node);
     assert_eq!(rendered_cel, catalogue::RENDERED_CEL);
     let mut db = SourceDb::extending(loaded.sources().clone());
@@ -183,7 +183,7 @@ fn benches(c: &mut Criterion) {
         generated.templates,
         generated.concrete,
         catalogue::RENDERED,
-        resolved.chain.len(),
+        resolved.chain.depth(),
     );
     drop(rendered);
 

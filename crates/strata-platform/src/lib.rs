@@ -413,9 +413,8 @@ impl Catalogue {
                 !resolved.is_template()
                     && resolved
                         .chain
-                        .names()
-                        .iter()
-                        .all(|layer| self.definitions[layer.as_str()].complete)
+                        .upwards()
+                        .all(|layer| self.definitions[layer].complete)
             })
             .map(|(name, _)| name)
             .collect();

@@ -43,7 +43,7 @@ pub struct Resolved {
 #[derive(Debug, Clone)]
 pub struct Chain {
     last: Arc<Link>,
-    len: usize,
+    depth: usize,
 }
 
 /// One name of a chain and the chain above it.
@@ -75,7 +75,7 @@ impl Chain {
                 name: name.to_owned(),
                 parent: None,
             }),
-            len: 1,
+            depth: 1,
         }
     }
 
@@ -87,20 +87,14 @@ impl Chain {
                 name: name.to_owned(),
                 parent: Some(Arc::clone(&self.last)),
             }),
-            len: self.len + 1,
+            depth: self.depth + 1,
         }
     }
 
-    /// How many blueprints the chain holds (at least one).
+    /// How many blueprints the chain holds: 1 for a root.
     #[must_use]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Always false: a chain holds at least its own blueprint.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        false
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     /// The blueprint the chain ends with.
@@ -109,15 +103,16 @@ impl Chain {
         &self.last.name
     }
 
+    /// The names, this blueprint first, the root last.
+    pub fn upwards(&self) -> impl Iterator<Item = &str> {
+        std::iter::successors(Some(&self.last), |link| link.parent.as_ref())
+            .map(|link| link.name.as_str())
+    }
+
     /// The names, root first.
     #[must_use]
     pub fn names(&self) -> Vec<String> {
-        let mut names = Vec::with_capacity(self.len);
-        let mut link = Some(&self.last);
-        while let Some(current) = link {
-            names.push(current.name.clone());
-            link = current.parent.as_ref();
-        }
+        let mut names: Vec<String> = self.upwards().map(str::to_owned).collect();
         names.reverse();
         names
     }
@@ -207,7 +202,7 @@ fn compose(
         map.shift_remove("isTemplate");
     }
     let mut upper = definition.node.clone();
-    let layer = u32::try_from(parent.chain.len()).unwrap_or(u32::MAX);
+    let layer = u32::try_from(parent.chain.depth()).unwrap_or(u32::MAX);
     upper.stamp_layer(LayerId(layer));
     let merged = strata_merge::merge(lower, upper, strategies);
     let parent_name = parent.chain.last();
@@ -344,7 +339,11 @@ mod tests {
         let child = root.extended("python");
         let grandchild = child.extended("python-data");
         assert_eq!(grandchild.names(), ["base", "python", "python-data"]);
-        assert_eq!((grandchild.len(), grandchild.last()), (3, "python-data"));
+        assert_eq!((grandchild.depth(), grandchild.last()), (3, "python-data"));
+        assert_eq!(
+            grandchild.upwards().collect::<Vec<_>>(),
+            ["python-data", "python", "base"]
+        );
         assert_eq!(
             root.names(),
             ["base"],
@@ -360,7 +359,7 @@ mod tests {
         for index in 1..1_000_000 {
             chain = chain.extended(&format!("t{index}"));
         }
-        assert_eq!(chain.len(), 1_000_000);
+        assert_eq!(chain.depth(), 1_000_000);
         drop(chain);
     }
 }

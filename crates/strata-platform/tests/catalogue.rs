@@ -66,7 +66,7 @@ fn chains_resolve_root_first_with_layers_and_without_is_template() {
     );
     let leaf = catalogue.resolved("leaf").expect("resolved");
     assert_eq!(leaf.chain.names(), ["root", "middle", "leaf"]);
-    assert_eq!((leaf.chain.len(), leaf.chain.last()), (3, "leaf"));
+    assert_eq!((leaf.chain.depth(), leaf.chain.last()), (3, "leaf"));
     assert!(
         leaf.node.get("isTemplate").is_none(),
         "isTemplate is not inherited"
