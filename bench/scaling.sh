@@ -67,12 +67,25 @@ row() { # scale units unit-name bytes seconds kib
     printf "| %sx | %d %s, %s | %.3f s | %.0f MiB | %.1f µs |\n", s, u, n, size, t, k / 1024, t * 1e6 / u }'
 }
 
+# The heading and the header of a dialect's table: title, unit.
+header() {
+  printf '### %s\n\n| scale | input | time | peak memory | time per %s |\n|---|---|---|---|---|\n' "$1" "$2"
+}
+
+# One table row: scale, units, unit name, input bytes, then the command,
+# which must succeed once before it is measured.
+measured_row() {
+  local n=$1 units=$2 name=$3 bytes=$4
+  shift 4
+  "$@" > /dev/null
+  local seconds kib
+  read -r seconds kib <<< "$(measure "$@")"
+  row "$n" "$units" "$name" "$bytes" "$seconds" "$kib"
+}
+
 platform() {
   local names="data-science|go-services|base|python|go"
-  echo "### platform: \`strata platform check\`"
-  echo
-  echo "| scale | input | time | peak memory | time per blueprint |"
-  echo "|---|---|---|---|---|"
+  header "platform: \`strata platform check\`" blueprint
   for n in $scales; do
     local dir=$work/platform-$n
     rm -rf "$dir" && mkdir -p "$dir"
@@ -88,89 +101,58 @@ platform() {
         done
       done
     done
-    "$strata" platform check "$dir" > /dev/null
-    local blueprints bytes
+    local blueprints
     blueprints=$("$strata" platform list "$dir" -o json | grep -c '"name"')
-    bytes=$(cat "$dir"/*/*.yaml | wc -c)
-    read -r seconds kib <<< "$(measure "$strata" platform check "$dir")"
-    row "$n" "$blueprints" blueprints "$bytes" "$seconds" "$kib"
+    measured_row "$n" "$blueprints" blueprints "$(cat "$dir"/*/*.yaml | wc -c)" \
+      "$strata" platform check "$dir"
   done
-  echo
 }
 
 components() {
-  echo "### components: \`strata components render --env dev\`"
-  echo
-  echo "| scale | input | time | peak memory | time per component |"
-  echo "|---|---|---|---|---|"
+  header "components: \`strata components render --env dev\`" component
   for n in $scales; do
     local dir=$work/components-$n count=$((6 * n))
     rm -rf "$dir"
     "$examples/generate_app" "$dir" "$count" > /dev/null
-    "$strata" components render "$dir" --env dev > /dev/null
-    local bytes
-    bytes=$(find "$dir" -type f -exec cat {} + | wc -c)
-    read -r seconds kib <<< "$(measure "$strata" components render "$dir" --env dev)"
-    row "$n" "$count" components "$bytes" "$seconds" "$kib"
+    measured_row "$n" "$count" components "$(find "$dir" -type f -exec cat {} + | wc -c)" \
+      "$strata" components render "$dir" --env dev
   done
-  echo
 }
 
 features() {
-  echo "### features: \`strata features render --context bench\`"
-  echo
-  echo "| scale | input | time | peak memory | time per feature |"
-  echo "|---|---|---|---|---|"
+  header "features: \`strata features render --context bench\`" feature
   for n in $scales; do
     local dir=$work/features-$n
     rm -rf "$dir"
     "$examples/generate_project" "$dir" "$n" > /dev/null
-    "$strata" features render "$dir" --context bench > /dev/null
-    local bytes
-    bytes=$(find "$dir" -type f -exec cat {} + | wc -c)
-    read -r seconds kib <<< "$(measure "$strata" features render "$dir" --context bench)"
-    row "$n" $((5 * n)) features "$bytes" "$seconds" "$kib"
+    measured_row "$n" $((5 * n)) features "$(find "$dir" -type f -exec cat {} + | wc -c)" \
+      "$strata" features render "$dir" --context bench
   done
-  echo
 }
 
 capabilities() {
-  echo "### capabilities: \`strata capabilities render\` with a package"
-  echo
-  echo "| scale | input | time | peak memory | time per component |"
-  echo "|---|---|---|---|---|"
+  header "capabilities: \`strata capabilities render\` with a package" component
   for n in $scales; do
     local dir=$work/capabilities-$n
     rm -rf "$dir"
     "$examples/generate_package" "$dir" "$n" > /dev/null
-    local command
-    read -ra command <<< "$strata capabilities render $dir --profile $dir/cluster.yaml $(cat "$dir/custom-traits.args")"
-    "${command[@]}" > /dev/null
-    local bytes
-    bytes=$(cat "$dir"/*.yaml "$dir"/definitions/*.yaml | wc -c)
-    read -r seconds kib <<< "$(measure "${command[@]}")"
-    row "$n" $((3 * n)) components "$bytes" "$seconds" "$kib"
+    local flags
+    read -ra flags < "$dir/custom-traits.args" || true # the file has no final newline
+    measured_row "$n" $((3 * n)) components "$(cat "$dir"/*.yaml "$dir"/definitions/*.yaml | wc -c)" \
+      "$strata" capabilities render "$dir" --profile "$dir/cluster.yaml" "${flags[@]}"
   done
-  echo
 }
 
 spec() {
-  echo "### spec: \`strata spec render\`"
-  echo
-  echo "| scale | input | time | peak memory | time per resource |"
-  echo "|---|---|---|---|---|"
+  header "spec: \`strata spec render\`" resource
   for n in $scales; do
     local file=$work/spec-$n.yaml
     "$examples/generate_blueprint" --scale "$n" "$file"
-    "$strata" spec render "$file" > /dev/null
-    local bytes
-    bytes=$(wc -c < "$file")
-    read -r seconds kib <<< "$(measure "$strata" spec render "$file")"
-    row "$n" $((4 * n)) resources "$bytes" "$seconds" "$kib"
+    measured_row "$n" $((4 * n)) resources "$(wc -c < "$file")" "$strata" spec render "$file"
   done
-  echo
 }
 
 for dialect in $dialects; do
   "$dialect"
+  echo
 done
