@@ -60,18 +60,43 @@ static COMPILED: LazyLock<RegexSet> = LazyLock::new(|| {
 pub(crate) fn is_implicit_non_string(text: &str) -> bool {
     // Every form starts with one of these (or is empty); most strings are
     // settled by their first character without running the expressions.
-    let could_be = text
-        .chars()
-        .next()
-        .is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first));
+    let first = text.chars().next();
+    let could_be =
+        first.is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first));
+    // Strata's own reading adds only go-yaml's numeric leniencies (its
+    // words are the expressions' words), so only what starts like a number
+    // is resolved, which builds a value.
+    let numeric = first.is_some_and(|first| first.is_ascii_digit() || "+-.".contains(first));
     could_be
         && (COMPILED.is_match(text)
-            || !matches!(resolve_plain_1_1(text), Resolved::Value(Value::String(_))))
+            || (numeric && !matches!(resolve_plain_1_1(text), Resolved::Value(Value::String(_)))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::is_implicit_non_string;
+    use crate::node::Value;
+    use crate::scalar::{Resolved, resolve_plain_1_1};
+
+    #[test]
+    fn whatever_strata_reads_as_yaml_1_1_non_string_is_quoted() {
+        let words = [
+            "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON",
+            "true", "True", "TRUE", "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false",
+            "False", "FALSE",
+        ];
+        let numbers = [
+            "1_0.5", ".4_", "1e5", "-0b1_1", "0x_f", "1__0", "+.5", "0777", "._4",
+        ];
+        for text in words.iter().chain(&numbers) {
+            if !matches!(resolve_plain_1_1(text), Resolved::Value(Value::String(_))) {
+                assert!(
+                    is_implicit_non_string(text),
+                    "`{text}` reads as a non-string"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_forms_of_the_type_repository_are_not_strings() {
