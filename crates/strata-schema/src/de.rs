@@ -108,15 +108,17 @@ impl<'de> Deserializer<'de> for NodeDeserializer<'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match &self.0.value {
-            Value::String(text) => visitor.visit_enum(BorrowedStrDeserializer::new(text)),
-            Value::Map(map) if map.len() == 1 => match map.first() {
-                Some((variant, entry)) => visitor.visit_enum(Variant {
-                    name: variant,
-                    value: &entry.value,
-                }),
-                None => Err(de::Error::invalid_type(self.unexpected(), &"an enum")),
-            },
+        let only_entry = self
+            .0
+            .as_map()
+            .filter(|map| map.len() == 1)
+            .and_then(|map| map.first());
+        match (&self.0.value, only_entry) {
+            (Value::String(text), _) => visitor.visit_enum(BorrowedStrDeserializer::new(text)),
+            (_, Some((variant, entry))) => visitor.visit_enum(Variant {
+                name: variant,
+                value: &entry.value,
+            }),
             _ => Err(de::Error::invalid_type(
                 self.unexpected(),
                 &"a string or a mapping of one key",
