@@ -12,8 +12,10 @@
 )]
 
 mod capabilities;
+mod codes;
 mod components;
 mod features;
+mod memory;
 mod merge;
 mod platform;
 mod render;
@@ -67,6 +69,9 @@ pub struct GlobalArgs {
     /// The deepest nesting of collections accepted.
     #[arg(long, global = true, value_name = "LEVELS", default_value_t = strata_syntax::Limits::default().max_depth)]
     pub max_depth: usize,
+    /// The most resident memory a run may hold before it is stopped (`512MiB`, `8GiB`; 0 for no limit; Linux only).
+    #[arg(long, global = true, value_name = "SIZE", default_value = memory::DEFAULT_LIMIT, value_parser = memory::parse_size)]
+    pub memory_limit: u64,
 }
 
 impl GlobalArgs {
@@ -173,6 +178,7 @@ fn main() -> ExitCode {
         eprintln!("error: `-o dot` is the output of `spec graph` only");
         return ExitCode::from(2);
     }
+    memory::watch(cli.global.memory_limit, &cli.global);
     match cli.command {
         Command::Merge(args) => merge::run(&cli.global, &args),
         Command::Platform(command) => platform::run(&cli.global, &command),

@@ -244,6 +244,11 @@ struct ApplicationReader<'a> {
 }
 
 impl ApplicationReader<'_> {
+    /// How many errors have been reported so far.
+    fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
     /// `qbec.yaml`, decoded, with its tree.
     fn application(&mut self) -> Option<(AppFile, Node)> {
         let read = self.files.document(Path::new(APP_FILE), Format::Yaml11);
@@ -635,6 +640,7 @@ impl ApplicationReader<'_> {
                 .to_str()
                 .is_some_and(|f| pattern.matches_with(f, options))
         };
+        let errors_before = self.error_count();
         let mut found: BTreeMap<String, (Component, PathBuf)> = BTreeMap::new();
         let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
         for file in &files {
@@ -657,9 +663,11 @@ impl ApplicationReader<'_> {
                 self.add(&mut found, component, folder);
             }
         }
-        if found.is_empty() {
+        if found.is_empty() && self.error_count() == errors_before {
             // As qbec: an application without components renders nothing
             // (an empty folder is not even kept by git); said, not refused.
+            // Not said when a component could not be read: its error says
+            // why there is none.
             self.diagnostics.push(
                 Diagnostic::warning(
                     codes::NO_COMPONENTS,

@@ -1,7 +1,9 @@
 //! Evaluating components on worker threads.
 //!
 //! Up to `concurrency` detached threads (no more than the cores) take
-//! components in order from one shared, owned [`Job`]. Each thread has one
+//! components in order from one shared, owned [`Job`], each on the deep
+//! stack Jsonnet needs ([`strata_jsonnet::EVALUATION_STACK_BYTES`]: a deeply
+//! nested program meets the memory limit, not the stack's end). Each thread has one
 //! Jsonnet VM (a jrsonnet `State` is not `Send`) that it reuses from one
 //! component to the next: imported libraries are parsed and evaluated once
 //! per thread, a component's own file is never cached, and the cycles an
@@ -96,6 +98,7 @@ pub(crate) fn evaluate_all(
         let (job, next, stop, sender) = (job.clone(), next.clone(), stop.clone(), sender.clone());
         let worker = std::thread::Builder::new()
             .name("strata-component".to_owned())
+            .stack_size(strata_jsonnet::EVALUATION_STACK_BYTES)
             .spawn(move || {
                 let mut vm = None;
                 while !stop.load(Ordering::Relaxed) {

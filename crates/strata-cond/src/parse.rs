@@ -417,11 +417,17 @@ impl Parser {
             ));
         }
         let mut left = self.prefix()?;
+        // Each operator folded here nests `left` one level deeper: a chain
+        // `a && b && ...` is as deep as it is long, and evaluating or
+        // dropping it recurses that deep, so it counts toward the depth.
+        let mut chained = 0;
         while let Some(op) = self.binary_op() {
             let precedence = op.precedence();
             if precedence <= min {
                 break;
             }
+            chained += 1;
+            self.check_chain(chained)?;
             self.advance();
             if op == BinaryOp::NotIn {
                 self.advance();
@@ -456,9 +462,29 @@ impl Parser {
         })
     }
 
+    /// The error of a chain of `links` operators (or accessors) folded at
+    /// the current depth that nests deeper than [`MAX_DEPTH`].
+    fn check_chain(&self, links: usize) -> Result<(), CondError> {
+        if self.depth + links > MAX_DEPTH {
+            return Err(CondError::new(
+                format!(
+                    "the expression is nested more than {MAX_DEPTH} deep (each operator or accessor of a chain nests one level)"
+                ),
+                self.range(),
+            ));
+        }
+        Ok(())
+    }
+
     fn postfix(&mut self) -> Result<Expr, CondError> {
         let mut expr = self.primary()?;
+        // Like a chain of operators, each accessor nests `expr` one level.
+        let mut chained = 0;
         loop {
+            if matches!(self.peek(), Token::Symbol("." | "[" | "(")) {
+                chained += 1;
+                self.check_chain(chained)?;
+            }
             match self.peek() {
                 Token::Symbol(".") => {
                     self.advance();
@@ -685,5 +711,19 @@ mod tests {
         );
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert!(error(&deep).0.contains("nested more than 128 deep"));
+        // Chains nest as deep as they are long: operators and accessors.
+        let chain = format!("{}true", "true && ".repeat(200));
+        assert!(
+            error(&chain)
+                .0
+                .contains("each operator or accessor of a chain")
+        );
+        let members = format!("a{}", ".b".repeat(200));
+        assert!(
+            error(&members)
+                .0
+                .contains("each operator or accessor of a chain")
+        );
+        assert!(parse(&format!("{}true", "true && ".repeat(100))).is_ok());
     }
 }

@@ -90,19 +90,20 @@ impl<'a> Template<'a> {
             ext_vars: vec![("context".to_owned(), Input::Code(self.context.clone()))],
             limits: self.limits,
         };
-        let result = Vm::new(&setup)
-            .import(path)
-            .and_then(|value| {
-                strata_jsonnet::value::to_node(&value, Span::default(), self.limits.max_depth)
+        let max_depth = self.limits.max_depth;
+        let result = strata_jsonnet::on_evaluation_stack(|| {
+            Vm::new(&setup).import(path).and_then(|value| {
+                strata_jsonnet::value::to_node(&value, Span::default(), max_depth)
                     .map_err(|error| Failure::from_error(&error))
             })
-            .map_err(|failure| {
-                let mut db = self.db.borrow_mut();
-                let mut traces = self.traces.borrow_mut();
-                let fallback = traces.file_start(&mut db, path);
-                let what = format!("`jsonnet(\"{}\")`", path.display());
-                HostError::Failed(Box::new(traces.failure(&mut db, &what, fallback, &failure)))
-            });
+        })
+        .map_err(|failure| {
+            let mut db = self.db.borrow_mut();
+            let mut traces = self.traces.borrow_mut();
+            let fallback = traces.file_start(&mut db, path);
+            let what = format!("`jsonnet(\"{}\")`", path.display());
+            HostError::Failed(Box::new(traces.failure(&mut db, &what, fallback, &failure)))
+        });
         self.evaluated
             .borrow_mut()
             .insert(path.to_path_buf(), result.clone());

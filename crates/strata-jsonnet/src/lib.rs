@@ -28,4 +28,6 @@ pub mod value;
 mod vm;
 
 pub use report::TraceSources;
-pub use vm::{Failure, Frame, Input, Inputs, Setup, Traced, Vm};
+pub use vm::{
+    EVALUATION_STACK_BYTES, Failure, Frame, Input, Inputs, Setup, Traced, Vm, on_evaluation_stack,
+};

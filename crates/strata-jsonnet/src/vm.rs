@@ -56,6 +56,36 @@ impl Input {
     }
 }
 
+/// The stack a Jsonnet evaluation runs on: 8 GiB, reserved, not used.
+///
+/// jrsonnet evaluates (and parses, and drops) an expression by recursing
+/// into it, and bounds only the depth of function calls, so a left-nested
+/// chain of 16,384 additions (a 64 KiB expression) overflowed a thread's
+/// usual 2 MiB and aborted the process. A stack this large is only
+/// address space until a recursion touches it, and it is larger than the
+/// command line's memory limit (4 GiB by default): whatever depth a program
+/// reaches, the resident memory its stack pages take meets that limit, a
+/// clear error, before the stack ends.
+pub const EVALUATION_STACK_BYTES: usize = 8 << 30;
+
+/// Runs `work` on a fresh thread with an [`EVALUATION_STACK_BYTES`] stack
+/// and waits for it; in place, on the stack there is, when the system
+/// refuses such a thread. A panic in `work` resumes on the caller.
+pub fn on_evaluation_stack<T: Send>(work: impl Fn() -> T + Sync) -> T {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("strata-jsonnet".to_owned())
+            .stack_size(EVALUATION_STACK_BYTES)
+            .spawn_scoped(scope, &work);
+        match thread {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => work(),
+        }
+    })
+}
+
 /// What every VM of a render shares (plain data, so workers can share it).
 pub struct Setup {
     /// The application's files.

@@ -25,6 +25,7 @@
 //! | `platform/security-context` | `runAsUser`/`runAsGroup` are 0, `runAsNonRoot` and `readOnlyRootFilesystem` are not true, `allowPrivilegeEscalation` is not false, and `CHOWN`, `SETUID`, `SETGID` are not dropped (`drop: [ALL]` drops them unless `add` restores them) |
 //! | `platform/size-limit-not-allowed` | `sizeLimit` only on `emptyDir` and `memory` storages |
 //! | `platform/template-cycle` | a chain of templates is a cycle (printed) |
+//! | `platform/template-too-deep` | a blueprint's chain of templates is deeper than [`MAX_TEMPLATE_DEPTH`](crate::MAX_TEMPLATE_DEPTH) (reported once, at the first blueprint beyond it) |
 //! | `platform/template-not-composable` | the blueprint asked for is a template |
 //! | `platform/test-scope` | a note: no `--scope` was given, so the synthetic test scope was used |
 //! | `platform/unknown-blueprint` | no blueprint has the name asked for (did-you-mean among the usable ones) |
@@ -77,6 +78,9 @@ pub const SECURITY_CONTEXT: &str = "platform/security-context";
 pub const SIZE_LIMIT_NOT_ALLOWED: &str = "platform/size-limit-not-allowed";
 /// A chain of templates is a cycle (printed).
 pub const TEMPLATE_CYCLE: &str = "platform/template-cycle";
+/// A blueprint's chain of templates is deeper than the limit (reported once,
+/// at the first blueprint beyond it).
+pub const TEMPLATE_TOO_DEEP: &str = "platform/template-too-deep";
 /// The blueprint asked for is a template.
 pub const TEMPLATE_NOT_COMPOSABLE: &str = "platform/template-not-composable";
 /// A note: no `--scope` was given, so the synthetic test scope was used.

@@ -66,7 +66,7 @@ pub use model::{
     Protocol, PullPolicy, REPO_KEYS, RepoBlueprint, RepoFile, Resources, RestartPolicy, Storage,
     StorageType,
 };
-pub use resolve::{Chain, Resolved};
+pub use resolve::{Chain, MAX_TEMPLATE_DEPTH, Resolved};
 pub use scope::Scope;
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 

@@ -14,10 +14,17 @@
 //! its parent's names ([`Chain`]), so a catalogue of n nested templates
 //! holds n names, not n²/2.
 //!
+//! A chain holds at most [`MAX_TEMPLATE_DEPTH`] blueprints. Real catalogues
+//! nest a handful of templates; the bound keeps what a chain costs to list
+//! (every blueprint with its whole chain) linear in the catalogue's size.
+//! The first blueprint beyond it is reported, and the blueprints below it
+//! are left out without a word more, as below a cycle.
+//!
 //! Codes: `platform/unknown-template` (with a did-you-mean),
 //! `platform/invalid-template` (not a string), `platform/template-cycle`
-//! (printing the whole chain `a -> b -> c -> a`), and the merge's own codes
-//! with a note naming the blueprints being composed.
+//! (printing the whole chain `a -> b -> c -> a`),
+//! `platform/template-too-deep`, and the merge's own codes with a note
+//! naming the blueprints being composed.
 
 use std::sync::Arc;
 
@@ -28,6 +35,10 @@ use strata_syntax::{Diagnostic, LayerId, Node, Value};
 use crate::load::Definition;
 
 use crate::codes;
+
+/// The most blueprints one chain of templates may hold, its root and the
+/// blueprint itself included.
+pub const MAX_TEMPLATE_DEPTH: usize = 100;
 
 /// A blueprint resolved over its chain.
 #[derive(Debug, Clone)]
@@ -142,6 +153,10 @@ pub(crate) fn resolve_all(
 ) -> IndexMap<String, Resolved> {
     let parents = parents(definitions, diagnostics);
     let in_cycle = report_cycles(definitions, &parents, diagnostics);
+    // Blueprints left out: on or below a cycle, a broken `template` or a
+    // chain too deep. Remembered, so a walk up stops at the first one.
+    let mut left_out: std::collections::HashSet<&str> =
+        in_cycle.iter().map(String::as_str).collect();
     let mut resolved: IndexMap<String, Resolved> = IndexMap::new();
     for name in definitions.keys() {
         // Walk up to the nearest resolved ancestor (or the root).
@@ -152,7 +167,7 @@ pub(crate) fn resolve_all(
             if resolved.contains_key(step) {
                 break;
             }
-            if in_cycle.contains(step) {
+            if left_out.contains(step) {
                 broken = true;
                 break;
             }
@@ -167,13 +182,21 @@ pub(crate) fn resolve_all(
             };
         }
         if broken {
+            left_out.extend(pending);
             continue;
         }
         // Resolve downwards, root-most first.
-        for step in pending.into_iter().rev() {
+        let mut downwards = pending.into_iter().rev();
+        while let Some(step) = downwards.next() {
             let definition = &definitions[step];
             let next = if let Some(Parent::Named(parent)) = parents.get(step) {
                 let base = &resolved[parent.as_str()];
+                if base.chain.depth() == MAX_TEMPLATE_DEPTH {
+                    diagnostics.push(too_deep_at(definition, &base.chain));
+                    left_out.insert(step);
+                    left_out.extend(downwards);
+                    break;
+                }
                 compose(base, definition, strategies, diagnostics)
             } else {
                 let mut node = definition.node.clone();
@@ -188,6 +211,28 @@ pub(crate) fn resolve_all(
     }
     resolved.sort_keys();
     resolved
+}
+
+/// `platform/template-too-deep` at `definition`'s `template`, whose parent's
+/// chain is `full`.
+fn too_deep_at(definition: &Definition, full: &Chain) -> Diagnostic {
+    let span = definition
+        .node
+        .get("template")
+        .map_or(definition.node.span, |template| template.span);
+    Diagnostic::error(
+        codes::TEMPLATE_TOO_DEEP,
+        format!(
+            "blueprint `{}` would make a chain of {} templates; a chain holds at most {MAX_TEMPLATE_DEPTH}",
+            definition.name,
+            full.depth() + 1
+        ),
+        span,
+    )
+    .with_help(format!(
+        "the chain's root is `{}`; inherit from a blueprint nearer to it",
+        full.upwards().last().unwrap_or_default()
+    ))
 }
 
 /// `definition` merged over its parent's resolved tree.
