@@ -5,4 +5,4 @@
 //! | `run/memory-limit` | the run held more resident memory than `--memory-limit` and was stopped |
 
 /// The run held more resident memory than `--memory-limit` and was stopped.
-pub(crate) const MEMORY_LIMIT: &str = "run/memory-limit";
+pub const MEMORY_LIMIT: &str = "run/memory-limit";

@@ -12,7 +12,7 @@
 )]
 
 mod capabilities;
-mod codes;
+pub mod codes;
 mod components;
 mod features;
 mod memory;
