@@ -145,7 +145,35 @@ fn runaway_recursion_is_an_error_not_a_crash() {
     assert_eq!(rendered.diagnostics.len(), 1);
     let record = rendered.diagnostics[0].record(&db);
     assert_eq!(record.code, "jsonnet/eval");
-    assert!(record.message.contains("stack"), "{}", record.message);
+    assert!(
+        record
+            .message
+            .contains("stack overflow: calls and imports nest deeper than 500"),
+        "{}",
+        record.message
+    );
+}
+
+/// Calls nest as deep as go-jsonnet lets them (500), not jrsonnet's 200:
+/// a program qbec evaluates is evaluated here too.
+#[test]
+fn calls_nest_as_deep_as_go_jsonnet_allows() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path();
+    write_app(
+        app,
+        &[(
+            "deep",
+            "local down(n) = if n == 0 then {apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'deep'}} else down(n - 1) + {}; down(400)",
+        )],
+    );
+    let (application, mut db) = load(app);
+    let rendered = application.render(&RenderRequest::new("dev"), &mut db);
+    assert!(
+        rendered.diagnostics.is_empty(),
+        "{:?}",
+        rendered.diagnostics
+    );
 }
 
 #[test]

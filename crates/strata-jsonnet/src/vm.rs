@@ -56,6 +56,11 @@ impl Input {
     }
 }
 
+/// How deep function calls and imports may nest: go-jsonnet's default
+/// (`--max-stack 500`), so a program qbec or Windsor evaluates is not
+/// refused here; the deep stack below makes it safe.
+pub const MAX_CALL_DEPTH: usize = 500;
+
 /// The stack a Jsonnet evaluation runs on: 8 GiB, reserved, not used.
 ///
 /// jrsonnet evaluates (and parses, and drops) an expression by recursing
@@ -131,6 +136,9 @@ impl Vm {
     /// A fresh VM.
     #[must_use]
     pub fn new(setup: &Setup) -> Vm {
+        // jrsonnet's bound is per thread (200 by default); the VM's thread
+        // takes go-jsonnet's, which qbec and Windsor run with.
+        jrsonnet_evaluator::stack::set_stack_depth_limit(MAX_CALL_DEPTH);
         let context = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
         crate::natives::register(&context, setup.limits);
         let traces = Rc::new(RefCell::new(Vec::new()));
@@ -448,6 +456,11 @@ impl Failure {
                 frames.push(frame(path, offset, offset, "syntax error"));
                 format!("syntax error: expected {}", syntax.expected)
             }
+            // jrsonnet's own text suggests a `--max-stack` option no
+            // command of Strata (or qbec) has.
+            ErrorKind::StackOverflow => format!(
+                "stack overflow: calls and imports nest deeper than {MAX_CALL_DEPTH} (go-jsonnet's bound too)"
+            ),
             other => other.to_string(),
         };
         for element in &error.trace().0 {
