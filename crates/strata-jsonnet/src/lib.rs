@@ -29,5 +29,6 @@ mod vm;
 
 pub use report::TraceSources;
 pub use vm::{
-    EVALUATION_STACK_BYTES, Failure, Frame, Input, Inputs, Setup, Traced, Vm, on_evaluation_stack,
+    EVALUATION_STACK_BYTES, Failure, Frame, Input, Inputs, MAX_CALL_DEPTH, Setup, Traced, Vm,
+    on_evaluation_stack,
 };
