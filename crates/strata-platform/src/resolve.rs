@@ -216,10 +216,6 @@ pub(crate) fn resolve_all(
 /// `platform/template-too-deep` at `definition`'s `template`, whose parent's
 /// chain is `full`.
 fn too_deep_at(definition: &Definition, full: &Chain) -> Diagnostic {
-    let span = definition
-        .node
-        .get("template")
-        .map_or(definition.node.span, |template| template.span);
     Diagnostic::error(
         codes::TEMPLATE_TOO_DEEP,
         format!(
@@ -227,12 +223,20 @@ fn too_deep_at(definition: &Definition, full: &Chain) -> Diagnostic {
             definition.name,
             full.depth() + 1
         ),
-        span,
+        template_span(definition),
     )
     .with_help(format!(
         "the chain's root is `{}`; inherit from a blueprint nearer to it",
         full.upwards().last().unwrap_or_default()
     ))
+}
+
+/// Where `definition` names its template (the blueprint, when it names none).
+fn template_span(definition: &Definition) -> strata_syntax::Span {
+    definition
+        .node
+        .get("template")
+        .map_or(definition.node.span, |template| template.span)
 }
 
 /// `definition` merged over its parent's resolved tree.
@@ -345,11 +349,7 @@ fn report_cycles(
                     .copied()
                     .collect();
                 ordered.push(first);
-                let definition = &definitions[first];
-                let span = definition
-                    .node
-                    .get("template")
-                    .map_or(definition.node.span, |node| node.span);
+                let span = template_span(&definitions[first]);
                 diagnostics.push(
                     Diagnostic::error(
                         codes::TEMPLATE_CYCLE,
