@@ -23,7 +23,9 @@
 //! reads from it without end.
 //!
 //! [`MemoryFs`] holds files in memory, for tests and for callers that
-//! already have the text. [`PlainFs`] reads the paths a person names on the
+//! already have the text. [`OverlayFs`] lays such files over another tree,
+//! as an editor's unsaved buffers lie over the files on disk: what the
+//! user sees is what is read. [`PlainFs`] reads the paths a person names on the
 //! command line as they are, unconfined, within the same size bound.
 //!
 //! Every [`FsError`] becomes one diagnostic ([`FsError::diagnostic`]) with
@@ -462,6 +464,25 @@ impl MemoryFs {
         self.files.insert(PathBuf::from(path), text.to_owned());
         self
     }
+
+    /// The files below `folder`, their paths relative to it; a folder that
+    /// holds none does not exist.
+    fn within(&self, folder: &Path) -> Result<MemoryFs, FsError> {
+        let folder = normalise(folder)?;
+        let files = self
+            .files
+            .iter()
+            .filter_map(|(path, text)| {
+                let inner = path.strip_prefix(&folder).ok()?;
+                Some((inner.to_path_buf(), text.clone()))
+            })
+            .collect::<BTreeMap<_, _>>();
+        if files.is_empty() {
+            let error = std::io::Error::from(std::io::ErrorKind::NotFound);
+            return Err(FsError::Io(folder, error));
+        }
+        Ok(MemoryFs { files })
+    }
 }
 
 impl Files for MemoryFs {
@@ -506,20 +527,73 @@ impl Files for MemoryFs {
     }
 
     fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
-        let folder = normalise(folder)?;
-        let files = self
-            .files
-            .iter()
-            .filter_map(|(path, text)| {
-                let inner = path.strip_prefix(&folder).ok()?;
-                Some((inner.to_path_buf(), text.clone()))
-            })
-            .collect::<BTreeMap<_, _>>();
-        if files.is_empty() {
-            let error = std::io::Error::from(std::io::ErrorKind::NotFound);
-            return Err(FsError::Io(folder, error));
+        Ok(std::sync::Arc::new(self.within(folder)?))
+    }
+}
+
+/// A tree seen through edits: files held in memory ([`MemoryFs`], an
+/// editor's unsaved buffers) over a base tree. A buffer replaces the base's
+/// file of the same path, or adds one the base does not have; everything
+/// else is read from the base, with its confinement.
+#[derive(Clone)]
+pub struct OverlayFs {
+    base: std::sync::Arc<dyn Files>,
+    buffers: MemoryFs,
+}
+
+impl OverlayFs {
+    /// `buffers` over `base`; their paths are relative to the same root.
+    #[must_use]
+    pub fn new(base: std::sync::Arc<dyn Files>, buffers: MemoryFs) -> OverlayFs {
+        OverlayFs { base, buffers }
+    }
+}
+
+impl fmt::Debug for OverlayFs {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("OverlayFs")
+            .field("buffers", &self.buffers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Files for OverlayFs {
+    fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        if self.buffers.is_file(path) {
+            self.buffers.read(path, limit)
+        } else {
+            self.base.read(path, limit)
         }
-        Ok(std::sync::Arc::new(MemoryFs { files }))
+    }
+
+    fn list(&self, extensions: &[&str]) -> Result<Listing, FsError> {
+        let mut listing = self.base.list(extensions)?;
+        listing.files.extend(self.buffers.list(extensions)?.files);
+        listing.files.sort();
+        listing.files.dedup();
+        Ok(listing)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        self.base.display(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.buffers.is_file(path) || self.base.is_file(path)
+    }
+
+    fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
+        let buffers = self.buffers.within(folder).ok();
+        match (self.base.subtree(folder), buffers) {
+            (Ok(base), buffers) => Ok(std::sync::Arc::new(OverlayFs {
+                base,
+                buffers: buffers.unwrap_or_default(),
+            })),
+            // A folder of unsaved buffers only: there is nothing on disk.
+            (Err(_), Some(buffers)) => Ok(std::sync::Arc::new(buffers)),
+            (Err(error), None) => Err(error),
+        }
     }
 }
 

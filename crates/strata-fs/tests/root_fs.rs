@@ -1,9 +1,11 @@
-//! `RootFs` on a real folder: symlinks inside are followed, outside refused.
+//! `RootFs` on a real folder: symlinks inside are followed, outside refused;
+//! an `OverlayFs` of buffers over it.
 #![expect(clippy::unwrap_used, reason = "a test stops at the first surprise")]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use strata_fs::{Files, FsError, RootFs};
+use strata_fs::{Files, FsError, MemoryFs, OverlayFs, RootFs};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("strata-fs-{name}-{}", std::process::id()));
@@ -155,4 +157,54 @@ fn a_file_known_to_be_too_large_is_not_read() {
     // At the bound exactly, the file is read.
     let read = strata_fs::read_bounded(Path::new("a.yaml"), "abcd".as_bytes(), Some(4), 4);
     assert_eq!(read.unwrap(), "abcd");
+}
+
+/// Buffers lie over the tree: a buffer replaces the file of its path or
+/// adds one, listings hold both, a subtree keeps the buffers below it, and
+/// everything else is read from the base with its confinement.
+#[test]
+fn an_overlay_reads_buffers_over_the_tree() {
+    let root = scratch("overlay");
+    let root = root.as_path();
+    std::fs::create_dir_all(root.join("blueprints")).unwrap();
+    std::fs::write(root.join("blueprints/a.yaml"), "on disk\n").unwrap();
+    std::fs::write(root.join("blueprints/b.yaml"), "b\n").unwrap();
+    let base: Arc<dyn Files> = Arc::new(RootFs::new(root).unwrap());
+    let buffers = MemoryFs::new()
+        .with("blueprints/a.yaml", "edited\n")
+        .with("blueprints/new.yaml", "unsaved\n");
+    let overlay = OverlayFs::new(base, buffers);
+
+    assert_eq!(
+        overlay.read(Path::new("blueprints/a.yaml"), 100).unwrap(),
+        "edited\n"
+    );
+    assert_eq!(
+        overlay.read(Path::new("blueprints/b.yaml"), 100).unwrap(),
+        "b\n"
+    );
+    assert!(overlay.is_file(Path::new("blueprints/new.yaml")));
+    assert!(matches!(
+        overlay.read(Path::new("blueprints/a.yaml"), 3),
+        Err(FsError::TooLarge { .. })
+    ));
+    assert!(overlay.read(Path::new("../outside.yaml"), 100).is_err());
+    let listed = overlay.list(&["yaml"]).unwrap().files;
+    assert_eq!(
+        listed,
+        [
+            "blueprints/a.yaml",
+            "blueprints/b.yaml",
+            "blueprints/new.yaml"
+        ]
+        .map(PathBuf::from)
+    );
+
+    let below = overlay.subtree(Path::new("blueprints")).unwrap();
+    assert_eq!(below.read(Path::new("a.yaml"), 100).unwrap(), "edited\n");
+    assert_eq!(below.read(Path::new("b.yaml"), 100).unwrap(), "b\n");
+    assert_eq!(
+        below.list(&[]).unwrap().files,
+        ["a.yaml", "b.yaml", "new.yaml"].map(PathBuf::from)
+    );
 }
