@@ -75,6 +75,16 @@ pub struct GlobalArgs {
 }
 
 impl GlobalArgs {
+    /// The bounds on every input the options set.
+    #[must_use]
+    pub fn limits(&self) -> strata_syntax::Limits {
+        strata_syntax::Limits {
+            max_bytes: self.max_input_bytes,
+            max_depth: self.max_depth,
+            ..strata_syntax::Limits::default()
+        }
+    }
+
     /// The document format asked for, or the command's own default (`-o
     /// dot` is refused before any command but `spec graph` runs).
     #[must_use]
@@ -169,6 +179,8 @@ enum Command {
     /// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
     #[command(subcommand)]
     Spec(spec::SpecCommand),
+    /// A language server (LSP) over standard input and output: diagnostics as you type.
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -186,6 +198,18 @@ fn main() -> ExitCode {
         Command::Features(command) => features::run(&cli.global, &command),
         Command::Capabilities(command) => capabilities::run(&cli.global, &command),
         Command::Spec(command) => spec::run(&cli.global, &command),
+        Command::Lsp => lsp(&cli.global),
+    }
+}
+
+/// `strata lsp`: one editor session, until the client says `exit`.
+fn lsp(global: &GlobalArgs) -> ExitCode {
+    match strata_lsp::serve_stdio(global.limits()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: the language server stopped: {error}");
+            ExitCode::from(1)
+        }
     }
 }
 

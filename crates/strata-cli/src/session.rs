@@ -36,11 +36,7 @@ impl<'a> Session<'a> {
             db: SourceDb::new(),
             diagnostics: Vec::new(),
             global,
-            limits: Limits {
-                max_bytes: global.max_input_bytes,
-                max_depth: global.max_depth,
-                ..Limits::default()
-            },
+            limits: global.limits(),
         }
     }
 

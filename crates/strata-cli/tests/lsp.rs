@@ -1,0 +1,277 @@
+//! `strata lsp` through the binary, speaking the protocol over stdio: the
+//! handshake, diagnostics published for an unsaved buffer with their exact
+//! range and code, cleared when the buffer is fixed, a request the server
+//! does not offer, and shutdown.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// A client: the server's stdin, and the messages it sends.
+struct Client {
+    server: Child,
+    input: ChildStdin,
+    messages: Receiver<Value>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut server = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("strata lsp starts");
+        let input = server.stdin.take().expect("stdin");
+        let output = server.stdout.take().expect("stdout");
+        let (sender, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut output = BufReader::new(output);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if output.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("a Content-Length header")];
+                output.read_exact(&mut body).expect("a body");
+                let message = serde_json::from_slice(&body).expect("a JSON message");
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            server,
+            input,
+            messages,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("a message");
+        self.input.flush().expect("flushed");
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: &Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.next();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: &Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn next(&self) -> Value {
+        self.messages
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answers within 30 s")
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics_for(&self, uri: &str) -> Vec<Value> {
+        loop {
+            let message = self.next();
+            if message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri
+            {
+                return message["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+            }
+        }
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for entry in std::fs::read_dir(from).expect("the folder lists") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("the file copies");
+        }
+    }
+}
+
+#[test]
+fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let catalogue = scratch.path().join("catalogue");
+    copy_tree(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform/catalogue"),
+        &catalogue,
+    );
+    let file = catalogue.join("blueprints/go-services.yaml");
+    let uri = format!("file://{}", file.display());
+    let saved = std::fs::read_to_string(&file).expect("the blueprint");
+
+    let mut client = Client::start();
+    let initialized = client.request(
+        1,
+        "initialize",
+        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    assert_eq!(
+        initialized["result"]["capabilities"]["textDocumentSync"],
+        json!(1),
+        "{initialized}"
+    );
+    client.notify("initialized", &json!({}));
+
+    // An unsaved typo in the template's name: published at the name.
+    let broken = saved.replace("template: go", "template: pyhton");
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": broken}}),
+    );
+    let diagnostics = client.diagnostics_for(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let diagnostic = &diagnostics[0];
+    assert_eq!(diagnostic["code"], "platform/unknown-template");
+    assert_eq!(diagnostic["severity"], 1);
+    assert_eq!(diagnostic["source"], "strata");
+    assert_eq!(
+        diagnostic["range"],
+        json!({"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 16}})
+    );
+    assert!(
+        diagnostic["message"].as_str().is_some_and(|m| m
+            .starts_with("blueprint `go-services` names an unknown template `pyhton`")
+            && m.contains("help: did you mean `python`?")),
+        "{diagnostic}"
+    );
+
+    // Fixed in the buffer (not saved): the marks go.
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": saved}]}),
+    );
+    assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
+
+    let hover = client.request(
+        2,
+        "textDocument/hover",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["error"]["code"], json!(-32601), "{hover}");
+
+    let shutdown = client.request(3, "shutdown", &Value::Null);
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    client.notify("exit", &Value::Null);
+    let status = client.server.wait().expect("the server exits");
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn a_file_outside_every_project_gets_nothing() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let file = scratch.path().join("loose.yaml");
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    client.request(
+        1,
+        "initialize",
+        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "a: [\n"}}),
+    );
+    // The next message is the answer to shutdown: nothing was published.
+    client.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let answer = client.next();
+    assert_eq!(answer["id"], json!(2), "{answer}");
+    client.notify("exit", &Value::Null);
+    assert!(client.server.wait().expect("the server exits").success());
+}
+
+/// Each dialect's marker leads to its project: a broken buffer in a qbec
+/// application and in a Windsor project is published with its code, and
+/// cleared when fixed.
+#[test]
+fn components_and_features_projects_are_found_by_their_markers() {
+    let cases = [
+        (
+            "components",
+            "qbec.yaml",
+            "componentsDir: components",
+            "componentDir: components",
+            "schema/unknown-key",
+        ),
+        (
+            "features",
+            "contexts/_template/features/sizing.yaml",
+            "kind: Feature",
+            "kind: Featur",
+            "schema/enum",
+        ),
+    ];
+    for (example, file, good, bad, code) in cases {
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let project = scratch.path().join(example);
+        copy_tree(
+            &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../examples")
+                .join(example),
+            &project,
+        );
+        let path = project.join(file);
+        let uri = format!("file://{}", path.display());
+        let saved = std::fs::read_to_string(&path).expect("the file");
+        assert!(saved.contains(good), "{file} holds `{good}`");
+        let mut client = Client::start();
+        client.request(
+            1,
+            "initialize",
+            &json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        );
+        client.notify("initialized", &json!({}));
+        client.notify(
+            "textDocument/didOpen",
+            &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": saved.replace(good, bad)}}),
+        );
+        let diagnostics = client.diagnostics_for(&uri);
+        assert!(
+            diagnostics.iter().any(|d| d["code"] == code),
+            "{example}: {diagnostics:?}"
+        );
+        client.notify(
+            "textDocument/didChange",
+            &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": saved}]}),
+        );
+        assert_eq!(
+            client.diagnostics_for(&uri),
+            Vec::<Value>::new(),
+            "{example}"
+        );
+        client.request(2, "shutdown", &Value::Null);
+        client.notify("exit", &Value::Null);
+        assert!(client.server.wait().expect("the server exits").success());
+    }
+}
