@@ -211,11 +211,12 @@ fn a_file_outside_every_project_gets_nothing() {
     assert!(client.server.wait().expect("the server exits").success());
 }
 
-/// Each dialect's marker leads to its project: a broken buffer in a qbec
-/// application and in a Windsor project is published with its code, and
-/// cleared when fixed.
+/// Each dialect's project is found (by its marker, or by what the file
+/// says it is): a broken buffer in a qbec application, a Windsor project, a
+/// capabilities package and a spec blueprint is published with its code,
+/// and cleared when fixed.
 #[test]
-fn components_and_features_projects_are_found_by_their_markers() {
+fn every_dialect_finds_its_project() {
     let cases = [
         (
             "components",
@@ -230,6 +231,20 @@ fn components_and_features_projects_are_found_by_their_markers() {
             "kind: Feature",
             "kind: Featur",
             "schema/enum",
+        ),
+        (
+            "capabilities",
+            "shop/app.yaml",
+            "kind: Application",
+            "kind: Applicaton",
+            "capabilities/wrong-kind",
+        ),
+        (
+            "spec",
+            "blueprint.yaml",
+            "    type: string",
+            "    typ: string",
+            "schema/unknown-key",
         ),
     ];
     for (example, file, good, bad, code) in cases {

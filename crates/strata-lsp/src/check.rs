@@ -43,10 +43,18 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
         }
     }
     let files: Arc<dyn Files> = Arc::new(OverlayFs::new(Arc::new(base), memory));
-    let (sources, diagnostics) = match project.dialect {
-        DialectKind::Platform => open::<strata_platform::Catalogue>(files, limits),
-        DialectKind::Components => open::<strata_components::Application>(files, limits),
-        DialectKind::Features => open::<strata_features::Project>(files, limits),
+    let (sources, diagnostics) = match &project.dialect {
+        DialectKind::Platform => open::<strata_platform::Catalogue>(files, limits, None),
+        DialectKind::Components => open::<strata_components::Application>(files, limits, None),
+        DialectKind::Features => open::<strata_features::Project>(files, limits, None),
+        DialectKind::Capabilities => open::<strata_capabilities::Package>(files, limits, None),
+        DialectKind::Spec(blueprint) => {
+            let settings = strata_spec::Settings {
+                path: blueprint.clone(),
+                root: Some(project.root.clone()),
+            };
+            open::<strata_spec::Spec>(files, limits, Some(settings))
+        }
     };
     let mut published = Published::new();
     for diagnostic in &diagnostics {
@@ -58,9 +66,14 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
     published
 }
 
-/// The sources and diagnostics of opening `D` on `files`.
-fn open<D: Dialect>(files: Arc<dyn Files>, limits: Limits) -> (Arc<SourceDb>, Vec<Diagnostic>) {
-    let opened = D::open(files, Options::new(limits, D::Settings::default()));
+/// The sources and diagnostics of opening `D` on `files` with `settings`
+/// (the dialect's defaults for none).
+fn open<D: Dialect>(
+    files: Arc<dyn Files>,
+    limits: Limits,
+    settings: Option<D::Settings>,
+) -> (Arc<SourceDb>, Vec<Diagnostic>) {
+    let opened = D::open(files, Options::new(limits, settings.unwrap_or_default()));
     (opened.sources, opened.outcome.diagnostics)
 }
 

@@ -19,7 +19,7 @@
 pub mod check;
 pub mod project;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,8 +31,9 @@ use lsp_types::notification::{
     LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
-    LogMessageParams, MessageType, PublishDiagnosticsParams, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Url,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, LogMessageParams, MessageType, PublishDiagnosticsParams,
+    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, Url,
 };
 use strata_syntax::Limits;
 
@@ -81,7 +82,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
     let mut server = Server {
         limits,
         buffers: BTreeMap::new(),
-        dirty: BTreeSet::new(),
+        dirty: HashSet::new(),
         published: HashMap::new(),
     };
     loop {
@@ -127,73 +128,60 @@ struct Server {
     /// The open buffers, by absolute path.
     buffers: BTreeMap<PathBuf, String>,
     /// Projects changed since they were last checked.
-    dirty: BTreeSet<PathBuf>,
-    /// Each checked project, by root, and the files it last published
-    /// diagnostics for.
-    published: HashMap<PathBuf, (Project, BTreeSet<PathBuf>)>,
+    dirty: HashSet<Project>,
+    /// Each checked project and the files it last published diagnostics for.
+    published: HashMap<Project, BTreeSet<PathBuf>>,
 }
 
 impl Server {
-    /// Takes in a notification: a buffer opened, changed, saved or closed.
-    fn notify(&mut self, notification: Notification) {
-        let path = match notification.method.as_str() {
+    /// Takes in a buffer opened, changed, saved or closed; the project it
+    /// belongs to.
+    fn changed_project(&mut self, notification: Notification) -> Option<Project> {
+        let Notification { method, params } = notification;
+        match method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(
-                    notification.params,
-                ) else {
-                    return;
-                };
-                let path = file_path(&params.text_document.uri);
-                if let Some(path) = &path {
-                    self.buffers.insert(path.clone(), params.text_document.text);
-                }
-                path
+                let params: DidOpenTextDocumentParams = serde_json::from_value(params).ok()?;
+                let path = file_path(&params.text_document.uri)?;
+                self.buffers.insert(path.clone(), params.text_document.text);
+                self.project_of(&path)
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(
-                    notification.params,
-                ) else {
-                    return;
-                };
-                let path = file_path(&params.text_document.uri);
+                let params: DidChangeTextDocumentParams = serde_json::from_value(params).ok()?;
+                let path = file_path(&params.text_document.uri)?;
                 // Full synchronisation: the last change holds the whole text.
-                if let (Some(path), Some(change)) =
-                    (&path, params.content_changes.into_iter().last())
-                {
+                if let Some(change) = params.content_changes.into_iter().last() {
                     self.buffers.insert(path.clone(), change.text);
                 }
-                path
+                self.project_of(&path)
             }
             DidSaveTextDocument::METHOD => {
-                serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(notification.params)
-                    .ok()
-                    .and_then(|params| file_path(&params.text_document.uri))
+                let params: DidSaveTextDocumentParams = serde_json::from_value(params).ok()?;
+                self.project_of(&file_path(&params.text_document.uri)?)
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(
-                    notification.params,
-                ) else {
-                    return;
-                };
-                let path = file_path(&params.text_document.uri);
-                if let Some(path) = &path {
-                    self.buffers.remove(path);
-                }
-                path
+                let params: DidCloseTextDocumentParams = serde_json::from_value(params).ok()?;
+                // The project is known by the buffer, before it goes.
+                let path = file_path(&params.text_document.uri)?;
+                let project = self.project_of(&path);
+                self.buffers.remove(&path);
+                project
             }
             _ => None,
-        };
-        if let Some(project) = path.and_then(|path| self.project_of(&path)) {
-            self.dirty.insert(project.root.clone());
-            self.published
-                .entry(project.root.clone())
-                .or_insert_with(|| (project, BTreeSet::new()));
         }
     }
 
-    /// The project of `path`, its markers looked for in the buffers, then on disk.
+    /// Takes in a notification, and marks the project it changes.
+    fn notify(&mut self, notification: Notification) {
+        if let Some(project) = self.changed_project(notification) {
+            self.dirty.insert(project);
+        }
+    }
+
+    /// The project of `path`, from its buffer's text and the markers above
+    /// it (buffers, then the disk).
     fn project_of(&self, path: &Path) -> Option<Project> {
-        project::find(path, |marker| {
+        let text = self.buffers.get(path).map_or("", String::as_str);
+        project::find(path, text, |marker| {
             self.buffers.contains_key(marker) || marker.is_file()
         })
     }
@@ -201,31 +189,25 @@ impl Server {
     /// Checks every changed project and publishes its diagnostics, clearing
     /// the files it no longer has problems in.
     fn publish(&mut self, connection: &Connection) -> Result<(), ServerError> {
-        for root in std::mem::take(&mut self.dirty) {
-            let Some((project, before)) = self.published.get_mut(&root) else {
-                continue;
-            };
+        for project in std::mem::take(&mut self.dirty) {
             let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                check::check(project, &self.buffers, self.limits)
+                check::check(&project, &self.buffers, self.limits)
             }));
             let Ok(mut files) = checked else {
                 let params = LogMessageParams {
                     typ: MessageType::ERROR,
                     message: format!(
                         "strata: checking `{}` failed (a bug; the server goes on)",
-                        root.display()
+                        project.root.display()
                     ),
                 };
                 send(connection, LogMessage::METHOD, &params)?;
                 continue;
             };
-            let cleared: Vec<PathBuf> = before
-                .iter()
-                .filter(|path| !files.contains_key(*path))
-                .cloned()
-                .collect();
-            for path in cleared {
-                files.insert(path, Vec::new());
+            let before = self.published.entry(project).or_default();
+            // A file published before and clean now is published empty.
+            for path in before.iter() {
+                files.entry(path.clone()).or_default();
             }
             *before = files
                 .iter()
