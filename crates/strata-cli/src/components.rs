@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand};
-use strata_components::{Application, Input, Inputs, RenderRequest, codes};
-use strata_dialect::Dialect;
+use strata_components::{Application, Input, Inputs, RenderRequest};
 use strata_syntax::emit::StreamFormat;
 
 use crate::session::Session;
@@ -227,27 +226,16 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
     } else {
         args.envs.clone()
     };
-    for environment in environments {
-        let request = RenderRequest {
-            ext_vars: ext_vars.clone(),
-            tla_vars: tla_vars.clone(),
-            jpaths: args.vm.jpath.clone(),
-            strict_vars: args.vm.strict_vars,
-            timeout: Some(args.vm.eval_timeout),
-            ..RenderRequest::new(&environment)
-        };
-        let rendered = application.render(&request, &mut session.db);
-        // Which environment a problem is in, unless it is about the name itself.
-        session
-            .diagnostics
-            .extend(rendered.diagnostics.into_iter().map(|d| {
-                if d.code == codes::UNKNOWN_ENVIRONMENT {
-                    d
-                } else {
-                    d.with_note(format!("in environment `{environment}`"))
-                }
-            }));
-    }
+    let request = RenderRequest {
+        ext_vars,
+        tla_vars,
+        jpaths: args.vm.jpath.clone(),
+        strict_vars: args.vm.strict_vars,
+        timeout: Some(args.vm.eval_timeout),
+        ..RenderRequest::new("")
+    };
+    let problems = application.check_environments(&request, &environments, &mut session.db);
+    session.diagnostics.extend(problems);
     session.finish(|_| None)
 }
 

@@ -290,3 +290,52 @@ fn every_dialect_finds_its_project() {
         assert!(client.server.wait().expect("the server exits").success());
     }
 }
+
+/// What only a render finds is published too, noted with the environment
+/// it is in: a component whose evaluation fails.
+#[test]
+fn render_problems_are_published_with_their_environment() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let app = scratch.path();
+    std::fs::create_dir_all(app.join("components")).expect("folders");
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n",
+    )
+    .expect("qbec.yaml");
+    let component = app.join("components/a.jsonnet");
+    let good = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }\n";
+    std::fs::write(&component, good).expect("a component");
+    let uri = format!("file://{}", component.display());
+
+    let mut client = Client::start();
+    client.request(
+        1,
+        "initialize",
+        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let broken = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: error 'no data' } }\n";
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "jsonnet", "version": 1, "text": broken}}),
+    );
+    let diagnostics = client.diagnostics_for(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "jsonnet/eval");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no data") && m.contains("note: in environment `dev`")),
+        "{}",
+        diagnostics[0]
+    );
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": good}]}),
+    );
+    assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
+    client.request(2, "shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.server.wait().expect("the server exits").success());
+}

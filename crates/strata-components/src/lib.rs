@@ -198,6 +198,40 @@ impl Dialect for Application {
         *db = render.db;
         Outcome::new(objects, render.diagnostics).valid()
     }
+
+    /// Renders every environment with the default request (`qbec
+    /// validate`'s and `strata components check`'s checks without options).
+    fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
+        let environments = self
+            .environment_names()
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        self.check_environments(&RenderRequest::new(""), &environments, db)
+    }
+}
+
+impl Application {
+    /// Renders `request` for each of `environments` (its own environment
+    /// aside), every problem noted with the environment it is in.
+    pub fn check_environments(
+        &self,
+        request: &RenderRequest,
+        environments: &[String],
+        db: &mut SourceDb,
+    ) -> Vec<Diagnostic> {
+        let requests = environments.iter().map(|environment| {
+            (
+                format!("environment `{environment}`"),
+                RenderRequest {
+                    environment: environment.clone(),
+                    ..request.clone()
+                },
+            )
+        });
+        strata_dialect::render_each(self, requests, db, |diagnostic| {
+            diagnostic.code == codes::UNKNOWN_ENVIRONMENT
+        })
+    }
 }
 
 impl Application {

@@ -208,3 +208,34 @@ fn a_component_that_runs_too_long_is_reported_at_the_deadline() {
     );
     assert!(records[0].file.ends_with("forever.jsonnet"));
 }
+
+/// `check` renders every environment; a problem is noted with the one it
+/// is in.
+#[test]
+fn check_renders_every_environment() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path();
+    std::fs::create_dir_all(app.join("components")).unwrap();
+    std::fs::write(
+        app.join("qbec.yaml"),
+        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments:\n    dev: {server: https://dev.example.com}\n    prod: {server: https://prod.example.com}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("components/a.jsonnet"),
+        "if std.extVar('qbec.io/env') == 'prod' then error 'not in prod' else {apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'a'}}",
+    )
+    .unwrap();
+    let (application, mut db) = load(app);
+    let problems = application.check(&mut db);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].message.contains("not in prod"),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(
+        problems[0].notes.last().map(String::as_str),
+        Some("in environment `prod`")
+    );
+}

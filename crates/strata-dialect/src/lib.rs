@@ -15,9 +15,11 @@
 //!    is an error. The render registers what its diagnostics point into
 //!    (command-line values, files read on the way) in a [`SourceDb`] that
 //!    extends [`Dialect::sources`], so many renders share one loaded dialect.
-//! 3. **Check** is opening, then rendering whatever the dialect needs a
-//!    request for, without output: the verdict is whether any diagnostic is
-//!    an error.
+//! 3. **Check** ([`Dialect::check`]) is opening, then rendering every
+//!    request the dialect can make on its own (each environment of an
+//!    application, each context of a project), without output: the verdict
+//!    is whether any diagnostic is an error. [`render_each`] renders a list
+//!    of requests and says which one each problem came from.
 //!
 //! What the dialects share lives here or in the core crates, once:
 //!
@@ -44,7 +46,7 @@ use std::sync::Arc;
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Reader, parse_document};
 pub use strata_fs::Files;
-pub use strata_syntax::{Limits, Outcome, SourceDb};
+pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb};
 
 /// How to open a dialect: the bounds on every input and the dialect's own
 /// settings.
@@ -112,4 +114,39 @@ pub trait Dialect: Sized {
     /// its diagnostics point into. The outcome holds a value only when no
     /// diagnostic is an error.
     fn render(&self, request: &Self::Request, db: &mut SourceDb) -> Outcome<Self::Rendered>;
+
+    /// Renders every request the dialect can make on its own, without
+    /// output, and returns their problems; `db` as for
+    /// [`Dialect::render`]. Called only on a dialect whose opening found
+    /// no error. By default there is no such request: opening checked all
+    /// (a platform catalogue checks every blueprint as it opens; a package
+    /// needs a cluster profile, a spec blueprint its variables).
+    fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
+        let _ = db;
+        Vec::new()
+    }
+}
+
+/// Renders `dialect` once for each `(what, request)`, and returns every
+/// problem, each with the note `in {what}` (say ``in environment `dev` ``)
+/// unless `about_the_request` says it is about the request itself (an
+/// unknown environment).
+pub fn render_each<D: Dialect>(
+    dialect: &D,
+    requests: impl IntoIterator<Item = (String, D::Request)>,
+    db: &mut SourceDb,
+    about_the_request: impl Fn(&Diagnostic) -> bool,
+) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for (what, request) in requests {
+        let rendered = dialect.render(&request, db);
+        problems.extend(rendered.diagnostics.into_iter().map(|diagnostic| {
+            if about_the_request(&diagnostic) {
+                diagnostic
+            } else {
+                diagnostic.with_note(format!("in {what}"))
+            }
+        }));
+    }
+    problems
 }

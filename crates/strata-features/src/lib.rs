@@ -183,6 +183,18 @@ impl Rendered {
     }
 }
 
+impl Project {
+    /// The contexts `windsor.yaml` names, in its order.
+    pub fn context_names(&self) -> impl Iterator<Item = &str> {
+        self.windsor
+            .as_ref()
+            .and_then(|windsor| windsor.get("contexts"))
+            .and_then(Node::as_map)
+            .into_iter()
+            .flat_map(|contexts| contexts.keys().map(String::as_str))
+    }
+}
+
 fn collect_layers(node: &Node, layers: &mut BTreeSet<u32>) {
     if let Some(layer) = node.layer {
         layers.insert(layer.0);
@@ -251,6 +263,22 @@ impl Dialect for Project {
 
     fn sources(&self) -> &Arc<SourceDb> {
         &self.sources
+    }
+
+    /// Composes the blueprint of every context `windsor.yaml` names.
+    fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
+        let requests = self.context_names().map(|context| {
+            (
+                format!("context `{context}`"),
+                RenderRequest {
+                    context: context.to_owned(),
+                    sets: Vec::new(),
+                },
+            )
+        });
+        strata_dialect::render_each(self, requests, db, |diagnostic| {
+            diagnostic.code == codes::UNKNOWN_CONTEXT
+        })
     }
 
     /// Composes the blueprint of `request.context`. When opening reported

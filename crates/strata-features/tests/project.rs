@@ -104,3 +104,24 @@ fn a_project_without_a_template_folder_is_not_opened() {
     assert!(opened.outcome.value.is_none());
     assert_eq!(opened.outcome.diagnostics[0].code, "io/read");
 }
+
+/// `check` composes every context `windsor.yaml` names; a problem is noted
+/// with the context it is in (here only `prod` applies the feature).
+#[test]
+fn check_composes_every_context() {
+    let feature = FEATURE.replace("'${region}'", "'${region * 2}'");
+    let opened = Project::open(
+        Arc::new(project(&feature)),
+        Options::new(Limits::default(), Settings::default()),
+    );
+    assert!(opened.outcome.diagnostics.is_empty());
+    let project = opened.outcome.value.expect("a project");
+    assert_eq!(
+        project.context_names().collect::<Vec<_>>(),
+        ["prod", "local"]
+    );
+    let mut db = SourceDb::extending(opened.sources);
+    let problems = project.check(&mut db);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].notes, ["in context `prod`"]);
+}

@@ -3,12 +3,13 @@
 //!
 //! The project is opened through the dialect contract from an
 //! [`OverlayFs`]: the editor's open buffers over the files on disk, so
-//! what the user sees is what is checked. Opening finds what the command
-//! line's `check` finds without a request (parse and schema errors,
-//! unknown keys, broken templates and includes, expressions that do not
-//! compile); every diagnostic is published for the file it points into,
-//! with the same code, message, range, related places, field path, notes
-//! and help.
+//! what the user sees is what is checked. Opening finds what needs no
+//! request (parse and schema errors, unknown keys, broken templates and
+//! includes, expressions that do not compile); when it found no error,
+//! [`Dialect::check`] renders what the dialect can ask for on its own
+//! (each environment, each context), as `strata <dialect> check` does.
+//! Every diagnostic is published for the file it points into, with the
+//! same code, message, range, related places, field path, notes and help.
 //!
 //! Ranges are in UTF-16 code units, the protocol's default.
 
@@ -67,14 +68,22 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
 }
 
 /// The sources and diagnostics of opening `D` on `files` with `settings`
-/// (the dialect's defaults for none).
+/// (the dialect's defaults for none), then, when opening found no error,
+/// of checking every request it makes on its own ([`Dialect::check`]).
 fn open<D: Dialect>(
     files: Arc<dyn Files>,
     limits: Limits,
     settings: Option<D::Settings>,
-) -> (Arc<SourceDb>, Vec<Diagnostic>) {
+) -> (SourceDb, Vec<Diagnostic>) {
     let opened = D::open(files, Options::new(limits, settings.unwrap_or_default()));
-    (opened.sources, opened.outcome.diagnostics)
+    let mut db = SourceDb::extending(opened.sources);
+    let mut diagnostics = opened.outcome.diagnostics;
+    if let Some(dialect) = opened.outcome.value
+        && !diagnostics.iter().any(Diagnostic::is_error)
+    {
+        diagnostics.extend(dialect.check(&mut db));
+    }
+    (db, diagnostics)
 }
 
 /// The absolute path of a source, if it is a file of the project (sources
