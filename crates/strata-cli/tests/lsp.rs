@@ -211,6 +211,22 @@ fn a_file_outside_every_project_gets_nothing() {
     assert!(client.server.wait().expect("the server exits").success());
 }
 
+/// `exit` without `shutdown` ends the server with status 1, as the
+/// protocol says.
+#[test]
+fn exit_without_shutdown_is_status_1() {
+    let mut client = Client::start();
+    client.request(
+        1,
+        "initialize",
+        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify("exit", &Value::Null);
+    let status = client.server.wait().expect("the server exits");
+    assert_eq!(status.code(), Some(1), "{status}");
+}
+
 /// Each dialect's project is found (by its marker, or by what the file
 /// says it is): a broken buffer in a qbec application, a Windsor project, a
 /// capabilities package and a spec blueprint is published with its code,

@@ -27,7 +27,7 @@ use std::time::Duration;
 use crossbeam_channel::RecvTimeoutError;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
     LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
@@ -70,7 +70,8 @@ pub fn serve_stdio(limits: Limits) -> Result<(), ServerError> {
 }
 
 /// Serves one editor session on `connection`: the handshake, then every
-/// message until `shutdown` (or the client going away).
+/// message until `shutdown` and `exit` (or the client going away); an
+/// `exit` without `shutdown` is an error, as the protocol says.
 pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -115,6 +116,12 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
                     .sender
                     .send(Message::Response(response))
                     .map_err(failed)?;
+            }
+            // `exit` before `shutdown`: the protocol's exit status 1.
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return Err(ServerError(
+                    "the client said `exit` without `shutdown`".to_owned(),
+                ));
             }
             Message::Notification(notification) => server.notify(notification),
             Message::Response(_) => {}
