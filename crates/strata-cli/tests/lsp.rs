@@ -355,3 +355,41 @@ fn render_problems_are_published_with_their_environment() {
     client.notify("exit", &Value::Null);
     assert!(client.server.wait().expect("the server exits").success());
 }
+
+/// A project the client names in its initialization options needs no
+/// marker: a catalogue without `.strata.yaml`, its root given relative to
+/// the workspace.
+#[test]
+fn initialization_options_name_projects() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let catalogue = scratch.path().join("catalogue");
+    std::fs::create_dir_all(&catalogue).expect("a folder");
+    let file = catalogue.join("a.yaml");
+    std::fs::write(&file, "name: a\nimage: x\n").expect("a blueprint");
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    client.request(
+        1,
+        "initialize",
+        &json!({
+            "processId": null,
+            "rootUri": format!("file://{}", scratch.path().display()),
+            "capabilities": {},
+            "initializationOptions": {"projects": [{"root": "catalogue", "dialect": "platform"}]},
+        }),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "name: a\nimage: x\nimagePullPolicy: Sometimes\n"}}),
+    );
+    let diagnostics = client.diagnostics_for(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({"line": 2, "character": 17})
+    );
+    client.request(2, "shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.server.wait().expect("the server exits").success());
+}

@@ -77,11 +77,12 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         ..ServerCapabilities::default()
     };
-    connection
+    let initialize = connection
         .initialize(serde_json::to_value(capabilities).map_err(failed)?)
         .map_err(failed)?;
     let mut server = Server {
         limits,
+        configured: configured_projects(&initialize),
         buffers: BTreeMap::new(),
         dirty: HashSet::new(),
         published: HashMap::new(),
@@ -132,6 +133,8 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
 /// One session's state.
 struct Server {
     limits: Limits,
+    /// The projects the client named in its initialization options.
+    configured: Vec<project::Configured>,
     /// The open buffers, by absolute path.
     buffers: BTreeMap<PathBuf, String>,
     /// Projects changed since they were last checked.
@@ -188,7 +191,7 @@ impl Server {
     /// it (buffers, then the disk).
     fn project_of(&self, path: &Path) -> Option<Project> {
         let text = self.buffers.get(path).map_or("", String::as_str);
-        project::find(path, text, |marker| {
+        project::find(path, text, &self.configured, |marker| {
             self.buffers.contains_key(marker) || marker.is_file()
         })
     }
@@ -235,6 +238,41 @@ impl Server {
         }
         Ok(())
     }
+}
+
+/// The projects `initializationOptions.projects` names, relative roots read
+/// from the first workspace folder (or the root URI); none when the
+/// options say nothing, or nothing this server reads.
+fn configured_projects(initialize: &serde_json::Value) -> Vec<project::Configured> {
+    let Ok(params) = serde_json::from_value::<lsp_types::InitializeParams>(initialize.clone())
+    else {
+        return Vec::new();
+    };
+    #[expect(
+        deprecated,
+        reason = "`rootUri` is how a single-folder client says where it is"
+    )]
+    let workspace = params
+        .workspace_folders
+        .as_ref()
+        .and_then(|folders| folders.first())
+        .map(|folder| folder.uri.clone())
+        .or(params.root_uri)
+        .and_then(|uri| file_path(&uri));
+    let projects = params
+        .initialization_options
+        .and_then(|options| options.get("projects").cloned())
+        .and_then(|projects| serde_json::from_value::<Vec<project::Configured>>(projects).ok())
+        .unwrap_or_default();
+    projects
+        .into_iter()
+        .filter_map(|mut configured| {
+            if configured.root.is_relative() {
+                configured.root = workspace.as_ref()?.join(&configured.root);
+            }
+            Some(configured)
+        })
+        .collect()
 }
 
 /// The local path of a `file:` URI.

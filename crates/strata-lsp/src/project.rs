@@ -18,8 +18,16 @@
 //! | `windsor.yaml` | features (a Windsor project) |
 //!
 //! A file that is none of these belongs to no project and gets nothing.
+//!
+//! The client may name projects itself, in its initialization options
+//! ([`Configured`]): a file below a configured root belongs to the
+//! innermost one, whatever it holds or has above it. Below a root
+//! configured as `spec`, each YAML or JSON file is a blueprint of its own,
+//! read with that root as the folder its includes are read in.
 
 use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
 
 /// The dialects a project can be in.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +53,53 @@ pub struct Project {
     pub root: PathBuf,
 }
 
+/// A project the client names in `initializationOptions.projects`:
+/// `{"root": "/work/catalogue", "dialect": "platform"}` (a relative root is
+/// read from the first workspace folder).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct Configured {
+    /// The project's folder.
+    pub root: PathBuf,
+    /// Its dialect.
+    pub dialect: DialectName,
+}
+
+/// A dialect as the client names it.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum DialectName {
+    /// `platform`.
+    Platform,
+    /// `components`.
+    Components,
+    /// `features`.
+    Features,
+    /// `capabilities`.
+    Capabilities,
+    /// `spec`.
+    Spec,
+}
+
+/// The project of `path` among `configured` roots: the innermost root
+/// above it.
+fn configured_project(path: &Path, configured: &[Configured]) -> Option<Project> {
+    let chosen = configured
+        .iter()
+        .filter(|project| path.starts_with(&project.root))
+        .max_by_key(|project| project.root.components().count())?;
+    let dialect = match chosen.dialect {
+        DialectName::Platform => DialectKind::Platform,
+        DialectName::Components => DialectKind::Components,
+        DialectName::Features => DialectKind::Features,
+        DialectName::Capabilities => DialectKind::Capabilities,
+        DialectName::Spec => DialectKind::Spec(path.strip_prefix(&chosen.root).ok()?.to_path_buf()),
+    };
+    Some(Project {
+        dialect,
+        root: chosen.root.clone(),
+    })
+}
+
 /// Each marker file and the dialect it names, in the order they are looked
 /// for within one folder.
 const MARKERS: [(&str, DialectKind); 3] = [
@@ -54,9 +109,17 @@ const MARKERS: [(&str, DialectKind); 3] = [
 ];
 
 /// The project of the file at `path` (absolute) whose text is `text`, if
-/// any; `exists` says whether a marker file is there (on disk, or an
-/// unsaved buffer).
-pub fn find(path: &Path, text: &str, exists: impl Fn(&Path) -> bool) -> Option<Project> {
+/// any: a `configured` one first; `exists` says whether a marker file is
+/// there (on disk, or an unsaved buffer).
+pub fn find(
+    path: &Path,
+    text: &str,
+    configured: &[Configured],
+    exists: impl Fn(&Path) -> bool,
+) -> Option<Project> {
+    if let Some(project) = configured_project(path, configured) {
+        return Some(project);
+    }
     let folder = path.parent()?;
     if has_top_level(text, "version", "2023-04-20") {
         return Some(Project {
@@ -118,20 +181,74 @@ mod tests {
         let markers = ["/work/app/qbec.yaml", "/work/.strata.yaml"];
         let exists = |path: &Path| markers.iter().any(|marker| Path::new(marker) == path);
         assert_eq!(
-            find(Path::new("/work/app/components/a.jsonnet"), "{}", exists),
+            find(
+                Path::new("/work/app/components/a.jsonnet"),
+                "{}",
+                &[],
+                exists
+            ),
             Some(Project {
                 dialect: DialectKind::Components,
                 root: PathBuf::from("/work/app"),
             })
         );
         assert_eq!(
-            find(Path::new("/work/blueprints/a.yaml"), "name: a", exists),
+            find(Path::new("/work/blueprints/a.yaml"), "name: a", &[], exists),
             Some(Project {
                 dialect: DialectKind::Platform,
                 root: PathBuf::from("/work"),
             })
         );
-        assert_eq!(find(Path::new("/elsewhere/a.yaml"), "a: 1", exists), None);
+        assert_eq!(
+            find(Path::new("/elsewhere/a.yaml"), "a: 1", &[], exists),
+            None
+        );
+    }
+
+    #[test]
+    fn configured_projects_come_first_the_innermost_winning() {
+        let configured = [
+            Configured {
+                root: PathBuf::from("/work"),
+                dialect: DialectName::Platform,
+            },
+            Configured {
+                root: PathBuf::from("/work/blueprints/spec"),
+                dialect: DialectName::Spec,
+            },
+        ];
+        let markers = |path: &Path| path == Path::new("/work/app/qbec.yaml");
+        assert_eq!(
+            find(
+                Path::new("/work/app/components/a.yaml"),
+                "",
+                &configured,
+                markers
+            ),
+            Some(Project {
+                dialect: DialectKind::Platform,
+                root: PathBuf::from("/work"),
+            })
+        );
+        assert_eq!(
+            find(
+                Path::new("/work/blueprints/spec/child/b.yaml"),
+                "",
+                &configured,
+                markers
+            ),
+            Some(Project {
+                dialect: DialectKind::Spec(PathBuf::from("child/b.yaml")),
+                root: PathBuf::from("/work/blueprints/spec"),
+            })
+        );
+        let options: Vec<Configured> =
+            serde_json::from_str(r#"[{"root": "/c", "dialect": "capabilities"}]"#)
+                .unwrap_or_default();
+        assert_eq!(
+            options.first().map(|c| c.dialect),
+            Some(DialectName::Capabilities)
+        );
     }
 
     #[test]
@@ -141,6 +258,7 @@ mod tests {
             find(
                 Path::new("/b/blueprint.yaml"),
                 "version: 2023-04-20\nresources: {}",
+                &[],
                 none
             ),
             Some(Project {
@@ -152,6 +270,7 @@ mod tests {
             find(
                 Path::new("/b/blueprint.json"),
                 "{\n  \"version\": \"2023-04-20\",\n",
+                &[],
                 none
             )
             .map(|project| project.dialect),
@@ -159,7 +278,7 @@ mod tests {
         );
         let application = "apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\n";
         assert_eq!(
-            find(Path::new("/shop/app.yaml"), application, none),
+            find(Path::new("/shop/app.yaml"), application, &[], none),
             Some(Project {
                 dialect: DialectKind::Capabilities,
                 root: PathBuf::from("/shop"),
@@ -167,17 +286,22 @@ mod tests {
         );
         let definition = "apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\n";
         assert_eq!(
-            find(Path::new("/shop/definitions/redis.yaml"), definition, none)
-                .map(|project| project.root),
+            find(
+                Path::new("/shop/definitions/redis.yaml"),
+                definition,
+                &[],
+                none
+            )
+            .map(|project| project.root),
             Some(PathBuf::from("/shop"))
         );
         // A profile is not a package's file.
         let profile = "apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\n";
-        assert_eq!(find(Path::new("/c/profile.yaml"), profile, none), None);
+        assert_eq!(find(Path::new("/c/profile.yaml"), profile, &[], none), None);
         // A misspelt kind is still the package's, to be reported there.
         let misspelt = "apiVersion: launcher.gokure.dev/v1alpha1\nkind: Applicaton\n";
         assert_eq!(
-            find(Path::new("/shop/app.yaml"), misspelt, none).map(|project| project.dialect),
+            find(Path::new("/shop/app.yaml"), misspelt, &[], none).map(|project| project.dialect),
             Some(DialectKind::Capabilities)
         );
     }
