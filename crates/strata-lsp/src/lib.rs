@@ -2,7 +2,9 @@
 //! output (`lsp-server` and `lsp-types`, rust-analyzer's crates).
 //!
 //! What it does so far: **diagnostics as the user types**. Every open
-//! buffer belongs to the project its nearest marker names ([`project`]);
+//! buffer belongs to a project ([`project`]: one the client names in its
+//! initialization options, else what the file says it is, else the nearest
+//! marker above it);
 //! after a change, once no other change has come for [`DEBOUNCE`], each
 //! changed project is opened through the dialect contract with the open
 //! buffers over the files on disk ([`check`]), and its diagnostics are
@@ -12,7 +14,7 @@
 //!
 //! Requests the server does not offer get `MethodNotFound`; a panic while
 //! checking is reported in the client's log (`window/logMessage`) and the
-//! server goes on.
+//! server goes on. `exit` without `shutdown` is an error (status 1).
 
 #![forbid(unsafe_code)]
 
