@@ -2,6 +2,8 @@
 //! snapshots of the human diagnostics (`insta`).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
+mod support;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -527,17 +529,11 @@ fn features_render_check_and_schema_the_bundled_project() {
 fn components_that_run_too_long_are_reported_and_the_command_ends() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let app = scratch.path();
-    std::fs::create_dir_all(app.join("components")).expect("folders");
-    std::fs::write(
-        app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n",
-    )
-    .expect("qbec.yaml");
-    std::fs::write(
-        app.join("components/forever.jsonnet"),
+    support::qbec_app(
+        app,
+        "forever.jsonnet",
         "std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0)",
-    )
-    .expect("component");
+    );
     let output = Command::new(env!("CARGO_BIN_EXE_strata"))
         .args([
             "components",
@@ -621,20 +617,6 @@ fn plan_detailed_exit_code_says_whether_anything_changes() {
     assert!(stdout(&missing).is_empty());
 }
 
-/// Copies the folder `from` into `to`, recursively.
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).expect("a scratch folder");
-    for entry in std::fs::read_dir(from).expect("the folder lists") {
-        let entry = entry.expect("an entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("the file copies");
-        }
-    }
-}
-
 /// A FIFO in a catalogue is refused by name instead of blocking the check
 /// (and the service's reloads) forever; a symlink leading out of the
 /// catalogue (to `/dev/zero`) is skipped with a warning naming it. The run
@@ -644,7 +626,7 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
 fn special_files_in_a_catalogue_are_refused_and_outward_links_named() {
     let root = std::env::temp_dir().join(format!("strata-cli-special-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    copy_tree(&fixtures().join("../../examples/platform/catalogue"), &root);
+    support::copy_tree(&fixtures().join("../../examples/platform/catalogue"), &root);
     let made = Command::new("mkfifo")
         .arg(root.join("blueprints/pipe.yaml"))
         .status();

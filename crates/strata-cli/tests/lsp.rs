@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+mod support;
+
 /// A client: the server's stdin, and the messages it sends.
 struct Client {
     server: Child,
@@ -63,6 +65,41 @@ impl Client {
         }
     }
 
+    /// `initialize` with `options` as the initialization options (and
+    /// `root` as the root URI), then `initialized`.
+    fn initialize(&mut self, root: Option<&Path>, options: Option<Value>) -> Value {
+        let root = root.map(|root| format!("file://{}", root.display()));
+        let mut params = json!({"processId": null, "rootUri": root, "capabilities": {}});
+        if let Some(options) = options {
+            params["initializationOptions"] = options;
+        }
+        let answer = self.request(1, "initialize", &params);
+        self.notify("initialized", &json!({}));
+        answer
+    }
+
+    fn open(&mut self, uri: &str, language: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            &json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            &json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    /// `shutdown`, then `exit`: the server ends with status 0.
+    fn finish(mut self) {
+        self.request(99, "shutdown", &Value::Null);
+        self.notify("exit", &Value::Null);
+        let status = self.server.wait().expect("the server exits");
+        assert!(status.success(), "{status}");
+    }
+
     fn send(&mut self, message: &Value) {
         let body = message.to_string();
         write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("a message");
@@ -105,24 +142,11 @@ impl Client {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("a folder");
-    for entry in std::fs::read_dir(from).expect("the folder lists") {
-        let entry = entry.expect("an entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("the file copies");
-        }
-    }
-}
-
 #[test]
 fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let catalogue = scratch.path().join("catalogue");
-    copy_tree(
+    support::copy_tree(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform/catalogue"),
         &catalogue,
     );
@@ -131,24 +155,16 @@ fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
     let saved = std::fs::read_to_string(&file).expect("the blueprint");
 
     let mut client = Client::start();
-    let initialized = client.request(
-        1,
-        "initialize",
-        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
-    );
+    let initialized = client.initialize(None, None);
     assert_eq!(
         initialized["result"]["capabilities"]["textDocumentSync"],
         json!(1),
         "{initialized}"
     );
-    client.notify("initialized", &json!({}));
 
     // An unsaved typo in the template's name: published at the name.
     let broken = saved.replace("template: go", "template: pyhton");
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": broken}}),
-    );
+    client.open(&uri, "yaml", &broken);
     let diagnostics = client.diagnostics_for(&uri);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     let diagnostic = &diagnostics[0];
@@ -167,10 +183,7 @@ fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
     );
 
     // Fixed in the buffer (not saved): the marks go.
-    client.notify(
-        "textDocument/didChange",
-        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": saved}]}),
-    );
+    client.change(&uri, 2, &saved);
     assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
 
     let hover = client.request(
@@ -193,16 +206,8 @@ fn a_file_outside_every_project_gets_nothing() {
     let file = scratch.path().join("loose.yaml");
     let uri = format!("file://{}", file.display());
     let mut client = Client::start();
-    client.request(
-        1,
-        "initialize",
-        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "a: [\n"}}),
-    );
+    client.initialize(None, None);
+    client.open(&uri, "yaml", "a: [\n");
     // The next message is the answer to shutdown: nothing was published.
     client.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
     let answer = client.next();
@@ -216,12 +221,7 @@ fn a_file_outside_every_project_gets_nothing() {
 #[test]
 fn exit_without_shutdown_is_status_1() {
     let mut client = Client::start();
-    client.request(
-        1,
-        "initialize",
-        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
+    client.initialize(None, None);
     client.notify("exit", &Value::Null);
     let status = client.server.wait().expect("the server exits");
     assert_eq!(status.code(), Some(1), "{status}");
@@ -266,7 +266,7 @@ fn every_dialect_finds_its_project() {
     for (example, file, good, bad, code) in cases {
         let scratch = tempfile::tempdir().expect("a scratch folder");
         let project = scratch.path().join(example);
-        copy_tree(
+        support::copy_tree(
             &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join("../../examples")
                 .join(example),
@@ -277,33 +277,20 @@ fn every_dialect_finds_its_project() {
         let saved = std::fs::read_to_string(&path).expect("the file");
         assert!(saved.contains(good), "{file} holds `{good}`");
         let mut client = Client::start();
-        client.request(
-            1,
-            "initialize",
-            &json!({"processId": null, "rootUri": null, "capabilities": {}}),
-        );
-        client.notify("initialized", &json!({}));
-        client.notify(
-            "textDocument/didOpen",
-            &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": saved.replace(good, bad)}}),
-        );
+        client.initialize(None, None);
+        client.open(&uri, "yaml", &saved.replace(good, bad));
         let diagnostics = client.diagnostics_for(&uri);
         assert!(
             diagnostics.iter().any(|d| d["code"] == code),
             "{example}: {diagnostics:?}"
         );
-        client.notify(
-            "textDocument/didChange",
-            &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": saved}]}),
-        );
+        client.change(&uri, 2, &saved);
         assert_eq!(
             client.diagnostics_for(&uri),
             Vec::<Value>::new(),
             "{example}"
         );
-        client.request(2, "shutdown", &Value::Null);
-        client.notify("exit", &Value::Null);
-        assert!(client.server.wait().expect("the server exits").success());
+        client.finish();
     }
 }
 
@@ -313,29 +300,14 @@ fn every_dialect_finds_its_project() {
 fn render_problems_are_published_with_their_environment() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let app = scratch.path();
-    std::fs::create_dir_all(app.join("components")).expect("folders");
-    std::fs::write(
-        app.join("qbec.yaml"),
-        "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n",
-    )
-    .expect("qbec.yaml");
-    let component = app.join("components/a.jsonnet");
     let good = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }\n";
-    std::fs::write(&component, good).expect("a component");
-    let uri = format!("file://{}", component.display());
+    support::qbec_app(app, "a.jsonnet", good);
+    let uri = format!("file://{}", app.join("components/a.jsonnet").display());
 
     let mut client = Client::start();
-    client.request(
-        1,
-        "initialize",
-        &json!({"processId": null, "rootUri": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
+    client.initialize(None, None);
     let broken = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: error 'no data' } }\n";
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "jsonnet", "version": 1, "text": broken}}),
-    );
+    client.open(&uri, "jsonnet", broken);
     let diagnostics = client.diagnostics_for(&uri);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["code"], "jsonnet/eval");
@@ -346,14 +318,9 @@ fn render_problems_are_published_with_their_environment() {
         "{}",
         diagnostics[0]
     );
-    client.notify(
-        "textDocument/didChange",
-        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": good}]}),
-    );
+    client.change(&uri, 2, good);
     assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
-    client.request(2, "shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.server.wait().expect("the server exits").success());
+    client.finish();
 }
 
 /// A project the client names in its initialization options needs no
@@ -368,20 +335,14 @@ fn initialization_options_name_projects() {
     std::fs::write(&file, "name: a\nimage: x\n").expect("a blueprint");
     let uri = format!("file://{}", file.display());
     let mut client = Client::start();
-    client.request(
-        1,
-        "initialize",
-        &json!({
-            "processId": null,
-            "rootUri": format!("file://{}", scratch.path().display()),
-            "capabilities": {},
-            "initializationOptions": {"projects": [{"root": "catalogue", "dialect": "platform"}]},
-        }),
+    client.initialize(
+        Some(scratch.path()),
+        Some(json!({"projects": [{"root": "catalogue", "dialect": "platform"}]})),
     );
-    client.notify("initialized", &json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "name: a\nimage: x\nimagePullPolicy: Sometimes\n"}}),
+    client.open(
+        &uri,
+        "yaml",
+        "name: a\nimage: x\nimagePullPolicy: Sometimes\n",
     );
     let diagnostics = client.diagnostics_for(&uri);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
@@ -389,7 +350,5 @@ fn initialization_options_name_projects() {
         diagnostics[0]["range"]["start"],
         json!({"line": 2, "character": 17})
     );
-    client.request(2, "shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.server.wait().expect("the server exits").success());
+    client.finish();
 }
