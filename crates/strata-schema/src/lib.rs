@@ -72,12 +72,14 @@
 
 #![forbid(unsafe_code)]
 
+pub mod authored;
 mod close;
 pub mod codes;
 mod de;
 mod report;
 mod repr;
 
+pub use authored::{Authored, file_shapes};
 pub use de::from_node;
 
 use std::fmt;

@@ -18,7 +18,7 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
-use crate::path::Segment;
+use crate::path::{FieldPath, Segment};
 use crate::source::Span;
 
 /// Which composition layer supplied a node: an index into the layer list of
@@ -177,6 +177,43 @@ impl Node {
             Segment::Index(index) => node.as_seq()?.get(*index),
             Segment::Wildcard => None,
         })
+    }
+
+    /// The path from this node to the innermost node written at `at` (an
+    /// offset of `at.source`): the value whose text holds it, or whose key
+    /// does; `None` when `at` is outside this node. Iterative, so a deep
+    /// tree costs no stack.
+    #[must_use]
+    pub fn path_to(&self, at: Span) -> Option<FieldPath> {
+        let holds =
+            |span: Span| span.source == at.source && span.start <= at.start && at.start <= span.end;
+        if !holds(self.span) {
+            return None;
+        }
+        let mut path = FieldPath::root();
+        let mut node = self;
+        'descend: loop {
+            match &node.value {
+                Value::Map(entries) => {
+                    for (key, entry) in entries {
+                        if holds(entry.key_span) || holds(entry.value.span) {
+                            path.push(Segment::Key(key.clone()));
+                            node = &entry.value;
+                            continue 'descend;
+                        }
+                    }
+                }
+                Value::Seq(items) => {
+                    if let Some(index) = items.iter().position(|item| holds(item.span)) {
+                        path.push(Segment::Index(index));
+                        node = &items[index];
+                        continue 'descend;
+                    }
+                }
+                _ => {}
+            }
+            return Some(path);
+        }
     }
 
     /// The node at `path` below this one, to change it. Wildcards match nothing.
@@ -346,6 +383,26 @@ impl Node {
 mod tests {
     use super::*;
     use crate::{Segment, SourceDb};
+
+    #[test]
+    fn path_to_finds_the_innermost_value_or_key_at_an_offset() {
+        let mut db = SourceDb::new();
+        let text = "a: 1\nb:\n  c: [x, y]\n";
+        let id = db.add("a.yaml", text);
+        let tree = crate::parse(&db, id, crate::Format::Yaml, &crate::Limits::default())
+            .documents
+            .remove(0);
+        let at = |needle: &str| {
+            let offset = text.find(needle).unwrap();
+            tree.path_to(Span::new(id, offset, offset))
+                .map(|path| path.to_string())
+        };
+        assert_eq!(at("y").as_deref(), Some("b.c[1]"));
+        assert_eq!(at("c:").as_deref(), Some("b.c"));
+        assert_eq!(at("1").as_deref(), Some("a"));
+        let other = db.add("b.yaml", "z");
+        assert_eq!(tree.path_to(Span::new(other, 0, 0)), None);
+    }
 
     #[test]
     fn insert_replaces_in_place_or_adds_last_and_refuses_non_mappings() {

@@ -225,6 +225,19 @@ impl SourceDb {
         }
     }
 
+    /// The id of the source registered as `name`, the latest when several
+    /// are.
+    #[must_use]
+    pub fn find(&self, name: &str) -> Option<SourceId> {
+        let index = self
+            .iter()
+            .enumerate()
+            .filter(|(_, file)| file.name() == name)
+            .last()?
+            .0;
+        Some(SourceId(saturate(index)))
+    }
+
     /// The file name and start position of a span.
     #[must_use]
     pub fn locate(&self, span: Span) -> (&str, LineCol) {
