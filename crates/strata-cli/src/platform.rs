@@ -94,7 +94,7 @@ pub(crate) fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
         PlatformCommand::Serve(args) => crate::serve::run(global, args),
         PlatformCommand::Schema(args) => {
             let schema = match args.kind {
-                SchemaKind::Blueprint => strata_platform::blueprint_schema(),
+                SchemaKind::Blueprint => strata_platform::blueprint_file_schema(),
                 SchemaKind::Repo => strata_platform::repo_schema(),
                 SchemaKind::Users => strata_server::users_schema(),
                 SchemaKind::Compose => strata_server::compose_request_schema(),

@@ -270,16 +270,19 @@ fn platform_schemas_are_json_schemas() {
                 .as_str()
                 .is_some_and(|s| s.contains("json-schema.org"))
         );
-        assert_eq!(schema["additionalProperties"], false, "{kind} is closed");
+        // A blueprint file holds a blueprint, a wrapper or a list of them.
+        let document = if kind == "blueprint" {
+            &schema["anyOf"][0]
+        } else {
+            &schema
+        };
+        assert_eq!(document["additionalProperties"], false, "{kind} is closed");
     }
+    // As written, a blueprint needs only its name: a parent supplies the rest.
     let blueprint = strata(".", &["platform", "schema"]);
     let schema: serde_json::Value = serde_json::from_str(&stdout(&blueprint)).expect("json");
-    assert!(
-        schema["required"]
-            .as_array()
-            .unwrap()
-            .contains(&"image".into())
-    );
+    assert_eq!(schema["anyOf"][0]["required"], serde_json::json!(["name"]));
+    assert_eq!(schema["anyOf"][1]["required"], serde_json::json!(["blueprint"]));
     let yaml = strata(".", &["platform", "schema", "repo", "-o", "yaml"]);
     assert!(stdout(&yaml).contains("additionalProperties: false"));
 }

@@ -55,6 +55,7 @@
 mod app;
 pub mod codes;
 mod load;
+mod navigate;
 mod objects;
 mod report;
 mod variables;
@@ -207,6 +208,13 @@ impl Dialect for Application {
             .map(str::to_owned)
             .collect::<Vec<_>>();
         self.check_environments(&RenderRequest::new(""), &environments, db)
+    }
+    fn outline(&self, db: &mut SourceDb) -> strata_dialect::Outline {
+        Application::outline(self, db)
+    }
+
+    fn schema_of(path: &std::path::Path) -> Option<&'static serde_json::Value> {
+        navigate::schema_of(path)
     }
 }
 

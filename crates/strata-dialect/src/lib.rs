@@ -21,6 +21,11 @@
 //!    is whether any diagnostic is an error. [`render_each`] renders a list
 //!    of requests and says which one each problem came from.
 //!
+//! 4. **Navigate**: [`Dialect::outline`] lists what the files define and
+//!    name ([`navigate`]), [`Dialect::explain`] says where a value came
+//!    from, [`Dialect::schema_of`] and [`Dialect::functions`] describe
+//!    what a person may write; the language server is built on these.
+//!
 //! What the dialects share lives here or in the core crates, once:
 //!
 //! - [`Reader`]: read a file through [`Files`], register its text, parse it
@@ -38,15 +43,18 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+pub mod navigate;
 mod parallel;
 mod read;
 
+use std::path::Path;
 use std::sync::Arc;
 
+pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Reader, parse_document};
 pub use strata_fs::Files;
-pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb};
+pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
 
 /// How to open a dialect: the bounds on every input and the dialect's own
 /// settings.
@@ -123,6 +131,39 @@ pub trait Dialect: Sized {
     /// needs a cluster profile, a spec blueprint its variables).
     fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
         let _ = db;
+        Vec::new()
+    }
+
+    /// What the dialect's files define and name, for an editor
+    /// ([`navigate`]); computed from what opening built, problems or not.
+    /// `db` extends [`Dialect::sources`]: a file named but not read when
+    /// opening (a Jsonnet component) is registered there, so a reference
+    /// can point at it.
+    fn outline(&self, db: &mut SourceDb) -> Outline {
+        let _ = db;
+        Outline::default()
+    }
+
+    /// What the dialect knows of the value written at `at` beyond its
+    /// text, in Markdown: where a composed value came from and what it
+    /// overrode. `db` resolves [`Dialect::sources`].
+    fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        let _ = (db, at);
+        None
+    }
+
+    /// The JSON Schema of the file at `path` (below the root) as a person
+    /// writes it, when the dialect reads such a file: what an editor
+    /// completes keys and values from.
+    #[must_use]
+    fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+        let _ = path;
+        None
+    }
+
+    /// The functions the dialect's expressions may call.
+    #[must_use]
+    fn functions() -> Vec<FunctionDoc> {
         Vec::new()
     }
 }

@@ -40,6 +40,7 @@ mod config;
 mod graph;
 mod host;
 mod model;
+mod navigate;
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -288,6 +289,13 @@ impl Dialect for Project {
         let mut diagnostics = Vec::new();
         let rendered = self.render_into(request, db, &mut diagnostics);
         Outcome::new(rendered, diagnostics).valid()
+    }
+    fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {
+        Project::outline(self)
+    }
+
+    fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+        navigate::schema_of(path)
     }
 }
 

@@ -45,6 +45,7 @@
 pub mod codes;
 mod load;
 mod model;
+mod navigate;
 mod resolve;
 mod scope;
 mod validate;
@@ -66,6 +67,7 @@ pub use model::{
     Protocol, PullPolicy, REPO_KEYS, RepoBlueprint, RepoFile, Resources, RestartPolicy, Storage,
     StorageType,
 };
+pub use navigate::blueprint_file_schema;
 pub use resolve::{Chain, MAX_TEMPLATE_DEPTH, Resolved};
 pub use scope::Scope;
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};
@@ -81,7 +83,8 @@ static BLUEPRINT: LazyLock<Decoder<Blueprint>> = LazyLock::new(Decoder::new);
 static REPO_FILE: LazyLock<Decoder<RepoFile>> = LazyLock::new(Decoder::new);
 static SETTINGS: LazyLock<Decoder<SettingsFile>> = LazyLock::new(Decoder::new);
 
-/// The JSON Schema of a catalogue blueprint.
+/// The JSON Schema of a composed catalogue blueprint, as it is decoded
+/// (a file as written: [`blueprint_file_schema`]).
 #[must_use]
 pub fn blueprint_schema() -> &'static serde_json::Value {
     BLUEPRINT.schema()
@@ -131,6 +134,8 @@ pub struct Catalogue {
     programs: Programs,
     definitions: IndexMap<String, Definition>,
     resolved: IndexMap<String, Resolved>,
+    /// Every `!include` that found its file.
+    includes: Vec<strata_dialect::Reference>,
 }
 
 /// One line of `strata platform list`.
@@ -191,6 +196,7 @@ impl Catalogue {
             }
         }
         let definitions = load::definitions(&mut reader);
+        let includes = std::mem::take(&mut reader.includes);
         let mut diagnostics = std::mem::take(&mut reader.diagnostics);
         let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
         let programs = Programs::new(CelOptions {
@@ -210,6 +216,7 @@ impl Catalogue {
                 programs,
                 definitions,
                 resolved,
+                includes,
             };
             diagnostics.extend(catalogue.check_all());
             Outcome::new(Some(catalogue), strata_syntax::dedupe(diagnostics))
@@ -454,6 +461,18 @@ impl Dialect for Catalogue {
     /// diagnostics point into them; the render registers nothing there.
     fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
         self.render_with_access(request, &|_| true)
+    }
+
+    fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {
+        Catalogue::outline(self)
+    }
+
+    fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        Catalogue::explain(self, db, at)
+    }
+
+    fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+        navigate::schema_of(path)
     }
 }
 

@@ -51,6 +51,8 @@ pub(crate) struct Reader<'a> {
     included: HashMap<PathBuf, Option<Node>>,
     /// The catalogue's own files, parsed, by path.
     listed: HashMap<PathBuf, Vec<Node>>,
+    /// Every `!include` that found its file: the tag's scalar and the file.
+    pub includes: Vec<strata_dialect::Reference>,
 }
 
 impl<'a> Reader<'a> {
@@ -60,6 +62,7 @@ impl<'a> Reader<'a> {
             diagnostics: Vec::new(),
             included: HashMap::new(),
             listed: HashMap::new(),
+            includes: Vec::new(),
         }
     }
 
@@ -83,6 +86,10 @@ impl<'a> Reader<'a> {
                 return;
             };
             if let Some(content) = self.include(file, &reference, span, stack) {
+                self.includes.push(strata_dialect::Reference {
+                    span,
+                    target: Span::file_start(content.span.source),
+                });
                 *node = content;
             }
             return;

@@ -36,6 +36,7 @@ mod environment;
 mod graph;
 mod load;
 mod model;
+mod navigate;
 mod placement;
 mod plan;
 mod resolve;
@@ -163,5 +164,20 @@ impl Dialect for Spec {
             &mut vec![path.clone()],
             &std::collections::HashSet::new(),
         )
+    }
+    fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {
+        self.loaded
+            .as_ref()
+            .map(navigate::outline)
+            .unwrap_or_default()
+    }
+
+    /// Every blueprint file: the spec reads one, named by its settings.
+    fn schema_of(_path: &std::path::Path) -> Option<&'static serde_json::Value> {
+        Some(blueprint_schema())
+    }
+
+    fn functions() -> Vec<strata_dialect::FunctionDoc> {
+        navigate::functions()
     }
 }

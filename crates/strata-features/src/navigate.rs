@@ -1,0 +1,119 @@
+//! What an editor shows of a Windsor project ([`strata_dialect::navigate`]).
+//!
+//! - **Symbols**: every feature (at its `metadata.name`), and every
+//!   Terraform component (at its `name`, else its `path`: what `dependsOn`
+//!   names it by) and kustomization of the blueprint and the features.
+//! - **References**: each `dependsOn` entry to the component or
+//!   kustomization of that name in the same section, the blueprint's
+//!   first, as composition merges a feature's entry into it.
+//! - **Schemas**: `blueprint.yaml` and the feature files of the template
+//!   folder.
+
+use std::path::Path;
+
+use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
+use strata_syntax::Node;
+
+use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Project, TEMPLATE_DIR};
+
+/// The kinds a `dependsOn` entry may name.
+const DEPENDENCIES: &[SymbolKind] = &[SymbolKind::Kustomization, SymbolKind::TerraformComponent];
+
+/// The sections of a blueprint or feature, each with the kind of its
+/// entries and the key that names an entry, in order of preference.
+const SECTIONS: [(&str, SymbolKind, &[&str]); 2] = [
+    (
+        "terraform",
+        SymbolKind::TerraformComponent,
+        &["name", "path"],
+    ),
+    ("kustomize", SymbolKind::Kustomization, &["name"]),
+];
+
+/// The schema of the project file at `path`.
+pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+    let template = path.strip_prefix(TEMPLATE_DIR).ok()?;
+    if template == Path::new(BLUEPRINT_FILE) {
+        Some(BLUEPRINT.schema())
+    } else if template.starts_with("features")
+        && template
+            .extension()
+            .is_some_and(|extension| extension == "yaml" || extension == "yml")
+    {
+        Some(FEATURE.schema())
+    } else {
+        None
+    }
+}
+
+impl Project {
+    /// [`strata_dialect::Dialect::outline`].
+    pub(crate) fn outline(&self) -> Outline {
+        let mut outline = Outline {
+            naming_keys: vec![("dependsOn", DEPENDENCIES)],
+            ..Outline::default()
+        };
+        let trees: Vec<&Node> = self
+            .blueprint
+            .iter()
+            .map(|(_, tree)| tree)
+            .chain(self.features.iter().map(|feature| &feature.tree))
+            .collect();
+        for feature in &self.features {
+            let metadata = feature.tree.get("metadata");
+            let name = metadata.and_then(|metadata| metadata.get("name"));
+            outline.symbols.push(Symbol {
+                name: feature.model.metadata.name.clone(),
+                kind: SymbolKind::Feature,
+                span: feature.tree.span,
+                name_span: name.map_or(feature.tree.span, |name| name.span),
+                detail: feature.model.metadata.description.clone(),
+            });
+        }
+        for tree in &trees {
+            for (section, kind, naming) in SECTIONS {
+                for entry in entries(tree, section) {
+                    if let Some(name) = naming.iter().find_map(|key| entry.get(key))
+                        && let Some(text) = name.as_str()
+                    {
+                        outline.symbols.push(Symbol {
+                            name: text.to_owned(),
+                            kind,
+                            span: entry.span,
+                            name_span: name.span,
+                            detail: None,
+                        });
+                    }
+                }
+            }
+        }
+        for tree in &trees {
+            for (section, kind, _) in SECTIONS {
+                for dependency in entries(tree, section)
+                    .filter_map(|entry| entry.get("dependsOn"))
+                    .filter_map(Node::as_seq)
+                    .flatten()
+                {
+                    if let Some(target) = dependency
+                        .as_str()
+                        .and_then(|name| outline.target_of(name, &[kind]))
+                    {
+                        outline.references.push(Reference {
+                            span: dependency.span,
+                            target,
+                        });
+                    }
+                }
+            }
+        }
+        outline
+    }
+}
+
+/// The entries of `section` of a blueprint or feature tree.
+fn entries<'a>(tree: &'a Node, section: &str) -> impl Iterator<Item = &'a Node> {
+    tree.get(section)
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+}

@@ -1,0 +1,175 @@
+//! What an editor shows of a catalogue ([`strata_dialect::navigate`]).
+//!
+//! - **Symbols**: every blueprint, a template as such, at its `name`.
+//! - **References**: each `template:` to the blueprint it names, each
+//!   `!include` to its file.
+//! - **Explain**: for a value written in a blueprint, what the blueprint
+//!   composes there (the winning value, its blueprint, file and line),
+//!   what it overrides up the template chain, and which blueprints that
+//!   inherit it override it in turn.
+//! - **Schemas**: a blueprint file as its author writes it (inheriting, so
+//!   only `name` is required; `!cel`/`!include` strings anywhere; the
+//!   `blueprint:`/`blueprints:` wrappers and lists), and `.strata.yaml`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_schema::{Authored, file_shapes};
+use strata_syntax::{Node, SourceDb, Span};
+
+use crate::{BLUEPRINT, Catalogue, SETTINGS, SETTINGS_FILE};
+
+/// How many inheriting blueprints a hover lists before it says how many more.
+const MAX_LISTED: usize = 10;
+
+/// The kinds `template:` may name.
+const PARENTS: &[SymbolKind] = &[SymbolKind::Template, SymbolKind::Blueprint];
+
+/// A catalogue file as its author writes it; see the module docs.
+static BLUEPRINT_FILE: LazyLock<serde_json::Value> = LazyLock::new(|| {
+    let authored = Authored {
+        layered: true,
+        keep_required: &["name"],
+        tagged: true,
+    }
+    .apply(BLUEPRINT.schema());
+    file_shapes(&authored, "blueprint", "blueprints")
+});
+
+/// The JSON Schema of a catalogue file as its author writes it.
+#[must_use]
+pub fn blueprint_file_schema() -> &'static serde_json::Value {
+    &BLUEPRINT_FILE
+}
+
+/// The schema of the catalogue file at `path`.
+pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+    if path == Path::new(SETTINGS_FILE) {
+        return Some(SETTINGS.schema());
+    }
+    let yaml = path
+        .extension()
+        .is_some_and(|extension| extension == "yaml" || extension == "yml");
+    yaml.then(blueprint_file_schema)
+}
+
+impl Catalogue {
+    /// [`strata_dialect::Dialect::outline`].
+    pub(crate) fn outline(&self) -> Outline {
+        let mut outline = Outline {
+            naming_keys: vec![("template", PARENTS)],
+            ..Outline::default()
+        };
+        for (name, definition) in &self.definitions {
+            let template = self
+                .resolved
+                .get(name)
+                .is_some_and(crate::Resolved::is_template);
+            let name_span = definition
+                .node
+                .get("name")
+                .map_or(definition.node.span, |node| node.span);
+            outline.symbols.push(Symbol {
+                name: name.clone(),
+                kind: if template {
+                    SymbolKind::Template
+                } else {
+                    SymbolKind::Blueprint
+                },
+                span: definition.node.span,
+                name_span,
+                detail: definition
+                    .node
+                    .get("description")
+                    .and_then(Node::as_str)
+                    .map(str::to_owned),
+            });
+        }
+        for definition in self.definitions.values() {
+            if let Some(parent) = definition.node.get("template")
+                && let Some(target) = parent
+                    .as_str()
+                    .and_then(|name| outline.target_of(name, PARENTS))
+            {
+                outline.references.push(Reference {
+                    span: parent.span,
+                    target,
+                });
+            }
+        }
+        outline.references.extend(self.includes.iter().copied());
+        outline
+    }
+
+    /// [`strata_dialect::Dialect::explain`].
+    pub(crate) fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        let (definition, path) = self
+            .definitions
+            .values()
+            .find_map(|definition| Some((definition, definition.node.path_to(at)?)))?;
+        if path.segments().is_empty() {
+            return None;
+        }
+        let name = &definition.name;
+        let resolved = self.resolved.get(name)?;
+        let layers = resolved.chain.names();
+        let mut text = format!("**`{path}`** in blueprint `{name}`\n\n");
+        if let Some(composed) = resolved.node.at(path.segments()) {
+            let from = composed
+                .layer
+                .and_then(|layer| layers.get(layer.0 as usize))
+                .unwrap_or(name);
+            let _ = writeln!(
+                text,
+                "- composed: {} from `{from}` ({})",
+                describe_value(composed),
+                place(db, composed.span)
+            );
+        }
+        // Up the chain: what this blueprint's value overrides.
+        for parent in resolved.chain.upwards().skip(1) {
+            if let Some(node) = self
+                .definitions
+                .get(parent)
+                .and_then(|parent| parent.node.at(path.segments()))
+            {
+                let _ = writeln!(
+                    text,
+                    "- overrides: {} from `{parent}` ({})",
+                    describe_value(node),
+                    place(db, node.span)
+                );
+            }
+        }
+        // Down: the blueprints that inherit this one and set the value again.
+        let overriding: Vec<(&str, &Node)> = self
+            .resolved
+            .iter()
+            .filter(|(child, chain)| {
+                *child != name && chain.chain.upwards().any(|link| link == name)
+            })
+            .filter_map(|(child, _)| {
+                let node = self.definitions.get(child)?.node.at(path.segments())?;
+                Some((child.as_str(), node))
+            })
+            .collect();
+        for (child, node) in overriding.iter().take(MAX_LISTED) {
+            let _ = writeln!(
+                text,
+                "- overridden in `{child}`: {} ({})",
+                describe_value(node),
+                place(db, node.span)
+            );
+        }
+        if overriding.len() > MAX_LISTED {
+            let _ = writeln!(
+                text,
+                "- and in {} more blueprints",
+                overriding.len() - MAX_LISTED
+            );
+        }
+        Some(text)
+    }
+}
