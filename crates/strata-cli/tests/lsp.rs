@@ -1,7 +1,8 @@
 //! `strata lsp` through the binary, speaking the protocol over stdio: the
 //! handshake, diagnostics published for an unsaved buffer with their exact
-//! range and code, cleared when the buffer is fixed, a request the server
-//! does not offer, and shutdown.
+//! range and code, cleared when the buffer is fixed; hover, definition,
+//! references, symbols and completion in each dialect with their exact
+//! ranges and contents; a request the server does not offer; shutdown.
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -116,6 +117,25 @@ impl Client {
         }
     }
 
+    /// The result of `method` at `line`:`character` of `uri`, with `extra`
+    /// parameters.
+    fn at(
+        &mut self,
+        method: &str,
+        uri: &str,
+        line: usize,
+        character: usize,
+        extra: Value,
+    ) -> Value {
+        let mut params = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+        if let Value::Object(extra) = extra {
+            params.as_object_mut().expect("an object").extend(extra);
+        }
+        let answer = self.request(7, method, &params);
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
     fn notify(&mut self, method: &str, params: &Value) {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
@@ -186,12 +206,12 @@ fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
     client.change(&uri, 2, &saved);
     assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
 
-    let hover = client.request(
+    let formatting = client.request(
         2,
-        "textDocument/hover",
-        &json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+        "textDocument/formatting",
+        &json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
     );
-    assert_eq!(hover["error"]["code"], json!(-32601), "{hover}");
+    assert_eq!(formatting["error"]["code"], json!(-32601), "{formatting}");
 
     let shutdown = client.request(3, "shutdown", &Value::Null);
     assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
@@ -349,6 +369,361 @@ fn initialization_options_name_projects() {
     assert_eq!(
         diagnostics[0]["range"]["start"],
         json!({"line": 2, "character": 17})
+    );
+    client.finish();
+}
+
+/// A copy of `examples/NAME` in a scratch folder.
+fn example(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let project = scratch.path().join(name);
+    support::copy_tree(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples")
+            .join(name),
+        &project,
+    );
+    (scratch, project)
+}
+
+fn uri_of(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// The labels of a completion answer.
+fn labels(completion: &Value) -> Vec<String> {
+    completion
+        .as_array()
+        .expect("a list of completions")
+        .iter()
+        .filter_map(|item| item["label"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Each location of an answer as `file:line:character`, the file below `root`.
+fn places(locations: &Value, root: &Path) -> Vec<String> {
+    let root = uri_of(root);
+    let mut places: Vec<String> = locations
+        .as_array()
+        .expect("a list of locations")
+        .iter()
+        .map(|location| {
+            let file = location["uri"].as_str().unwrap_or_default();
+            format!(
+                "{}:{}:{}",
+                file.strip_prefix(&format!("{root}/")).unwrap_or(file),
+                location["range"]["start"]["line"],
+                location["range"]["start"]["character"]
+            )
+        })
+        .collect();
+    places.sort();
+    places
+}
+
+/// The Markdown of a hover answer.
+fn markdown(hover: &Value) -> &str {
+    hover["contents"]["value"].as_str().unwrap_or_default()
+}
+
+/// In a platform catalogue: `template:` leads to the parent and back, a
+/// value's hover says where the composed value came from and what it
+/// overrides, an `!include` leads to its file, and the outline lists a
+/// file's blueprints.
+#[test]
+fn navigation_in_a_platform_catalogue() {
+    let (_scratch, catalogue) = example("platform/catalogue");
+    let child = uri_of(&catalogue.join("blueprints/go-services.yaml"));
+    let languages = uri_of(&catalogue.join("templates/languages.yaml"));
+    let base = uri_of(&catalogue.join("templates/base.yaml"));
+    let text = std::fs::read_to_string(catalogue.join("blueprints/go-services.yaml"))
+        .expect("the blueprint");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&child, "yaml", &text);
+
+    // `template: go` (line 3) leads to `name: go` in languages.yaml (line 24).
+    let definition = client.at("textDocument/definition", &child, 2, 11, Value::Null);
+    assert_eq!(definition["uri"], languages, "{definition}");
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 23, "character": 10}, "end": {"line": 23, "character": 12}})
+    );
+    let references = client.at(
+        "textDocument/references",
+        &languages,
+        23,
+        11,
+        json!({"context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(
+        places(&references, &catalogue),
+        [
+            "blueprints/go-services.yaml:2:10",
+            "templates/languages.yaml:23:10"
+        ]
+    );
+    let hover = client.at("textDocument/hover", &child, 2, 11, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        format!(
+            "template `go`: Go development\n\ndefined at {}:24",
+            catalogue.join("templates/languages.yaml").display()
+        )
+    );
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 12}})
+    );
+
+    // `image` of base (line 4): composed there, overridden by the languages.
+    let hover = client.at("textDocument/hover", &base, 3, 10, Value::Null);
+    let explained = markdown(&hover);
+    assert!(
+        explained.starts_with("**`image`** in blueprint `base`\n\n- composed: `\"registry.example.com/workspaces/base:2024.10\"` from `base`"),
+        "{explained}"
+    );
+    assert!(
+        explained.contains("- overridden in `go`: `\"registry.example.com/workspaces/go:1.23\"`"),
+        "{explained}"
+    );
+    // `image` of go: overrides base's.
+    let hover = client.at("textDocument/hover", &languages, 27, 12, Value::Null);
+    assert!(
+        markdown(&hover).contains(
+            "- overrides: `\"registry.example.com/workspaces/base:2024.10\"` from `base`"
+        ),
+        "{hover}"
+    );
+
+    // `!include ../shared/security-context.yaml` leads to the file's start.
+    let definition = client.at("textDocument/definition", &base, 23, 30, Value::Null);
+    assert_eq!(
+        definition["uri"],
+        uri_of(&catalogue.join("shared/security-context.yaml"))
+    );
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+
+    let symbols = client.at("textDocument/documentSymbol", &languages, 0, 0, Value::Null);
+    let names: Vec<&str> = symbols
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .filter_map(|symbol| symbol["name"].as_str())
+        .collect();
+    assert_eq!(names, ["python", "go"], "{symbols}");
+    assert_eq!(symbols[1]["kind"], json!(11), "a template is an interface");
+    assert_eq!(
+        symbols[1]["selectionRange"]["start"],
+        json!({"line": 23, "character": 10})
+    );
+
+    client.finish();
+}
+
+/// Completion in a platform catalogue: the names of the blueprints that
+/// can be parents after `template:`, the keys of the schema not written
+/// yet with their docs, an enum's values.
+#[test]
+fn completion_in_a_platform_catalogue() {
+    let (_scratch, catalogue) = example("platform/catalogue");
+    let path = catalogue.join("blueprints/go-services.yaml");
+    let child = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("the blueprint");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&child, "yaml", &text);
+    // After `template: `: the blueprints that can be parents.
+    let completion = client.at("textDocument/completion", &child, 2, 12, Value::Null);
+    let offered = labels(&completion);
+    for name in ["base", "data-science", "go", "python"] {
+        assert!(offered.contains(&name.to_owned()), "{offered:?}");
+    }
+    // A new key in `podman:`: its keys not written yet, with their docs.
+    let mut edited = text.replace("  enabled: true\n", "  enabled: true\n  \n");
+    client.change(&child, 2, &edited);
+    let completion = client.at("textDocument/completion", &child, 5, 2, Value::Null);
+    let offered = labels(&completion);
+    assert_eq!(
+        offered,
+        ["resources", "extFiles", "storages", "securityContext"],
+        "the keys of `podman` not written yet"
+    );
+    assert_eq!(
+        completion[0]["documentation"], "Its resources.",
+        "{completion}"
+    );
+    // An enum's values after its key.
+    edited = text.replace("podman:\n", "imagePullPolicy: \npodman:\n");
+    client.change(&child, 3, &edited);
+    let completion = client.at("textDocument/completion", &child, 3, 17, Value::Null);
+    assert_eq!(labels(&completion), ["Always", "Never", "IfNotPresent"]);
+    client.finish();
+}
+
+/// In a Windsor project: a `dependsOn` entry leads to the kustomization,
+/// the outline lists a feature, and completion offers what can be
+/// depended on.
+#[test]
+fn navigation_in_a_windsor_project() {
+    let (_scratch, project) = example("features");
+    let stack = project.join("contexts/_template/features/observability/stack.yaml");
+    let uri = uri_of(&stack);
+    let text = std::fs::read_to_string(&stack).expect("the feature");
+    let line = text
+        .lines()
+        .position(|line| line.contains("dependsOn: [ingress]"))
+        .expect("a dependsOn");
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find("ingress"))
+        .expect("ingress");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "yaml", &text);
+    let definition = client.at(
+        "textDocument/definition",
+        &uri,
+        line,
+        column + 1,
+        Value::Null,
+    );
+    let target = definition["uri"].as_str().expect("a location");
+    let file = target.strip_prefix("file://").expect("a file URI");
+    let defined = std::fs::read_to_string(file).expect("the defining file");
+    let at = &definition["range"]["start"];
+    let defining_line = defined
+        .lines()
+        .nth(usize::try_from(at["line"].as_u64().expect("a line")).expect("a line"))
+        .expect("the line");
+    assert!(
+        defining_line.contains("name: ingress"),
+        "{definition}: {defining_line}"
+    );
+    let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
+    assert_eq!(symbols[0]["name"], "observability", "{symbols}");
+    assert_eq!(symbols[0]["kind"], json!(2), "a feature is a module");
+    let completion = client.at("textDocument/completion", &uri, line, column, Value::Null);
+    assert!(
+        labels(&completion).contains(&"ingress".to_owned()),
+        "{completion}"
+    );
+    client.finish();
+}
+
+/// In a spec blueprint: `${variables.environment}` leads to the variable,
+/// whose hover gives its type, references gather its uses, and a function
+/// name's hover gives its signature.
+#[test]
+fn navigation_in_a_spec_blueprint() {
+    let (_scratch, project) = example("spec");
+    let path = project.join("blueprint.yaml");
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("the blueprint");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "yaml", &text);
+    // Line 37: `    value: ordersApi-${variables.environment}`.
+    let line = text.lines().nth(36).expect("line 37");
+    let column = line.find("variables.environment").expect("the reference") + 12;
+    let definition = client.at("textDocument/definition", &uri, 36, column, Value::Null);
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 6, "character": 2}, "end": {"line": 6, "character": 13}})
+    );
+    let hover = client.at("textDocument/hover", &uri, 36, column, Value::Null);
+    assert!(
+        markdown(&hover).starts_with("variable `environment`: variable of type string"),
+        "{hover}"
+    );
+    let references = client.at(
+        "textDocument/references",
+        &uri,
+        6,
+        4,
+        json!({"context": {"includeDeclaration": false}}),
+    );
+    let uses = text.matches("variables.environment").count();
+    assert_eq!(
+        references.as_array().map(Vec::len),
+        Some(uses),
+        "{references}"
+    );
+    // Line 40: `    value: ${map(split(...), trim)}`: `split`'s signature.
+    let line = text.lines().nth(39).expect("line 40");
+    let column = line.find("split").expect("split") + 1;
+    let hover = client.at("textDocument/hover", &uri, 39, column, Value::Null);
+    assert!(markdown(&hover).contains("split("), "{hover}");
+    let completion = client.at("textDocument/completion", &uri, 39, column, Value::Null);
+    assert!(
+        labels(&completion).contains(&"substr".to_owned()),
+        "{completion}"
+    );
+    client.finish();
+}
+
+/// In a qbec application: a name in `includes` leads to the component's
+/// file, and the outline of `qbec.yaml` lists its environments.
+#[test]
+fn navigation_in_a_qbec_application() {
+    let (_scratch, app) = example("components");
+    let path = app.join("qbec.yaml");
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("qbec.yaml");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "yaml", &text);
+    let line = text
+        .lines()
+        .position(|line| line.contains("includes: [debug-tools]"))
+        .expect("includes");
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find("debug-tools"))
+        .expect("a name");
+    let definition = client.at(
+        "textDocument/definition",
+        &uri,
+        line,
+        column + 2,
+        Value::Null,
+    );
+    assert_eq!(
+        definition["uri"],
+        uri_of(&app.join("components/debug-tools.jsonnet")),
+        "{definition}"
+    );
+    let references = client.at(
+        "textDocument/references",
+        &uri,
+        line,
+        column + 2,
+        json!({"context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(
+        references.as_array().map(Vec::len),
+        Some(2),
+        "the excludes and the includes"
+    );
+    let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
+    let environments: Vec<&str> = symbols
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(environments.contains(&"dev"), "{symbols}");
+    // The keys of `dev` not written yet (`includes` is on the cursor's line).
+    let completion = client.at("textDocument/completion", &uri, line, 6, Value::Null);
+    assert_eq!(
+        labels(&completion),
+        ["context", "includes", "excludes"],
+        "{completion}"
     );
     client.finish();
 }

@@ -22,20 +22,106 @@ use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
     Url,
 };
-use strata_dialect::{Dialect, Files, Limits, Options, SourceDb};
+use strata_dialect::{Dialect, Files, FunctionDoc, Limits, Options, Outline, SourceDb};
 use strata_fs::{MemoryFs, OverlayFs, RootFs};
-use strata_syntax::{Diagnostic, Severity, Span};
+use strata_syntax::{Diagnostic, Severity, SourceId, Span};
 
 use crate::project::{DialectKind, Project};
 
 /// Every file's diagnostics, by absolute path.
 pub type Published = BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>;
 
+/// A project as last checked: its diagnostics, and what the editor's
+/// requests read (the sources, the outline, the dialect's own answers).
+pub struct Checked {
+    /// Every file's diagnostics.
+    pub published: Published,
+    /// The project as opened.
+    pub view: View,
+}
+
+/// What hovers, definitions, references, symbols and completion read: a
+/// checked project's sources and [`Outline`], and the dialect behind them.
+pub struct View {
+    /// The project's root.
+    pub root: PathBuf,
+    /// Every source the check read, and those the outline registered.
+    pub sources: SourceDb,
+    /// What the files define and name.
+    pub outline: Outline,
+    /// The functions its expressions may call.
+    pub functions: Vec<FunctionDoc>,
+    /// The dialect's own schema of a file (below the root).
+    pub schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
+    /// The dialect, when opening gave one.
+    dialect: Option<Box<dyn Explain>>,
+}
+
+impl View {
+    /// What the dialect knows of the value written at `at`.
+    #[must_use]
+    pub fn explain(&self, at: Span) -> Option<String> {
+        self.dialect.as_ref()?.explain(&self.sources, at)
+    }
+
+    /// The source of the file at `path` (absolute), when the check read it.
+    #[must_use]
+    pub fn source_of(&self, path: &Path) -> Option<SourceId> {
+        let relative = path.strip_prefix(&self.root).ok()?;
+        self.sources
+            .find(&path.to_string_lossy())
+            .or_else(|| self.sources.find(&relative.to_string_lossy()))
+    }
+
+    /// The absolute path of the file `span` points into, when it is one of
+    /// the project's.
+    #[must_use]
+    pub fn path_of(&self, span: Span) -> Option<PathBuf> {
+        source_path(&self.sources, span, &self.root)
+    }
+
+    /// `span` as a protocol location.
+    #[must_use]
+    pub fn location(&self, span: Span) -> Option<Location> {
+        Some(Location {
+            uri: Url::from_file_path(self.path_of(span)?).ok()?,
+            range: range(&self.sources, span),
+        })
+    }
+
+    /// `span` as a protocol range.
+    #[must_use]
+    pub fn range(&self, span: Span) -> Range {
+        range(&self.sources, span)
+    }
+}
+
+/// A dialect's answer to a hover on a value, kept behind the contract.
+trait Explain {
+    fn explain(&self, db: &SourceDb, at: Span) -> Option<String>;
+}
+
+impl<D: Dialect> Explain for D {
+    fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        Dialect::explain(self, db, at)
+    }
+}
+
 /// Opens `project` with `buffers` (absolute paths) over its files.
 #[must_use]
-pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Limits) -> Published {
+pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Limits) -> Checked {
     let Ok(base) = RootFs::new(&project.root) else {
-        return Published::new();
+        return Checked {
+            published: Published::new(),
+            view: View {
+                root: project.root.clone(),
+                sources: SourceDb::new(),
+                outline: Outline::default(),
+                functions: Vec::new(),
+                schema_of: |_| None,
+                dialect: None,
+            },
+        };
     };
     let mut memory = MemoryFs::new();
     for (path, text) in buffers {
@@ -44,46 +130,63 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
         }
     }
     let files: Arc<dyn Files> = Arc::new(OverlayFs::new(Arc::new(base), memory));
-    let (sources, diagnostics) = match &project.dialect {
-        DialectKind::Platform => open::<strata_platform::Catalogue>(files, limits, None),
-        DialectKind::Components => open::<strata_components::Application>(files, limits, None),
-        DialectKind::Features => open::<strata_features::Project>(files, limits, None),
-        DialectKind::Capabilities => open::<strata_capabilities::Package>(files, limits, None),
+    let root = project.root.clone();
+    let (view, diagnostics) = match &project.dialect {
+        DialectKind::Platform => open::<strata_platform::Catalogue>(files, limits, None, root),
+        DialectKind::Components => {
+            open::<strata_components::Application>(files, limits, None, root)
+        }
+        DialectKind::Features => open::<strata_features::Project>(files, limits, None, root),
+        DialectKind::Capabilities => {
+            open::<strata_capabilities::Package>(files, limits, None, root)
+        }
         DialectKind::Spec(blueprint) => {
             let settings = strata_spec::Settings {
                 path: blueprint.clone(),
                 root: Some(project.root.clone()),
             };
-            open::<strata_spec::Spec>(files, limits, Some(settings))
+            open::<strata_spec::Spec>(files, limits, Some(settings), root)
         }
     };
     let mut published = Published::new();
     for diagnostic in &diagnostics {
-        let Some((path, converted)) = convert(&sources, &project.root, diagnostic) else {
+        let Some((path, converted)) = convert(&view.sources, &project.root, diagnostic) else {
             continue;
         };
         published.entry(path).or_default().push(converted);
     }
-    published
+    Checked { published, view }
 }
 
-/// The sources and diagnostics of opening `D` on `files` with `settings`
-/// (the dialect's defaults for none), then, when opening found no error,
-/// of checking every request it makes on its own ([`Dialect::check`]).
-fn open<D: Dialect>(
+/// Opens `D` on `files` with `settings` (the dialect's defaults for none),
+/// then, when opening found no error, checks every request it makes on its
+/// own ([`Dialect::check`]); gives the view and every diagnostic.
+fn open<D: Dialect + 'static>(
     files: Arc<dyn Files>,
     limits: Limits,
     settings: Option<D::Settings>,
-) -> (SourceDb, Vec<Diagnostic>) {
+    root: PathBuf,
+) -> (View, Vec<Diagnostic>) {
     let opened = D::open(files, Options::new(limits, settings.unwrap_or_default()));
-    let mut db = SourceDb::extending(opened.sources);
+    let mut sources = SourceDb::extending(opened.sources);
     let mut diagnostics = opened.outcome.diagnostics;
-    if let Some(dialect) = opened.outcome.value
-        && !diagnostics.iter().any(Diagnostic::is_error)
-    {
-        diagnostics.extend(dialect.check(&mut db));
-    }
-    (db, diagnostics)
+    let mut outline = Outline::default();
+    let dialect = opened.outcome.value.map(|dialect| {
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.extend(dialect.check(&mut sources));
+        }
+        outline = dialect.outline(&mut sources);
+        Box::new(dialect) as Box<dyn Explain>
+    });
+    let view = View {
+        root,
+        sources,
+        outline,
+        functions: D::functions(),
+        schema_of: D::schema_of,
+        dialect,
+    };
+    (view, diagnostics)
 }
 
 /// The absolute path of a source, if it is a file of the project (sources
@@ -172,9 +275,31 @@ pub fn position(text: &str, offset: usize) -> Position {
     }
 }
 
+/// The byte offset of `position` in `text` (a line past the end: the
+/// end; a column past the line's end: its end).
+#[must_use]
+pub fn offset(text: &str, position: Position) -> usize {
+    let mut line_start = 0;
+    for _ in 0..position.line {
+        match text[line_start..].find('\n') {
+            Some(newline) => line_start += newline + 1,
+            None => return text.len(),
+        }
+    }
+    let line = text[line_start..].split('\n').next().unwrap_or_default();
+    let mut units = 0;
+    for (index, character) in line.char_indices() {
+        if units >= position.character as usize {
+            return line_start + index;
+        }
+        units += character.len_utf16();
+    }
+    line_start + line.len()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::position;
+    use super::{offset, position};
     use lsp_types::Position;
 
     #[test]
@@ -188,5 +313,15 @@ mod tests {
         // Inside a character: its start.
         assert_eq!(position(text, x - 1), Position::new(1, 5));
         assert_eq!(position(text, 1000), Position::new(2, 0));
+    }
+
+    #[test]
+    fn offsets_invert_positions() {
+        let text = "a: 1\nb: \"é😀x\"\n";
+        for at in (0..=text.len()).filter(|at| text.is_char_boundary(*at)) {
+            assert_eq!(offset(text, position(text, at)), at);
+        }
+        assert_eq!(offset(text, Position::new(0, 99)), 4);
+        assert_eq!(offset(text, Position::new(9, 0)), text.len());
     }
 }

@@ -19,7 +19,10 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+mod complete;
+mod navigate;
 pub mod project;
+mod requests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -27,18 +30,20 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crossbeam_channel::RecvTimeoutError;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
     LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, LogMessageParams, MessageType, PublishDiagnosticsParams,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, Url,
+    CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, HoverProviderCapability,
+    LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Url,
 };
 use strata_syntax::Limits;
 
+use crate::check::{Checked, View};
 use crate::project::Project;
 
 /// How long the server waits after a change for the next one before it
@@ -77,6 +82,14 @@ pub fn serve_stdio(limits: Limits) -> Result<(), ServerError> {
 pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["{".to_owned(), ":".to_owned(), "-".to_owned()]),
+            ..CompletionOptions::default()
+        }),
         ..ServerCapabilities::default()
     };
     let initialize = connection
@@ -88,6 +101,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         buffers: BTreeMap::new(),
         dirty: HashSet::new(),
         published: HashMap::new(),
+        views: HashMap::new(),
     };
     loop {
         let message = if server.dirty.is_empty() {
@@ -110,11 +124,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
                 if connection.handle_shutdown(&request).map_err(failed)? {
                     return Ok(());
                 }
-                let response = Response::new_err(
-                    request.id,
-                    ErrorCode::MethodNotFound as i32,
-                    format!("`{}` is not offered by this server", request.method),
-                );
+                let response = server.answer(connection, &request)?;
                 connection
                     .sender
                     .send(Message::Response(response))
@@ -143,6 +153,8 @@ struct Server {
     dirty: HashSet<Project>,
     /// Each checked project and the files it last published diagnostics for.
     published: HashMap<Project, BTreeSet<PathBuf>>,
+    /// Each checked project as its last check saw it.
+    views: HashMap<Project, View>,
 }
 
 impl Server {
@@ -202,43 +214,103 @@ impl Server {
     /// the files it no longer has problems in.
     fn publish(&mut self, connection: &Connection) -> Result<(), ServerError> {
         for project in std::mem::take(&mut self.dirty) {
-            let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                check::check(&project, &self.buffers, self.limits)
-            }));
-            let Ok(mut files) = checked else {
-                let params = LogMessageParams {
-                    typ: MessageType::ERROR,
-                    message: format!(
-                        "strata: checking `{}` failed (a bug; the server goes on)",
-                        project.root.display()
-                    ),
-                };
-                send(connection, LogMessage::METHOD, &params)?;
-                continue;
-            };
-            let before = self.published.entry(project).or_default();
-            // A file published before and clean now is published empty.
-            for path in before.iter() {
-                files.entry(path.clone()).or_default();
-            }
-            *before = files
-                .iter()
-                .filter(|(_, diagnostics)| !diagnostics.is_empty())
-                .map(|(path, _)| path.clone())
-                .collect();
-            for (path, diagnostics) in files {
-                let Ok(uri) = Url::from_file_path(&path) else {
-                    continue;
-                };
-                let params = PublishDiagnosticsParams {
-                    uri,
-                    diagnostics,
-                    version: None,
-                };
-                send(connection, PublishDiagnostics::METHOD, &params)?;
-            }
+            self.publish_project(connection, project)?;
         }
         Ok(())
+    }
+
+    /// Checks `project` and publishes its diagnostics.
+    fn publish_project(
+        &mut self,
+        connection: &Connection,
+        project: Project,
+    ) -> Result<(), ServerError> {
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check::check(&project, &self.buffers, self.limits)
+        }));
+        let Ok(Checked {
+            published: mut files,
+            view,
+        }) = checked
+        else {
+            let params = LogMessageParams {
+                typ: MessageType::ERROR,
+                message: format!(
+                    "strata: checking `{}` failed (a bug; the server goes on)",
+                    project.root.display()
+                ),
+            };
+            return send(connection, LogMessage::METHOD, &params);
+        };
+        let before = self.published.entry(project.clone()).or_default();
+        // A file published before and clean now is published empty.
+        for path in before.iter() {
+            files.entry(path.clone()).or_default();
+        }
+        *before = files
+            .iter()
+            .filter(|(_, diagnostics)| !diagnostics.is_empty())
+            .map(|(path, _)| path.clone())
+            .collect();
+        self.views.insert(project, view);
+        for (path, diagnostics) in files {
+            let Ok(uri) = Url::from_file_path(&path) else {
+                continue;
+            };
+            let params = PublishDiagnosticsParams {
+                uri,
+                diagnostics,
+                version: None,
+            };
+            send(connection, PublishDiagnostics::METHOD, &params)?;
+        }
+        Ok(())
+    }
+
+    /// Answers a request: a panic while answering becomes an error
+    /// response, and the session goes on.
+    fn answer(
+        &mut self,
+        connection: &Connection,
+        request: &Request,
+    ) -> Result<Response, ServerError> {
+        let id = request.id.clone();
+        let Some(document) = request
+            .params
+            .get("textDocument")
+            .and_then(|document| document.get("uri"))
+            .and_then(|uri| serde_json::from_value::<Url>(uri.clone()).ok())
+            .and_then(|uri| file_path(&uri))
+        else {
+            return Ok(Response::new_err(
+                id,
+                ErrorCode::MethodNotFound as i32,
+                format!("`{}` is not offered by this server", request.method),
+            ));
+        };
+        // A request reads the project as the editor shows it now.
+        let project = self.project_of(&document);
+        if let Some(project) = &project
+            && (self.dirty.remove(project) || !self.views.contains_key(project))
+        {
+            self.publish_project(connection, project.clone())?;
+        }
+        let view = project.as_ref().and_then(|project| self.views.get(project));
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            requests::answer(view, &document, request)
+        }));
+        Ok(match answered {
+            Ok(Ok(result)) => Response::new_ok(id, result),
+            Ok(Err(message)) => Response::new_err(id, ErrorCode::MethodNotFound as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!(
+                    "strata: answering `{}` failed (a bug; the server goes on)",
+                    request.method
+                ),
+            ),
+        })
     }
 }
 
