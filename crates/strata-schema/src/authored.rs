@@ -9,8 +9,12 @@
 //!   [`Authored::layered`] drops `required` everywhere but the keys named
 //!   (a blueprint's `name`);
 //! - a tag (`!cel`, `!include`) puts a string where any value may go, so
-//!   [`Authored::tagged`] lets every property value, item and map value be
-//!   a string too (the dialect checks the value the tag gives);
+//!   [`Authored::tagged`] lets every property value, item and map value
+//!   that is not text already (a number, a boolean, a mapping, a list) be
+//!   a string too; the dialect checks the value the tag gives. Text keeps
+//!   its constraints, enums included: a misspelt enum value is worth more
+//!   to catch in an editor than a tag in an enum field, rare, is worth
+//!   letting through;
 //! - a file may hold one document in several shapes (`blueprint: {...}`,
 //!   a list), which [`file_shapes`] states around the document's schema.
 //!
@@ -35,18 +39,20 @@ impl Authored {
     /// `schema` (a decoder's) as a person writes the file.
     #[must_use]
     pub fn apply(&self, schema: &Value) -> Value {
+        let original = schema;
         let mut schema = schema.clone();
-        self.rewrite(&mut schema, true);
+        self.rewrite(original, &mut schema, true);
         if let Some(definitions) = schema.get_mut("$defs").and_then(Value::as_object_mut) {
             for definition in definitions.values_mut() {
-                self.rewrite(definition, false);
+                self.rewrite(original, definition, false);
             }
         }
         schema
     }
 
-    /// Rewrites one subschema and every subschema it holds in place.
-    fn rewrite(&self, schema: &mut Value, root: bool) {
+    /// Rewrites one subschema and every subschema it holds in place;
+    /// `original` resolves references.
+    fn rewrite(&self, original: &Value, schema: &mut Value, root: bool) {
         let Some(object) = schema.as_object_mut() else {
             return;
         };
@@ -66,36 +72,36 @@ impl Authored {
         }
         if let Some(properties) = object.get_mut("properties").and_then(Value::as_object_mut) {
             for property in properties.values_mut() {
-                self.rewrite(property, false);
-                self.allow_tag(property);
+                self.rewrite(original, property, false);
+                self.allow_tag(original, property);
             }
         }
         for key in ["items", "additionalProperties"] {
             if let Some(value) = object.get_mut(key)
                 && value.is_object()
             {
-                self.rewrite(value, false);
-                self.allow_tag(value);
+                self.rewrite(original, value, false);
+                self.allow_tag(original, value);
             }
         }
         for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
             if let Some(branches) = object.get_mut(key).and_then(Value::as_array_mut) {
                 for branch in branches {
-                    self.rewrite(branch, false);
+                    self.rewrite(original, branch, false);
                 }
             }
         }
         for key in ["if", "then", "else", "not"] {
             if let Some(value) = object.get_mut(key) {
-                self.rewrite(value, false);
+                self.rewrite(original, value, false);
             }
         }
     }
 
     /// Lets a tagged string stand for the value `schema` describes,
     /// keeping its description (and default) where an editor shows them.
-    fn allow_tag(&self, schema: &mut Value) {
-        if !self.tagged || !schema.is_object() || accepts_any_string(schema) {
+    fn allow_tag(&self, original: &Value, schema: &mut Value) {
+        if !self.tagged || !schema.is_object() || is_text(original, schema, 0) {
             return;
         }
         let mut wrapper = Map::new();
@@ -115,25 +121,46 @@ impl Authored {
     }
 }
 
-/// Whether `schema` takes every string already (a plain `type: string`
-/// without constraints, or no constraint at all).
-fn accepts_any_string(schema: &Value) -> bool {
+/// Whether `schema` describes text (a string type, a string enum), or
+/// nothing at all, following references into `root` and the branches of
+/// `anyOf` and `oneOf`: such a value takes a tag's string as it is, or
+/// should keep its constraints.
+fn is_text(root: &Value, schema: &Value, depth: usize) -> bool {
     let Some(object) = schema.as_object() else {
         return true;
     };
-    let constraining = object.keys().any(|key| {
-        !matches!(
-            key.as_str(),
-            "description" | "default" | "title" | "examples" | "type"
-        )
-    });
-    let types_string = match object.get("type") {
-        None => true,
-        Some(Value::String(kind)) => kind == "string",
-        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
-        Some(_) => false,
-    };
-    !constraining && types_string
+    if depth > 16 {
+        return true;
+    }
+    match object.get("type") {
+        Some(Value::String(kind)) => return kind == "string",
+        Some(Value::Array(kinds)) => return kinds.iter().any(|kind| kind == "string"),
+        _ => {}
+    }
+    if let Some(values) = object.get("enum").and_then(Value::as_array) {
+        return values.iter().any(Value::is_string);
+    }
+    if let Some(target) = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+    {
+        return is_text(root, target, depth + 1);
+    }
+    let branches: Vec<&Value> = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| object.get(*key).and_then(Value::as_array))
+        .flatten()
+        .filter(|branch| branch.get("type") != Some(&Value::from("null")))
+        .collect();
+    if branches.is_empty() {
+        // No constraint on the type: a string is already taken.
+        return !object.contains_key("properties") && !object.contains_key("items");
+    }
+    branches
+        .iter()
+        .any(|branch| is_text(root, branch, depth + 1))
 }
 
 /// A schema for a file whose document is one `item` as `schema` describes
@@ -178,10 +205,14 @@ mod tests {
                 "name": {"type": "string"},
                 "image": {"type": "string", "minLength": 1},
                 "uid": {"type": "integer", "description": "The user id."},
-                "podman": {"$ref": "#/$defs/Podman"}
+                "podman": {"$ref": "#/$defs/Podman"},
+                "pull": {"$ref": "#/$defs/Pull"}
             },
             "additionalProperties": false,
-            "$defs": {"Podman": {"type": "object", "required": ["image"], "properties": {"image": {"type": "string"}}}}
+            "$defs": {
+                "Podman": {"type": "object", "required": ["image"], "properties": {"image": {"type": "string"}}},
+                "Pull": {"enum": ["Always", "Never"]}
+            }
         })
     }
 
@@ -208,8 +239,12 @@ mod tests {
         assert_eq!(uid["description"], "The user id.");
         assert_eq!(uid["anyOf"][0]["type"], "integer");
         assert_eq!(uid["anyOf"][1]["type"], "string");
-        // A plain string takes a tag's text already.
+        // Text takes a tag's string already, and keeps its constraints.
         assert_eq!(authored["properties"]["name"], json!({"type": "string"}));
+        assert_eq!(
+            authored["properties"]["pull"],
+            json!({"$ref": "#/$defs/Pull"})
+        );
         assert!(authored["properties"]["podman"]["anyOf"].is_array());
     }
 
