@@ -282,7 +282,10 @@ fn platform_schemas_are_json_schemas() {
     let blueprint = strata(".", &["platform", "schema"]);
     let schema: serde_json::Value = serde_json::from_str(&stdout(&blueprint)).expect("json");
     assert_eq!(schema["anyOf"][0]["required"], serde_json::json!(["name"]));
-    assert_eq!(schema["anyOf"][1]["required"], serde_json::json!(["blueprint"]));
+    assert_eq!(
+        schema["anyOf"][1]["required"],
+        serde_json::json!(["blueprint"])
+    );
     let yaml = strata(".", &["platform", "schema", "repo", "-o", "yaml"]);
     assert!(stdout(&yaml).contains("additionalProperties: false"));
 }

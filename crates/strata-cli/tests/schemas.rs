@@ -1,6 +1,6 @@
 //! Every example file of every dialect passes its dialect's schema (`strata
 //! <dialect> schema ...`) in an independent validator, as an editor that
-//! knows only the schema would check it: `check-jsonschema` from PyPI,
+//! knows only the schema would check it: `check-jsonschema` (Python),
 //! installed in a virtual environment below the target folder when it is
 //! not there. Tags read as their plain values (`support/yaml_to_json.py`),
 //! as yaml-language-server reads the custom tags the README says to
@@ -105,15 +105,15 @@ fn every_example_passes_its_schema_in_an_independent_validator() {
         assert!(schema.status.success(), "{command:?}");
         let schema_file = scratch.path().join(format!("{index}.schema.json"));
         std::fs::write(&schema_file, &schema.stdout).expect("the schema is written");
-        let converted = scratch.path().join(index.to_string());
+        let json_dir = scratch.path().join(index.to_string());
         let status = Command::new(&python)
             .arg(&converter)
-            .arg(&converted)
+            .arg(&json_dir)
             .args(files.iter().map(|file| examples.join(file)))
             .status()
             .expect("the converter runs");
         assert!(status.success(), "converting {files:?}");
-        let mut documents: Vec<PathBuf> = std::fs::read_dir(&converted)
+        let mut documents: Vec<PathBuf> = std::fs::read_dir(&json_dir)
             .expect("the converted files")
             .map(|entry| entry.expect("an entry").path())
             .collect();
