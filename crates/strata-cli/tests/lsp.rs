@@ -830,3 +830,48 @@ fn neovim_shows_diagnostics_and_follows_a_definition() {
         serde_json::json!({"line": 23, "character": 10})
     );
 }
+
+/// Changes that come faster than checks: a check that a newer change
+/// overtook is dropped, so the last diagnostics published for the file
+/// are those of its last text, whatever the order the checks end in.
+#[test]
+fn an_overtaken_check_publishes_nothing_after_the_last() {
+    let (_scratch, catalogue) = example("platform/catalogue");
+    let path = catalogue.join("blueprints/go-services.yaml");
+    let uri = uri_of(&path);
+    let saved = std::fs::read_to_string(&path).expect("the blueprint");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(
+        &uri,
+        "yaml",
+        &saved.replace("template: go", "template: pyhton"),
+    );
+    assert_eq!(client.diagnostics_for(&uri).len(), 1);
+    for version in 2..12 {
+        let text = if version % 2 == 0 {
+            saved.replace("template: go", &format!("template: go{version}"))
+        } else {
+            saved.clone()
+        };
+        client.change(&uri, version, &text);
+    }
+    client.change(&uri, 12, &saved);
+    // Wait out the debounce and the check, then end the session: the last
+    // diagnostics published for the file are empty.
+    std::thread::sleep(Duration::from_millis(1500));
+    client.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let mut last = None;
+    loop {
+        let message = client.next();
+        if message["id"] == json!(2) {
+            break;
+        }
+        if message["params"]["uri"] == uri {
+            last = Some(message["params"]["diagnostics"].clone());
+        }
+    }
+    assert_eq!(last, Some(json!([])));
+    client.notify("exit", &Value::Null);
+    assert!(client.server.wait().expect("the server exits").success());
+}

@@ -54,7 +54,7 @@ pub struct View {
     /// The dialect's own schema of a file (below the root).
     pub schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
     /// The dialect, when opening gave one.
-    dialect: Option<Box<dyn Explain>>,
+    dialect: Option<Box<dyn Explain + Send>>,
 }
 
 impl View {
@@ -161,7 +161,7 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
 /// Opens `D` on `files` with `settings` (the dialect's defaults for none),
 /// then, when opening found no error, checks every request it makes on its
 /// own ([`Dialect::check`]); gives the view and every diagnostic.
-fn open<D: Dialect + 'static>(
+fn open<D: Dialect + Send + 'static>(
     files: Arc<dyn Files>,
     limits: Limits,
     settings: Option<D::Settings>,
@@ -176,7 +176,7 @@ fn open<D: Dialect + 'static>(
             diagnostics.extend(dialect.check(&mut sources));
         }
         outline = dialect.outline(&mut sources);
-        Box::new(dialect) as Box<dyn Explain>
+        Box::new(dialect) as Box<dyn Explain + Send>
     });
     let view = View {
         root,

@@ -1,20 +1,33 @@
 //! `strata lsp`: a language server for the dialects, over standard input and
 //! output (`lsp-server` and `lsp-types`, rust-analyzer's crates).
 //!
-//! What it does so far: **diagnostics as the user types**. Every open
-//! buffer belongs to a project ([`project`]: one the client names in its
-//! initialization options, else what the file says it is, else the nearest
-//! marker above it);
-//! after a change, once no other change has come for [`DEBOUNCE`], each
-//! changed project is opened through the dialect contract with the open
-//! buffers over the files on disk ([`check`]), and its diagnostics are
-//! published for every file they point into, errors in files the user has
-//! not opened included. A file whose problems are fixed is published empty,
-//! so its marks go away. A file outside every project gets nothing.
+//! **Diagnostics as the user types.** Every open buffer belongs to a
+//! project ([`project`]: one the client names in its initialization
+//! options, else what the file says it is, else the nearest marker above
+//! it). After a change, once no other change has come for [`DEBOUNCE`],
+//! the changed project is checked on a worker thread ([`check`]: opened
+//! through the dialect contract with the open buffers over the files on
+//! disk), and its diagnostics are published for every file they point
+//! into, errors in files the user has not opened included. A file whose
+//! problems are fixed is published empty, so its marks go away. A file
+//! outside every project gets nothing.
 //!
-//! Requests the server does not offer get `MethodNotFound`; a panic while
-//! checking is reported in the client's log (`window/logMessage`) and the
-//! server goes on. `exit` without `shutdown` is an error (status 1).
+//! **Checks never block the session.** At most two run at once, each on a
+//! worker of its own; a check that a newer change of its project overtook
+//! runs to its end (jrsonnet has no point at which an evaluation can be
+//! interrupted; the call depth and `--memory-limit` bound it) and its
+//! result is dropped, so what is published is always the latest text's.
+//!
+//! **Requests** (hover, definition, references, document symbols,
+//! completion: `navigate`, `complete`) read the project's view from its
+//! last check; a view older than the last change is checked again first,
+//! on the main thread, so positions match the text the client shows.
+//! Completion alone reads the buffer as it is and the last view's names
+//! and schemas, so typing never waits for a check. A panic while
+//! answering becomes an error response and the session goes on; one while
+//! checking is reported in the client's log (`window/logMessage`).
+//! Requests the server does not offer get `MethodNotFound`; `exit` without
+//! `shutdown` is an error (status 1).
 
 #![forbid(unsafe_code)]
 
@@ -29,12 +42,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crossbeam_channel::RecvTimeoutError;
+use crossbeam_channel::Sender;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
     LogMessage, Notification as _, PublishDiagnostics,
 };
+use lsp_types::request::{Completion, Request as _};
 use lsp_types::{
     CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, HoverProviderCapability,
@@ -48,7 +62,12 @@ use crate::project::Project;
 
 /// How long the server waits after a change for the next one before it
 /// checks: typing does not start a check per keystroke.
-pub const DEBOUNCE: Duration = Duration::from_millis(150);
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// How many checks run at once, each on a worker of its own: one per core
+/// of the machines this is measured on, so a check that a newer change
+/// overtook does not hold the next one back.
+const MAX_RUNNING: usize = 2;
 
 /// Why the server stopped before the client said `exit`: the connection
 /// broke, or a message could not be read or written.
@@ -95,29 +114,38 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
     let initialize = connection
         .initialize(serde_json::to_value(capabilities).map_err(failed)?)
         .map_err(failed)?;
+    let (finished_sender, finished) = crossbeam_channel::unbounded();
     let mut server = Server {
         limits,
         configured: configured_projects(&initialize),
         buffers: BTreeMap::new(),
         dirty: HashSet::new(),
+        generations: HashMap::new(),
+        running: 0,
+        finished: finished_sender,
         published: HashMap::new(),
         views: HashMap::new(),
     };
     loop {
-        let message = if server.dirty.is_empty() {
-            connection.receiver.recv().ok()
-        } else {
-            match connection.receiver.recv_timeout(DEBOUNCE) {
-                Ok(message) => Some(message),
-                Err(RecvTimeoutError::Timeout) => {
-                    server.publish(connection)?;
-                    continue;
+        // Wait for a message, a finished check, or the end of the debounce
+        // when a change waits to be checked and a worker is free.
+        let waiting = !server.dirty.is_empty() && server.running < MAX_RUNNING;
+        let timeout = if waiting { DEBOUNCE } else { Duration::MAX };
+        let message = crossbeam_channel::select! {
+            recv(connection.receiver) -> message => match message {
+                Ok(message) => message,
+                Err(_) => return Ok(()),
+            },
+            recv(finished) -> done => {
+                if let Ok(done) = done {
+                    server.take_finished(connection, done)?;
                 }
-                Err(RecvTimeoutError::Disconnected) => None,
+                continue;
             }
-        };
-        let Some(message) = message else {
-            return Ok(());
+            default(timeout) => {
+                server.start_checks();
+                continue;
+            }
         };
         match message {
             Message::Request(request) => {
@@ -149,12 +177,27 @@ struct Server {
     configured: Vec<project::Configured>,
     /// The open buffers, by absolute path.
     buffers: BTreeMap<PathBuf, String>,
-    /// Projects changed since they were last checked.
+    /// Projects changed since their last check started.
     dirty: HashSet<Project>,
+    /// How many times each project has changed: a check's result counts
+    /// only when no change came after it started.
+    generations: HashMap<Project, u64>,
+    /// How many checks run on workers.
+    running: usize,
+    /// Where workers send what they checked.
+    finished: Sender<Finished>,
     /// Each checked project and the files it last published diagnostics for.
     published: HashMap<Project, BTreeSet<PathBuf>>,
-    /// Each checked project as its last check saw it.
-    views: HashMap<Project, View>,
+    /// Each checked project as its last check saw it, with the generation
+    /// it saw.
+    views: HashMap<Project, (u64, View)>,
+}
+
+/// A check a worker finished: `None` when it panicked.
+struct Finished {
+    project: Project,
+    generation: u64,
+    checked: Option<Checked>,
 }
 
 impl Server {
@@ -197,6 +240,7 @@ impl Server {
     /// Takes in a notification, and marks the project it changes.
     fn notify(&mut self, notification: Notification) {
         if let Some(project) = self.changed_project(notification) {
+            *self.generations.entry(project.clone()).or_default() += 1;
             self.dirty.insert(project);
         }
     }
@@ -210,25 +254,83 @@ impl Server {
         })
     }
 
-    /// Checks every changed project and publishes its diagnostics, clearing
-    /// the files it no longer has problems in.
-    fn publish(&mut self, connection: &Connection) -> Result<(), ServerError> {
-        for project in std::mem::take(&mut self.dirty) {
-            self.publish_project(connection, project)?;
+    /// Starts a check on a worker for each changed project, as many as
+    /// workers are free. Each worker checks the buffers as they are now;
+    /// a check that a newer change overtakes still runs to its end, and
+    /// its result is dropped.
+    fn start_checks(&mut self) {
+        let mut dirty: Vec<Project> = self.dirty.iter().cloned().collect();
+        dirty.sort_by(|a, b| a.root.cmp(&b.root));
+        for project in dirty.into_iter().take(MAX_RUNNING - self.running) {
+            self.dirty.remove(&project);
+            self.running += 1;
+            let generation = self.generation(&project);
+            let buffers = self.buffers_of(&project);
+            let limits = self.limits;
+            let finished = self.finished.clone();
+            std::thread::spawn(move || {
+                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check::check(&project, &buffers, limits)
+                }))
+                .ok();
+                let _ = finished.send(Finished {
+                    project,
+                    generation,
+                    checked,
+                });
+            });
         }
-        Ok(())
     }
 
-    /// Checks `project` and publishes its diagnostics.
-    fn publish_project(
+    /// The number of changes `project` has had.
+    fn generation(&self, project: &Project) -> u64 {
+        self.generations.get(project).copied().unwrap_or_default()
+    }
+
+    /// The open buffers below `project`'s root.
+    fn buffers_of(&self, project: &Project) -> BTreeMap<PathBuf, String> {
+        self.buffers
+            .iter()
+            .filter(|(path, _)| path.starts_with(&project.root))
+            .map(|(path, text)| (path.clone(), text.clone()))
+            .collect()
+    }
+
+    /// Publishes what a worker checked, unless a newer change overtook it.
+    fn take_finished(
+        &mut self,
+        connection: &Connection,
+        done: Finished,
+    ) -> Result<(), ServerError> {
+        self.running -= 1;
+        if done.generation != self.generation(&done.project) {
+            return Ok(());
+        }
+        self.publish_checked(connection, done.project, done.generation, done.checked)
+    }
+
+    /// Checks `project` now, on this thread, and publishes its diagnostics.
+    fn check_now(&mut self, connection: &Connection, project: Project) -> Result<(), ServerError> {
+        self.dirty.remove(&project);
+        let generation = self.generation(&project);
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check::check(&project, &self.buffers, self.limits)
+        }))
+        .ok();
+        self.publish_checked(connection, project, generation, checked)
+    }
+
+    /// Publishes the diagnostics of `project` as checked at `generation`,
+    /// clearing the files it no longer has problems in, and keeps its view;
+    /// a check that panicked is reported in the client's log.
+    fn publish_checked(
         &mut self,
         connection: &Connection,
         project: Project,
+        generation: u64,
+        checked: Option<Checked>,
     ) -> Result<(), ServerError> {
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check::check(&project, &self.buffers, self.limits)
-        }));
-        let Ok(Checked {
+        let Some(Checked {
             published: mut files,
             view,
         }) = checked
@@ -252,7 +354,7 @@ impl Server {
             .filter(|(_, diagnostics)| !diagnostics.is_empty())
             .map(|(path, _)| path.clone())
             .collect();
-        self.views.insert(project, view);
+        self.views.insert(project, (generation, view));
         for (path, diagnostics) in files {
             let Ok(uri) = Url::from_file_path(&path) else {
                 continue;
@@ -288,16 +390,28 @@ impl Server {
                 format!("`{}` is not offered by this server", request.method),
             ));
         };
-        // A request reads the project as the editor shows it now.
+        // A request reads the project as the editor shows it now: a view
+        // older than the last change is checked again first, except for
+        // completion, which reads the buffer itself and takes the names
+        // and schemas of the last view while the user types.
         let project = self.project_of(&document);
-        if let Some(project) = &project
-            && (self.dirty.remove(project) || !self.views.contains_key(project))
-        {
-            self.publish_project(connection, project.clone())?;
+        if let Some(project) = &project {
+            let fresh = self
+                .views
+                .get(project)
+                .is_some_and(|(generation, _)| *generation == self.generation(project));
+            let tolerant = request.method == Completion::METHOD && self.views.contains_key(project);
+            if !fresh && !tolerant {
+                self.check_now(connection, project.clone())?;
+            }
         }
-        let view = project.as_ref().and_then(|project| self.views.get(project));
+        let view = project
+            .as_ref()
+            .and_then(|project| self.views.get(project))
+            .map(|(_, view)| view);
+        let buffer = self.buffers.get(&document).map(String::as_str);
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            requests::answer(view, &document, request)
+            requests::answer(view, &document, buffer, request)
         }));
         Ok(match answered {
             Ok(Ok(result)) => Response::new_ok(id, result),

@@ -19,10 +19,12 @@ use strata_syntax::Span;
 use crate::check::{View, offset};
 use crate::{complete, navigate};
 
-/// The answer to `request` about `document`, or why there is none.
+/// The answer to `request` about `document`, whose open buffer (if it is
+/// open) holds `buffer`, or why there is none.
 pub(crate) fn answer(
     view: Option<&View>,
     document: &Path,
+    buffer: Option<&str>,
     request: &Request,
 ) -> Result<Value, String> {
     let params = request.params.clone();
@@ -66,11 +68,18 @@ pub(crate) fn answer(
         Completion::METHOD => {
             let params: CompletionParams = serde_json::from_value(params).map_err(invalid)?;
             let position = params.text_document_position.position;
-            at(view, document, position).map(|(view, span, text)| {
+            // The text as the user sees it now; the view may be older.
+            view.and_then(|view| {
+                let text = buffer.or_else(|| {
+                    let source = view.source_of(document)?;
+                    Some(view.sources.get(source).text())
+                })?;
                 let relative = document.strip_prefix(&view.root).unwrap_or(document);
                 let schema = (view.schema_of)(relative);
-                let before = &text[..span.start as usize];
-                serde_json::to_value(complete::complete(view, schema, text, before))
+                let before = &text[..offset(text, position)];
+                Some(serde_json::to_value(complete::complete(
+                    view, schema, text, before,
+                )))
             })
         }
         method => return Err(format!("`{method}` is not offered by this server")),
