@@ -55,9 +55,9 @@ pub struct Package {
     settings: Settings,
     sources: Arc<SourceDb>,
     /// `app.yaml`, when the package has a folder.
-    application: Option<Node>,
+    pub(crate) application: Option<Node>,
     /// The documents of `definitions/`, file by file.
-    definitions: Vec<Vec<Node>>,
+    pub(crate) definitions: Vec<Vec<Node>>,
 }
 
 /// What to check a package against.
@@ -186,6 +186,13 @@ impl Dialect for Package {
             application,
         };
         Outcome::new(Some(rendered), problems).valid()
+    }
+    fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {
+        Package::outline(self)
+    }
+
+    fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+        crate::navigate::schema_of(path)
     }
 }
 

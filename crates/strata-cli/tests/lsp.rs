@@ -875,3 +875,57 @@ fn an_overtaken_check_publishes_nothing_after_the_last() {
     client.notify("exit", &Value::Null);
     assert!(client.server.wait().expect("the server exits").success());
 }
+
+/// In a capabilities package: a trait's `type` that names one of the
+/// package's definitions leads to it, and the outline of `app.yaml` lists
+/// its components.
+#[test]
+fn navigation_in_a_capabilities_package() {
+    let (_scratch, package) = example("capabilities");
+    let path = package.join("shop/app.yaml");
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("app.yaml");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "yaml", &text);
+    let line = text
+        .lines()
+        .position(|line| line.contains("- type: redis-sidecar"))
+        .expect("the trait");
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find("redis-sidecar"))
+        .expect("its type");
+    let definition = client.at(
+        "textDocument/definition",
+        &uri,
+        line,
+        column + 3,
+        Value::Null,
+    );
+    assert_eq!(
+        definition["uri"],
+        uri_of(&package.join("shop/definitions/redis-sidecar.yaml"))
+    );
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 3, "character": 8}, "end": {"line": 3, "character": 21}})
+    );
+    let hover = client.at("textDocument/hover", &uri, line, column + 3, Value::Null);
+    assert!(
+        markdown(&hover).starts_with(
+            "capability `redis-sidecar`: Injects a Redis sidecar container alongside the main workload."
+        ),
+        "{hover}"
+    );
+    let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
+    let names: Vec<&str> = symbols
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .filter_map(|symbol| symbol["name"].as_str())
+        .collect();
+    assert_eq!(names, ["web", "orders"], "{symbols}");
+    client.finish();
+}

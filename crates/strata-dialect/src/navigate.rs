@@ -30,11 +30,12 @@ pub enum SymbolKind {
     TerraformComponent,
     /// A kustomization of a Windsor blueprint or feature.
     Kustomization,
-    /// A qbec component (one file).
+    /// A qbec component (one file), or a component of a capabilities
+    /// application.
     Component,
     /// An environment of a qbec application.
     Environment,
-    /// A resource of a spec blueprint or a capabilities application.
+    /// A resource of a spec blueprint.
     Resource,
     /// A variable of a spec blueprint.
     Variable,
@@ -46,6 +47,8 @@ pub enum SymbolKind {
     Child,
     /// An export of a spec blueprint.
     Export,
+    /// A capability definition of a capabilities package.
+    Capability,
 }
 
 impl SymbolKind {
@@ -66,6 +69,7 @@ impl SymbolKind {
             SymbolKind::DataSource => "data source",
             SymbolKind::Child => "child blueprint",
             SymbolKind::Export => "export",
+            SymbolKind::Capability => "capability",
         }
     }
 }

@@ -160,7 +160,7 @@ pub(crate) fn symbols(view: &View, source: strata_syntax::SourceId) -> Vec<Docum
 fn kind(kind: SymbolKind) -> lsp_types::SymbolKind {
     match kind {
         SymbolKind::Blueprint => lsp_types::SymbolKind::CLASS,
-        SymbolKind::Template => lsp_types::SymbolKind::INTERFACE,
+        SymbolKind::Template | SymbolKind::Capability => lsp_types::SymbolKind::INTERFACE,
         SymbolKind::Feature | SymbolKind::Child => lsp_types::SymbolKind::MODULE,
         SymbolKind::TerraformComponent | SymbolKind::Kustomization => {
             lsp_types::SymbolKind::PACKAGE

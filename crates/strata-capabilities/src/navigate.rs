@@ -1,0 +1,104 @@
+//! What an editor shows of a package ([`strata_dialect::navigate`]).
+//!
+//! - **Symbols**: each component of the Application (at its `name`) and
+//!   each capability definition of `definitions/` (at `metadata.name`).
+//! - **References**: a component's, trait's or policy's `type` that names
+//!   one of the package's definitions, to the definition.
+//! - **Schemas**: `app.yaml` and the files of `definitions/`.
+
+use std::path::Path;
+
+use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
+use strata_syntax::Node;
+
+use crate::{APP_FILE, DEFINITIONS_DIR, Package, application_schema, definition_schema};
+
+/// The kinds a `type` may name in a package.
+const CAPABILITIES: &[SymbolKind] = &[SymbolKind::Capability];
+
+/// The schema of the package file at `path`.
+pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
+    if path == Path::new(APP_FILE) {
+        Some(application_schema())
+    } else if path.parent() == Some(Path::new(DEFINITIONS_DIR)) {
+        Some(definition_schema())
+    } else {
+        None
+    }
+}
+
+impl Package {
+    /// [`strata_dialect::Dialect::outline`].
+    pub(crate) fn outline(&self) -> Outline {
+        let mut outline = Outline {
+            naming_keys: vec![("type", CAPABILITIES)],
+            ..Outline::default()
+        };
+        for definition in self.definitions.iter().flatten() {
+            let name = definition
+                .get("metadata")
+                .and_then(|metadata| metadata.get("name"));
+            if let Some((name, text)) = name.and_then(|name| Some((name, name.as_str()?))) {
+                outline.symbols.push(Symbol {
+                    name: text.to_owned(),
+                    kind: SymbolKind::Capability,
+                    span: definition.span,
+                    name_span: name.span,
+                    detail: definition
+                        .get("spec")
+                        .and_then(|spec| spec.get("description"))
+                        .and_then(Node::as_str)
+                        .map(str::to_owned),
+                });
+            }
+        }
+        let spec = self
+            .application
+            .as_ref()
+            .and_then(|application| application.get("spec"));
+        let components = list(spec, "components");
+        for component in components {
+            if let Some(name) = component.get("name")
+                && let Some(text) = name.as_str()
+            {
+                outline.symbols.push(Symbol {
+                    name: text.to_owned(),
+                    kind: SymbolKind::Component,
+                    span: component.span,
+                    name_span: name.span,
+                    detail: component
+                        .get("type")
+                        .and_then(Node::as_str)
+                        .map(|kind| format!("of type `{kind}`")),
+                });
+            }
+        }
+        let typed = components
+            .iter()
+            .chain(
+                components
+                    .iter()
+                    .flat_map(|component| list(Some(component), "traits")),
+            )
+            .chain(list(spec, "policies"));
+        for node in typed.filter_map(|entry| entry.get("type")) {
+            if let Some(target) = node
+                .as_str()
+                .and_then(|name| outline.target_of(name, CAPABILITIES))
+            {
+                outline.references.push(Reference {
+                    span: node.span,
+                    target,
+                });
+            }
+        }
+        outline
+    }
+}
+
+/// The items of the list under `key` of `node`.
+fn list<'a>(node: Option<&'a Node>, key: &str) -> &'a [Node] {
+    node.and_then(|node| node.get(key))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+}
