@@ -134,6 +134,14 @@ pub trait Dialect: Sized {
         Vec::new()
     }
 
+    /// Opens the dialect again from `files`, as [`Dialect::open`] would,
+    /// reusing what opening `self` computed that the inputs still give
+    /// (an editor reopens its project after every change). The result is
+    /// the same as `open`'s; by default it is `open`.
+    fn reopen(&self, files: Arc<dyn Files>, options: Options<Self::Settings>) -> Opened<Self> {
+        Self::open(files, options)
+    }
+
     /// What the dialect's files define and name, for an editor
     /// ([`navigate`]); computed from what opening built, problems or not.
     /// `db` extends [`Dialect::sources`]: a file named but not read when

@@ -13,6 +13,7 @@
 //!
 //! Ranges are in UTF-16 code units, the protocol's default.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -53,8 +54,9 @@ pub struct View {
     pub functions: Vec<FunctionDoc>,
     /// The dialect's own schema of a file (below the root).
     pub schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
-    /// The dialect, when opening gave one.
-    dialect: Option<Box<dyn Explain + Send>>,
+    /// The dialect, when opening gave one: it explains values, and the
+    /// next check of the project reopens it ([`Dialect::reopen`]).
+    pub dialect: Option<Arc<dyn Loaded>>,
 }
 
 impl View {
@@ -96,20 +98,33 @@ impl View {
     }
 }
 
-/// A dialect's answer to a hover on a value, kept behind the contract.
-trait Explain {
+/// An opened dialect of any kind, as a view keeps it.
+pub trait Loaded: Send + Sync {
+    /// [`Dialect::explain`].
     fn explain(&self, db: &SourceDb, at: Span) -> Option<String>;
+    /// The dialect itself, for the next check to reopen.
+    fn as_any(&self) -> &dyn Any;
 }
 
-impl<D: Dialect> Explain for D {
+impl<D: Dialect + Send + Sync + 'static> Loaded for D {
     fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
         Dialect::explain(self, db, at)
     }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
-/// Opens `project` with `buffers` (absolute paths) over its files.
+/// Opens `project` with `buffers` (absolute paths) over its files,
+/// reopening `previous` (the dialect of its last check) when there is one.
 #[must_use]
-pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Limits) -> Checked {
+pub fn check(
+    project: &Project,
+    buffers: &BTreeMap<PathBuf, String>,
+    limits: Limits,
+    previous: Option<&dyn Loaded>,
+) -> Checked {
     let Ok(base) = RootFs::new(&project.root) else {
         return Checked {
             published: Published::new(),
@@ -132,20 +147,24 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
     let files: Arc<dyn Files> = Arc::new(OverlayFs::new(Arc::new(base), memory));
     let root = project.root.clone();
     let (view, diagnostics) = match &project.dialect {
-        DialectKind::Platform => open::<strata_platform::Catalogue>(files, limits, None, root),
-        DialectKind::Components => {
-            open::<strata_components::Application>(files, limits, None, root)
+        DialectKind::Platform => {
+            open::<strata_platform::Catalogue>(files, limits, None, root, previous)
         }
-        DialectKind::Features => open::<strata_features::Project>(files, limits, None, root),
+        DialectKind::Components => {
+            open::<strata_components::Application>(files, limits, None, root, previous)
+        }
+        DialectKind::Features => {
+            open::<strata_features::Project>(files, limits, None, root, previous)
+        }
         DialectKind::Capabilities => {
-            open::<strata_capabilities::Package>(files, limits, None, root)
+            open::<strata_capabilities::Package>(files, limits, None, root, previous)
         }
         DialectKind::Spec(blueprint) => {
             let settings = strata_spec::Settings {
                 path: blueprint.clone(),
                 root: Some(project.root.clone()),
             };
-            open::<strata_spec::Spec>(files, limits, Some(settings), root)
+            open::<strata_spec::Spec>(files, limits, Some(settings), root, previous)
         }
     };
     let mut published = Published::new();
@@ -161,13 +180,18 @@ pub fn check(project: &Project, buffers: &BTreeMap<PathBuf, String>, limits: Lim
 /// Opens `D` on `files` with `settings` (the dialect's defaults for none),
 /// then, when opening found no error, checks every request it makes on its
 /// own ([`Dialect::check`]); gives the view and every diagnostic.
-fn open<D: Dialect + Send + 'static>(
+fn open<D: Dialect + Send + Sync + 'static>(
     files: Arc<dyn Files>,
     limits: Limits,
     settings: Option<D::Settings>,
     root: PathBuf,
+    previous: Option<&dyn Loaded>,
 ) -> (View, Vec<Diagnostic>) {
-    let opened = D::open(files, Options::new(limits, settings.unwrap_or_default()));
+    let options = Options::new(limits, settings.unwrap_or_default());
+    let opened = match previous.and_then(|previous| previous.as_any().downcast_ref::<D>()) {
+        Some(previous) => previous.reopen(files, options),
+        None => D::open(files, options),
+    };
     let mut sources = SourceDb::extending(opened.sources);
     let mut diagnostics = opened.outcome.diagnostics;
     let mut outline = Outline::default();
@@ -176,7 +200,7 @@ fn open<D: Dialect + Send + 'static>(
             diagnostics.extend(dialect.check(&mut sources));
         }
         outline = dialect.outline(&mut sources);
-        Box::new(dialect) as Box<dyn Explain + Send>
+        Arc::new(dialect) as Arc<dyn Loaded>
     });
     let view = View {
         root,

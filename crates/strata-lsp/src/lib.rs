@@ -7,7 +7,9 @@
 //! it). After a change, once no other change has come for [`DEBOUNCE`],
 //! the changed project is checked on a worker thread ([`check`]: opened
 //! through the dialect contract with the open buffers over the files on
-//! disk), and its diagnostics are published for every file they point
+//! disk; reopened, once it has been opened, so a dialect reuses what the
+//! change left as it was: the platform its compiled CEL and the checks of
+//! every blueprint whose resolved tree is identical), and its diagnostics are published for every file they point
 //! into, errors in files the user has not opened included. A file whose
 //! problems are fixed is published empty, so its marks go away. A file
 //! outside every project gets nothing.
@@ -40,6 +42,7 @@ mod requests;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossbeam_channel::Sender;
@@ -266,11 +269,12 @@ impl Server {
             self.running += 1;
             let generation = self.generation(&project);
             let buffers = self.buffers_of(&project);
+            let previous = self.previous(&project);
             let limits = self.limits;
             let finished = self.finished.clone();
             std::thread::spawn(move || {
                 let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check::check(&project, &buffers, limits)
+                    check::check(&project, &buffers, limits, previous.as_deref())
                 }))
                 .ok();
                 let _ = finished.send(Finished {
@@ -280,6 +284,11 @@ impl Server {
                 });
             });
         }
+    }
+
+    /// The dialect of `project`'s last check, for the next to reopen.
+    fn previous(&self, project: &Project) -> Option<Arc<dyn check::Loaded>> {
+        self.views.get(project)?.1.dialect.clone()
     }
 
     /// The number of changes `project` has had.
@@ -313,8 +322,9 @@ impl Server {
     fn check_now(&mut self, connection: &Connection, project: Project) -> Result<(), ServerError> {
         self.dirty.remove(&project);
         let generation = self.generation(&project);
+        let previous = self.previous(&project);
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check::check(&project, &self.buffers, self.limits)
+            check::check(&project, &self.buffers, self.limits, previous.as_deref())
         }))
         .ok();
         self.publish_checked(connection, project, generation, checked)

@@ -16,7 +16,9 @@
 //!
 //! At load every concrete blueprint is rendered once against the synthetic
 //! [`Scope::test`], so configuration errors surface before any request.
-//! CEL programs are compiled once per load and reused by every render.
+//! CEL programs are compiled once per load and reused by every render;
+//! [`Dialect::reopen`] reuses them, and the checks of the blueprints whose
+//! resolved trees did not change, from the catalogue opened before.
 //! Parsing the files, compiling each blueprint's expressions and these
 //! checks each run on every core ([`strata_dialect::map_ordered`]), their
 //! results in order, so diagnostics are the same for any number of cores.
@@ -50,6 +52,7 @@ mod resolve;
 mod scope;
 mod validate;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
@@ -131,11 +134,15 @@ pub struct Settings {
 pub struct Catalogue {
     sources: Arc<SourceDb>,
     strategies: Strategies,
-    programs: Programs,
+    programs: Arc<Programs>,
     definitions: IndexMap<String, Definition>,
     resolved: IndexMap<String, Resolved>,
     /// Every `!include` that found its file.
     includes: Vec<strata_dialect::Reference>,
+    /// What checking each concrete blueprint against the test scope found,
+    /// by name: a reopening reuses it for a blueprint whose resolved tree
+    /// is identical.
+    checked: HashMap<String, Vec<Diagnostic>>,
 }
 
 /// One line of `strata platform list`.
@@ -176,8 +183,14 @@ pub struct Rendered {
 }
 
 impl Catalogue {
-    /// [`Dialect::open`].
-    fn load(fs: &dyn Files, options: Options<Settings>) -> Opened<Catalogue> {
+    /// [`Dialect::open`], and [`Dialect::reopen`] after `previous`: its
+    /// compiled CEL (cached by text) and the checks of its blueprints whose
+    /// resolved trees are identical are reused.
+    fn load(
+        fs: &dyn Files,
+        options: Options<Settings>,
+        previous: Option<&Catalogue>,
+    ) -> Opened<Catalogue> {
         let mut db = SourceDb::new();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
         let (settings, mut strategies) = settings(&mut reader);
@@ -199,10 +212,14 @@ impl Catalogue {
         let includes = std::mem::take(&mut reader.includes);
         let mut diagnostics = std::mem::take(&mut reader.diagnostics);
         let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
-        let programs = Programs::new(CelOptions {
+        let cel = CelOptions {
             allow_env: settings.cel.allow_env,
             ..CelOptions::default()
-        });
+        };
+        let programs = previous
+            .map(|previous| &previous.programs)
+            .filter(|programs| programs.options() == cel)
+            .map_or_else(|| Arc::new(Programs::new(cel)), Arc::clone);
         let trees: Vec<&Node> = resolved.values().map(|blueprint| &blueprint.node).collect();
         diagnostics.extend(
             strata_dialect::map_ordered(&trees, |tree| programs.compile_tree(tree))
@@ -210,15 +227,24 @@ impl Catalogue {
                 .flatten(),
         );
         Opened::freeze(db, |sources| {
-            let catalogue = Catalogue {
+            let mut catalogue = Catalogue {
                 sources: sources.clone(),
                 strategies,
                 programs,
                 definitions,
                 resolved,
                 includes,
+                checked: HashMap::new(),
             };
-            diagnostics.extend(catalogue.check_all());
+            catalogue.checked = catalogue.check_all(previous);
+            diagnostics.extend(
+                catalogue
+                    .concrete()
+                    .into_iter()
+                    .filter_map(|name| catalogue.checked.get(name))
+                    .flatten()
+                    .cloned(),
+            );
             Outcome::new(Some(catalogue), strata_syntax::dedupe(diagnostics))
         })
     }
@@ -412,9 +438,36 @@ impl Catalogue {
 
     /// Renders every concrete blueprint against the test scope (but those
     /// whose files already failed to load: their problems are reported).
-    fn check_all(&self) -> Vec<Diagnostic> {
-        let concrete: Vec<&String> = self
-            .resolved
+    /// Checks every concrete blueprint against the test scope; a blueprint
+    /// whose resolved tree is identical to `previous`'s keeps what its
+    /// check found there.
+    fn check_all(&self, previous: Option<&Catalogue>) -> HashMap<String, Vec<Diagnostic>> {
+        let unchanged = |name: &str| {
+            let previous = previous?;
+            let before = previous.resolved.get(name)?;
+            before
+                .node
+                .identical(&self.resolved.get(name)?.node)
+                .then(|| previous.checked.get(name).cloned())?
+        };
+        let concrete = self.concrete();
+        let found = strata_dialect::map_ordered(&concrete, |name| {
+            unchanged(name).unwrap_or_else(|| {
+                let definition = &self.definitions[name.as_str()];
+                let request = RenderRequest {
+                    blueprint: definition.node.get("name").cloned(),
+                    ..RenderRequest::default()
+                };
+                self.compose(&request, &|_| true).err().unwrap_or_default()
+            })
+        });
+        concrete.into_iter().cloned().zip(found).collect()
+    }
+
+    /// The blueprints checked on opening: not templates, and every file of
+    /// their chain complete.
+    fn concrete(&self) -> Vec<&String> {
+        self.resolved
             .iter()
             .filter(|(_, resolved)| {
                 !resolved.is_template()
@@ -424,18 +477,7 @@ impl Catalogue {
                         .all(|layer| self.definitions[layer].complete)
             })
             .map(|(name, _)| name)
-            .collect();
-        strata_dialect::map_ordered(&concrete, |name| {
-            let definition = &self.definitions[name.as_str()];
-            let request = RenderRequest {
-                blueprint: definition.node.get("name").cloned(),
-                ..RenderRequest::default()
-            };
-            self.compose(&request, &|_| true).err().unwrap_or_default()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
+            .collect()
     }
 }
 
@@ -449,7 +491,11 @@ impl Dialect for Catalogue {
     /// catalogue (as much of it as could be resolved), with every problem
     /// found.
     fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Catalogue> {
-        Catalogue::load(files.as_ref(), options)
+        Catalogue::load(files.as_ref(), options, None)
+    }
+
+    fn reopen(&self, files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Catalogue> {
+        Catalogue::load(files.as_ref(), options, Some(self))
     }
 
     fn sources(&self) -> &Arc<SourceDb> {

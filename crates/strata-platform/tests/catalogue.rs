@@ -276,3 +276,76 @@ fn one_structural_error_hides_no_semantic_one() {
     let (_, diagnostics) = load(fs, Settings::default());
     assert_eq!(codes(&diagnostics), ["schema/enum", "k8s/invalid-quantity"]);
 }
+
+/// Reopening after edits finds what opening the edited files finds, and
+/// reuses what did not change: a blueprint fixed, another broken, a
+/// template changed under its children, the settings changed.
+#[test]
+fn reopening_finds_what_opening_finds() {
+    let a = "name: a\ntemplate: base\nhostname: !cel \"blueprint + '.example.com'\"\n";
+    let base = "name: base\nisTemplate: true\nimage: x\n";
+    let versions = [
+        vec![("a.yaml", a.to_owned()), ("base.yaml", base.to_owned())],
+        // `a` breaks: a CEL error.
+        vec![
+            ("a.yaml", a.replace("blueprint +", "nosuch +")),
+            ("base.yaml", base.to_owned()),
+        ],
+        // `a` fixed; the template breaks both itself and its child.
+        vec![
+            ("a.yaml", a.to_owned()),
+            (
+                "base.yaml",
+                base.replace("image: x", "image: x\nimagePullPolicy: Sometimes"),
+            ),
+        ],
+        // A new file before the others, so every source moves.
+        vec![
+            ("0.yaml", "name: zero\nimage: z\n".to_owned()),
+            ("a.yaml", a.to_owned()),
+            ("base.yaml", base.to_owned()),
+        ],
+        // The CEL options change.
+        vec![
+            (".strata.yaml", "cel: {allowEnv: true}\n".to_owned()),
+            ("a.yaml", a.to_owned()),
+            ("base.yaml", base.to_owned()),
+        ],
+    ];
+    let files = |version: &[(&str, String)]| {
+        let mut fs = MemoryFs::new();
+        for (path, text) in version {
+            fs = fs.with(path, text);
+        }
+        Arc::new(fs) as Arc<dyn Files>
+    };
+    let shown = |diagnostics: &[Diagnostic]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| format!("{} {} {:?}", d.code, d.message, d.primary.span))
+            .collect()
+    };
+    let options = || Options::new(Limits::default(), Settings::default());
+    let mut previous = Catalogue::open(files(&versions[0]), options())
+        .outcome
+        .value
+        .expect("a catalogue");
+    let mut found = Vec::new();
+    for version in versions.iter().skip(1).chain(&versions[..1]) {
+        let fresh = Catalogue::open(files(version), options()).outcome;
+        let reopened = previous.reopen(files(version), options()).outcome;
+        assert_eq!(shown(&reopened.diagnostics), shown(&fresh.diagnostics));
+        found.push(codes(&reopened.diagnostics));
+        previous = reopened.value.expect("a catalogue");
+    }
+    assert_eq!(
+        found,
+        [
+            vec!["cel/eval"],
+            vec!["schema/enum"],
+            vec![],
+            vec![],
+            vec![]
+        ]
+    );
+}

@@ -340,6 +340,32 @@ impl Node {
         }
     }
 
+    /// Whether two trees are the same to the byte: values, tags, layers,
+    /// and where every node and key was written. A tree that is identical
+    /// to one checked before needs no second check: every diagnostic about
+    /// it points where it pointed then.
+    #[must_use]
+    pub fn identical(&self, other: &Node) -> bool {
+        if self.span != other.span || self.layer != other.layer || self.tag != other.tag {
+            return false;
+        }
+        match (&self.value, &other.value) {
+            (Value::Seq(a), Value::Seq(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.identical(y))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(b).all(|((key, entry), (other_key, other))| {
+                        key == other_key
+                            && entry.key_span == other.key_span
+                            && entry.value.identical(&other.value)
+                    })
+            }
+            (Value::Seq(_) | Value::Map(_), _) | (_, Value::Seq(_) | Value::Map(_)) => false,
+            _ => self.same_content(other),
+        }
+    }
+
     /// Sets `layer` on this node and every node below it.
     pub fn stamp_layer(&mut self, layer: LayerId) {
         self.layer = Some(layer);
@@ -383,6 +409,25 @@ impl Node {
 mod tests {
     use super::*;
     use crate::{Segment, SourceDb};
+
+    #[test]
+    fn identical_trees_match_to_the_byte() {
+        let mut db = SourceDb::new();
+        let parse = |db: &SourceDb, id| {
+            crate::parse(db, id, crate::Format::Yaml, &crate::Limits::default())
+                .documents
+                .remove(0)
+        };
+        let first = db.add("a.yaml", "a: [1, {b: x}]\n");
+        let again = parse(&db, first);
+        assert!(parse(&db, first).identical(&again));
+        // The same content elsewhere is not identical.
+        let moved = db.add("a.yaml", " a: [1, {b: x}]\n");
+        assert!(parse(&db, moved).same_content(&again));
+        assert!(!parse(&db, moved).identical(&again));
+        let changed = db.add("a.yaml", "a: [1, {b: y}]\n");
+        assert!(!parse(&db, changed).identical(&parse(&db, first)));
+    }
 
     #[test]
     fn path_to_finds_the_innermost_value_or_key_at_an_offset() {
