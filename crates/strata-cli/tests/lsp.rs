@@ -876,6 +876,50 @@ fn an_overtaken_check_publishes_nothing_after_the_last() {
     assert!(client.server.wait().expect("the server exits").success());
 }
 
+/// In a qbec application's Jsonnet: an import leads to the file it
+/// resolves to (here through `libPaths`), and references gather every
+/// import of that file.
+#[test]
+fn jsonnet_imports_lead_to_their_files() {
+    let (_scratch, app) = example("components");
+    let path = app.join("components/api.jsonnet");
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("api.jsonnet");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "jsonnet", &text);
+    let line = text
+        .lines()
+        .position(|line| line.contains("import 'k.libsonnet'"))
+        .expect("the import");
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find("k.libsonnet"))
+        .expect("its path");
+    let definition = client.at("textDocument/definition", &uri, line, column, Value::Null);
+    assert_eq!(definition["uri"], uri_of(&app.join("lib/k.libsonnet")));
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    let references = client.at(
+        "textDocument/references",
+        &uri,
+        line,
+        column,
+        json!({"context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(
+        places(&references, &app),
+        [
+            format!("components/api.jsonnet:{line}:{}", column - 1),
+            "components/worker/index.jsonnet:1:17".to_owned()
+        ]
+    );
+    client.finish();
+}
+
 /// In a capabilities package: a trait's `type` that names one of the
 /// package's definitions leads to it, and the outline of `app.yaml` lists
 /// its components.

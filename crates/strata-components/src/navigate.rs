@@ -4,15 +4,23 @@
 //!   environment file that defines it last) and every component (at the
 //!   start of its file, or of each file of a folder component).
 //! - **References**: each name in `spec.excludes` and in an environment's
-//!   `includes` and `excludes` to the component.
+//!   `includes` and `excludes` to the component; each `import`,
+//!   `importstr` and `importbin` of a literal path in the Jsonnet files
+//!   (the components, the post-processor, and what they import, at most
+//!   [`MAX_SCANNED`] files) to the file it resolves to, as evaluation
+//!   resolves it (beside the importing file, then in `libPaths`).
 //! - **Schema**: `qbec.yaml`.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
 use strata_syntax::{Node, SourceDb, Span};
 
 use crate::load::{Application, Source};
+
+/// How many Jsonnet files the outline reads for imports.
+const MAX_SCANNED: usize = 10_000;
 
 /// The kinds `includes` and `excludes` name.
 const COMPONENTS: &[SymbolKind] = &[SymbolKind::Component];
@@ -79,13 +87,61 @@ impl Application {
                 });
             }
         }
+        self.import_references(db, &mut outline.references);
         outline
     }
 
+    /// Each import of the Jsonnet files, to the file it resolves to.
+    fn import_references(&self, db: &mut SourceDb, references: &mut Vec<Reference>) {
+        let mut pending: Vec<PathBuf> = self
+            .components
+            .values()
+            .filter_map(|component| match &component.source {
+                Source::Jsonnet(file) => Some(file.clone()),
+                Source::Documents { .. } => None,
+            })
+            .chain(self.post_processor.iter().cloned())
+            .collect();
+        let mut scanned = BTreeSet::new();
+        while let Some(file) = pending.pop() {
+            if scanned.len() >= MAX_SCANNED || !scanned.insert(file.clone()) {
+                continue;
+            }
+            let source = self.file_source(db, &file);
+            let text = db.get(source).text().to_owned();
+            for import in strata_jsonnet::imports::imports(&text) {
+                let Ok(Some(target)) = strata_jsonnet::resolve_import(
+                    self.fs.as_ref(),
+                    &self.lib_paths,
+                    &file,
+                    &import.path,
+                ) else {
+                    continue;
+                };
+                references.push(Reference {
+                    span: Span::new(source, import.range.start, import.range.end),
+                    target: Span::file_start(self.file_source(db, &target)),
+                });
+                let jsonnet = target
+                    .extension()
+                    .is_some_and(|extension| extension == "jsonnet" || extension == "libsonnet");
+                if jsonnet {
+                    pending.push(target);
+                }
+            }
+        }
+    }
+
     /// The source of `file` (below the root): the one registered when it
-    /// was read, else an empty one that names it.
+    /// was read, else the file read now (empty when it cannot be).
     fn file_source(&self, db: &mut SourceDb, file: &Path) -> strata_syntax::SourceId {
         let name = self.fs.display(file);
-        db.find(&name).unwrap_or_else(|| db.add(name, ""))
+        db.find(&name).unwrap_or_else(|| {
+            let text = self
+                .fs
+                .read(file, self.limits.max_bytes)
+                .unwrap_or_default();
+            db.add(name, text)
+        })
     }
 }

@@ -22,6 +22,7 @@
 
 pub mod codes;
 mod glob;
+pub mod imports;
 mod natives;
 mod report;
 pub mod value;
@@ -30,5 +31,5 @@ mod vm;
 pub use report::TraceSources;
 pub use vm::{
     EVALUATION_STACK_BYTES, Failure, Frame, Input, Inputs, MAX_CALL_DEPTH, Setup, Traced, Vm,
-    on_evaluation_stack,
+    on_evaluation_stack, resolve_import,
 };

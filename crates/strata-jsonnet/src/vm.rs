@@ -317,6 +317,30 @@ impl jrsonnet_stdlib::TracePrinter for Collect {
     }
 }
 
+/// Where `import "path"` written in the file `from` leads (both relative
+/// to the root of `fs`): the file beside `from`, else the first library
+/// folder of `lib_paths` that has it; `None` when none has it, an error
+/// when the path leaves the root.
+pub fn resolve_import(
+    fs: &dyn Files,
+    lib_paths: &[PathBuf],
+    from: &Path,
+    path: &str,
+) -> Result<Option<PathBuf>, strata_fs::FsError> {
+    let candidates = std::iter::once(strata_fs::join(from, path)).chain(
+        lib_paths
+            .iter()
+            .map(|lib| strata_fs::normalise(&lib.join(path))),
+    );
+    for candidate in candidates {
+        let candidate = candidate?;
+        if fs.is_file(&candidate) {
+            return Ok(Some(candidate));
+        }
+    }
+    Ok(None)
+}
+
 /// Imports through the application's confined files.
 #[derive(Trace)]
 struct Resolver {
@@ -351,26 +375,14 @@ impl ImportResolver for Resolver {
         if let Some((verb, pattern)) = Verb::split(path) {
             return Ok(SourcePath::new(GlobSource::new(verb, &here, pattern)));
         }
-        let candidates = std::iter::once(strata_fs::join(&here, path)).chain(
-            self.lib_paths
-                .iter()
-                .map(|lib| strata_fs::normalise(&lib.join(path))),
-        );
-        for candidate in candidates {
-            match candidate {
-                Ok(candidate) if self.fs.is_file(&candidate) => {
-                    return Ok(SourcePath::new(SourceFile::new(candidate)));
-                }
-                Ok(_) => {}
-                Err(error) => {
-                    return Err(ErrorKind::RuntimeError(
-                        format!("cannot import `{path}`: {error}").into(),
-                    )
-                    .into());
-                }
-            }
+        match resolve_import(self.fs.as_ref(), &self.lib_paths, &here, path) {
+            Ok(Some(found)) => Ok(SourcePath::new(SourceFile::new(found))),
+            Ok(None) => Err(not_found().into()),
+            Err(error) => Err(ErrorKind::RuntimeError(
+                format!("cannot import `{path}`: {error}").into(),
+            )
+            .into()),
         }
-        Err(not_found().into())
     }
 
     fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {

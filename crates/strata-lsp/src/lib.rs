@@ -272,17 +272,31 @@ impl Server {
             let previous = self.previous(&project);
             let limits = self.limits;
             let finished = self.finished.clone();
-            std::thread::spawn(move || {
-                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check::check(&project, &buffers, limits, previous.as_deref())
-                }))
-                .ok();
-                let _ = finished.send(Finished {
-                    project,
-                    generation,
-                    checked,
-                });
-            });
+            let work = {
+                let project = project.clone();
+                move || {
+                    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        check::check(&project, &buffers, limits, previous.as_deref())
+                    }))
+                    .ok();
+                    let _ = finished.send(Finished {
+                        project,
+                        generation,
+                        checked,
+                    });
+                }
+            };
+            // A worker's stack is the loading threads' (address space, not
+            // memory): opening runs parsers and evaluators on it.
+            let spawned = std::thread::Builder::new()
+                .name("strata-lsp-check".to_owned())
+                .stack_size(strata_dialect::WORKER_STACK_BYTES)
+                .spawn(work);
+            if spawned.is_err() {
+                // No thread to be had now: the next debounce tries again.
+                self.running -= 1;
+                self.dirty.insert(project);
+            }
         }
     }
 
