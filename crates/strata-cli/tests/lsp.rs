@@ -488,6 +488,13 @@ fn navigation_in_a_platform_catalogue() {
         explained.contains("- overridden in `go`: `\"registry.example.com/workspaces/go:1.23\"`"),
         "{explained}"
     );
+    // `hostname: !cel ...` of base (line 6): its value against the test scope.
+    let hover = client.at("textDocument/hover", &base, 5, 20, Value::Null);
+    assert!(
+        markdown(&hover)
+            .contains("- against the test scope: `\"strata-test-strata-test.dev.example.com\"`"),
+        "{hover}"
+    );
     // `image` of go: overrides base's.
     let hover = client.at("textDocument/hover", &languages, 27, 12, Value::Null);
     assert!(
@@ -653,6 +660,12 @@ fn navigation_in_a_spec_blueprint() {
         references.as_array().map(Vec::len),
         Some(uses),
         "{references}"
+    );
+    // Line 46: `    value: ${eq(variables.environment, "production")}`: a boolean.
+    let hover = client.at("textDocument/hover", &uri, 45, 42, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        "**`values.isProduction.value`**: of type boolean"
     );
     // Line 40: `    value: ${map(split(...), trim)}`: `split`'s signature.
     let line = text.lines().nth(39).expect("line 40");

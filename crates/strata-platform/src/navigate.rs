@@ -6,7 +6,9 @@
 //! - **Explain**: for a value written in a blueprint, what the blueprint
 //!   composes there (the winning value, its blueprint, file and line),
 //!   what it overrides up the template chain, and which blueprints that
-//!   inherit it override it in turn.
+//!   inherit it override it in turn; for a `!cel` expression, its value
+//!   against the test scope (the user, repository and workspace every
+//!   blueprint is checked with on loading), or why it has none.
 //! - **Schemas**: a blueprint file as its author writes it (inheriting, so
 //!   only `name` is required; `!cel`/`!include` strings anywhere; the
 //!   `blueprint:`/`blueprints:` wrappers and lists), and `.strata.yaml`.
@@ -19,7 +21,7 @@ use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, pla
 use strata_schema::{Authored, file_shapes};
 use strata_syntax::{Node, SourceDb, Span};
 
-use crate::{BLUEPRINT, Catalogue, SETTINGS, SETTINGS_FILE};
+use crate::{BLUEPRINT, Catalogue, SETTINGS, SETTINGS_FILE, Scope};
 
 /// How many inheriting blueprints a hover lists before it says how many more.
 const MAX_LISTED: usize = 10;
@@ -116,6 +118,14 @@ impl Catalogue {
         let resolved = self.resolved.get(name)?;
         let layers = resolved.chain.names();
         let mut text = format!("**`{path}`** in blueprint `{name}`\n\n");
+        if let Some(written) = definition.node.at(path.segments())
+            && written
+                .tag
+                .as_ref()
+                .is_some_and(|tag| tag.as_str() == "!cel")
+        {
+            let _ = writeln!(text, "- {}", self.test_value(written, name));
+        }
         if let Some(composed) = resolved.node.at(path.segments()) {
             let from = composed
                 .layer
@@ -171,5 +181,16 @@ impl Catalogue {
             );
         }
         Some(text)
+    }
+
+    /// What the `!cel` scalar `written` gives in blueprint `name` against
+    /// the test scope.
+    fn test_value(&self, written: &Node, name: &str) -> String {
+        let scope = Scope::test().cel_scope(name);
+        let (value, problems) = self.programs.evaluate_tree(written.clone(), &scope);
+        match problems.first() {
+            Some(problem) => format!("against the test scope: fails, {}", problem.message),
+            None => format!("against the test scope: {}", describe_value(&value)),
+        }
     }
 }

@@ -172,6 +172,10 @@ impl Dialect for Spec {
             .unwrap_or_default()
     }
 
+    fn explain(&self, _db: &SourceDb, at: strata_syntax::Span) -> Option<String> {
+        navigate::explain(self.loaded.as_ref()?, at)
+    }
+
     /// Every blueprint file: the spec reads one, named by its settings.
     fn schema_of(_path: &std::path::Path) -> Option<&'static serde_json::Value> {
         Some(blueprint_schema())

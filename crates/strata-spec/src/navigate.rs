@@ -7,6 +7,8 @@
 //!   element a `link(..)` names) to the definition; the references are the
 //!   ones the checks found, so a hover or a jump follows what ordering and
 //!   the cycle check follow.
+//! - **Explain**: a field text with `${..}`, its static type (checked as
+//!   the checks check it, against the blueprint's definitions).
 //! - **Functions**: the 50 core functions with their signatures.
 //! - **Schema**: the blueprint file, by the same rules opening checks.
 
@@ -136,6 +138,19 @@ fn include_path<'a>(tree: &'a Node, name: &str) -> &'a str {
         .and_then(|child| child.get("path"))
         .and_then(Node::as_str)
         .unwrap_or_default()
+}
+
+/// The static type of the field text with `${..}` written at `at`.
+pub(crate) fn explain(loaded: &Loaded, at: Span) -> Option<String> {
+    let path = loaded.tree.path_to(at)?;
+    let text = loaded.tree.at(path.segments())?.as_str()?;
+    if !text.contains("${") {
+        return None;
+    }
+    let template = strata_subst::parse_template(text).ok()?;
+    let (types, errors) = crate::check_text(&loaded.blueprint, &template);
+    // A text that reads `elem` or `i` is typed only inside its resource.
+    (errors.is_empty()).then(|| format!("**`{path}`**: of type {types}"))
 }
 
 /// The core functions, for hovers and completion.
