@@ -612,6 +612,11 @@ fn navigation_in_a_windsor_project() {
         defining_line.contains("name: ingress"),
         "{definition}: {defining_line}"
     );
+    let hover = client.at("textDocument/hover", &uri, line, column + 1, Value::Null);
+    assert!(
+        markdown(&hover).starts_with("kustomization `ingress`\n\ndefined at "),
+        "{hover}"
+    );
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     assert_eq!(symbols[0]["name"], "observability", "{symbols}");
     assert_eq!(symbols[0]["kind"], json!(2), "a feature is a module");
@@ -723,6 +728,11 @@ fn navigation_in_a_qbec_application() {
         references.as_array().map(Vec::len),
         Some(2),
         "the excludes and the includes"
+    );
+    let hover = client.at("textDocument/hover", &uri, line, column + 2, Value::Null);
+    assert!(
+        markdown(&hover).starts_with("component `debug-tools`: Jsonnet component\n\ndefined at "),
+        "{hover}"
     );
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     let environments: Vec<&str> = symbols
@@ -976,6 +986,8 @@ fn navigation_in_a_capabilities_package() {
         ),
         "{hover}"
     );
+    let completion = client.at("textDocument/completion", &uri, line, column, Value::Null);
+    assert_eq!(labels(&completion), ["redis-sidecar"], "{completion}");
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     let names: Vec<&str> = symbols
         .as_array()
