@@ -617,6 +617,16 @@ fn navigation_in_a_windsor_project() {
         markdown(&hover).starts_with("kustomization `ingress`\n\ndefined at "),
         "{hover}"
     );
+    // A value of a feature's component: when it applies, what it merges into.
+    let aws = project.join("contexts/_template/features/aws.yaml");
+    let hover = client.at("textDocument/hover", &uri_of(&aws), 21, 14, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        format!(
+            "**`terraform[2].inputs.cloud`** of feature `aws`\n\n- applies when `provider == 'aws'`\n- merges into the blueprint's entry ({}:16)\n",
+            project.join("contexts/_template/blueprint.yaml").display()
+        )
+    );
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     assert_eq!(symbols[0]["name"], "observability", "{symbols}");
     assert_eq!(symbols[0]["kind"], json!(2), "a feature is a module");
@@ -742,6 +752,27 @@ fn navigation_in_a_qbec_application() {
         .filter_map(|s| s["name"].as_str())
         .collect();
     assert!(environments.contains(&"dev"), "{symbols}");
+    // A property of `dev` and the base property it overrides.
+    let debug = text
+        .lines()
+        .position(|line| line.trim() == "logLevel: debug")
+        .expect("dev's logLevel");
+    let hover = client.at("textDocument/hover", &uri, debug, 20, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        format!(
+            "**`properties.logLevel`** of environment `dev`\n\n- overrides `\"info\"` from `baseProperties` ({}:16)\n",
+            path.display()
+        )
+    );
+    let hover = client.at("textDocument/hover", &uri, 12, 14, Value::Null);
+    let explained = markdown(&hover);
+    assert!(
+        explained.starts_with("**`baseProperties.replicas`**")
+            && explained.contains("- environment `dev` keeps it")
+            && explained.contains("- overridden in environment `prod`: `3`"),
+        "{explained}"
+    );
     // The keys of `dev` not written yet (`includes` is on the cursor's line).
     let completion = client.at("textDocument/completion", &uri, line, 6, Value::Null);
     assert_eq!(

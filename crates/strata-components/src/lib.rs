@@ -213,6 +213,10 @@ impl Dialect for Application {
         Application::outline(self, db)
     }
 
+    fn explain(&self, db: &SourceDb, at: strata_syntax::Span) -> Option<String> {
+        Application::explain(self, db, at)
+    }
+
     fn schema_of(path: &std::path::Path) -> Option<&'static serde_json::Value> {
         navigate::schema_of(path)
     }

@@ -9,13 +9,18 @@
 //!   (the components, the post-processor, and what they import, at most
 //!   [`MAX_SCANNED`] files) to the file it resolves to, as evaluation
 //!   resolves it (beside the importing file, then in `libPaths`).
+//! - **Explain**: a property of an environment, the `baseProperties`
+//!   value it overrides (qbec merges an environment's properties over
+//!   them); a base property, each environment that overrides it.
 //! - **Schema**: `qbec.yaml`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
-use strata_syntax::{Node, SourceDb, Span};
+use std::fmt::Write as _;
+
+use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_syntax::{Node, Segment, SourceDb, Span};
 
 use crate::load::{Application, Source};
 
@@ -89,6 +94,62 @@ impl Application {
         }
         self.import_references(db, &mut outline.references);
         outline
+    }
+
+    /// [`strata_dialect::Dialect::explain`]: where a property is
+    /// overridden; see the module docs.
+    pub(crate) fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        let base = self
+            .app_node
+            .get("spec")
+            .and_then(|spec| spec.get("baseProperties"));
+        for (environment, defined) in &self.environments {
+            let Some(path) = defined.node.path_to(at) else {
+                continue;
+            };
+            let (Some(Segment::Key(first)), rest) =
+                (path.segments().first(), &path.segments()[1..])
+            else {
+                return None;
+            };
+            if first != "properties" || rest.is_empty() {
+                return None;
+            }
+            let mut text = format!("**`{path}`** of environment `{environment}`\n\n");
+            match base.and_then(|base| base.at(rest)) {
+                Some(overridden) => {
+                    let _ = writeln!(
+                        text,
+                        "- overrides {} from `baseProperties` ({})",
+                        describe_value(overridden),
+                        place(db, overridden.span)
+                    );
+                }
+                None => text.push_str("- not in `baseProperties`\n"),
+            }
+            return Some(text);
+        }
+        let path = base?.path_to(at)?;
+        if path.segments().is_empty() {
+            return None;
+        }
+        let mut text = format!("**`baseProperties.{path}`**\n\n");
+        for (environment, defined) in &self.environments {
+            let overriding = defined
+                .node
+                .get("properties")
+                .and_then(|properties| properties.at(path.segments()));
+            let _ = match overriding {
+                Some(node) => writeln!(
+                    text,
+                    "- overridden in environment `{environment}`: {} ({})",
+                    describe_value(node),
+                    place(db, node.span)
+                ),
+                None => writeln!(text, "- environment `{environment}` keeps it"),
+            };
+        }
+        Some(text)
     }
 
     /// Each import of the Jsonnet files, to the file it resolves to.

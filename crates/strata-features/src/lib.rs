@@ -294,6 +294,10 @@ impl Dialect for Project {
         Project::outline(self)
     }
 
+    fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        Project::explain(self, db, at)
+    }
+
     fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
         navigate::schema_of(path)
     }

@@ -6,13 +6,19 @@
 //! - **References**: each `dependsOn` entry to the component or
 //!   kustomization of that name in the same section, the blueprint's
 //!   first, as composition merges a feature's entry into it.
+//! - **Explain**: a value of a feature's component or kustomization: when
+//!   it applies (the feature's `when` and the entry's), and what it merges
+//!   over in the blueprint's entry of the same identity (a Terraform
+//!   component's `path` and `source`, a kustomization's `name`), or that
+//!   it replaces that entry whole (`strategy: replace`).
 //! - **Schemas**: `blueprint.yaml` and the feature files of the template
 //!   folder.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
-use strata_syntax::Node;
+use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_syntax::{Node, Segment, SourceDb, Span};
 
 use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Project, TEMPLATE_DIR};
 
@@ -107,6 +113,71 @@ impl Project {
             }
         }
         outline
+    }
+
+    /// [`strata_dialect::Dialect::explain`]; see the module docs.
+    pub(crate) fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
+        let (feature, path) = self
+            .features
+            .iter()
+            .find_map(|feature| Some((feature, feature.tree.path_to(at)?)))?;
+        let [Segment::Key(section), Segment::Index(index), rest @ ..] = path.segments() else {
+            return None;
+        };
+        let (_, _, naming) = SECTIONS.iter().find(|(name, _, _)| name == section)?;
+        let entry = entries(&feature.tree, section).nth(*index)?;
+        let name = &feature.model.metadata.name;
+        let mut text = format!("**`{path}`** of feature `{name}`\n\n");
+        let conditions: Vec<String> = [feature.tree.get("when"), entry.get("when")]
+            .into_iter()
+            .flatten()
+            .filter_map(|when| when.as_str().map(|text| format!("`{text}`")))
+            .collect();
+        if !conditions.is_empty() {
+            let _ = writeln!(text, "- applies when {}", conditions.join(" and "));
+        }
+        let identity = |entry: &Node| -> Vec<Option<String>> {
+            let keys: &[&str] = if *section == "terraform" {
+                &["path", "source"]
+            } else {
+                naming
+            };
+            keys.iter()
+                .map(|key| entry.get(key).and_then(Node::as_str).map(str::to_owned))
+                .collect()
+        };
+        let base = self.blueprint.as_ref().and_then(|(_, tree)| {
+            entries(tree, section).find(|base| identity(base) == identity(entry))
+        });
+        let replaces = entry.get("strategy").and_then(Node::as_str) == Some("replace");
+        match base {
+            Some(base) if replaces => {
+                let _ = writeln!(
+                    text,
+                    "- replaces the blueprint's entry whole ({})",
+                    place(db, base.span)
+                );
+            }
+            Some(base) => match base.at(rest) {
+                Some(value) if !rest.is_empty() => {
+                    let _ = writeln!(
+                        text,
+                        "- merges over {} from the blueprint ({})",
+                        describe_value(value),
+                        place(db, value.span)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(
+                        text,
+                        "- merges into the blueprint's entry ({})",
+                        place(db, base.span)
+                    );
+                }
+            },
+            None => text.push_str("- adds an entry the blueprint does not have\n"),
+        }
+        Some(text)
     }
 }
 
