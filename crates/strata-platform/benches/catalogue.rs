@@ -18,6 +18,11 @@
 //!   includes, resolves every chain, compiles every `!cel` scalar and
 //!   renders every concrete blueprint once against `Scope::test` (byte
 //!   throughput);
+//! - `reopen`: `Dialect::reopen` of the loaded catalogue after one
+//!   workspace file changed (one description edited), as the language
+//!   server reopens a project after a keystroke: every file is parsed and
+//!   every chain resolved again, the compiled CEL and the checks of the
+//!   blueprints whose resolved trees did not change are reused;
 //! - `render`: `Catalogue::render` of one concrete workspace (15 `!cel`
 //!   scalars over its chain) against a request scope, as renders per second.
 //!   Each result is dropped inside the timed part, as the service frees a
@@ -216,6 +221,19 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
 
+    let mut group = c.benchmark_group("reopen");
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    let edited = one_description_edited(&generated.files);
+    group.bench_function(&id, |b| {
+        b.iter_batched(
+            Options::default,
+            |options| loaded.reopen(black_box(edited.clone()), options),
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("render");
     group.throughput(Throughput::Elements(1));
     group.bench_function(catalogue::RENDERED, |b| {
@@ -225,6 +243,27 @@ fn benches(c: &mut Criterion) {
         });
     });
     group.finish();
+}
+
+/// The catalogue's files with the first workspace's description edited;
+/// the edited catalogue still loads without a diagnostic.
+fn one_description_edited(files: &[(String, String)]) -> Arc<dyn Files> {
+    let mut edited = files.to_vec();
+    let workspace = edited
+        .iter_mut()
+        .find(|(_, text)| text.contains("description: Workspace"))
+        .expect("a workspace file");
+    workspace.1 = workspace
+        .1
+        .replacen("description: Workspace", "description: Edited workspace", 1);
+    let edited: Arc<dyn Files> = Arc::new(
+        edited
+            .iter()
+            .fold(MemoryFs::new(), |fs, (path, text)| fs.with(path, text)),
+    );
+    let reopened = Catalogue::open(edited.clone(), Options::default()).outcome;
+    assert!(reopened.diagnostics.is_empty(), "{:?}", reopened.diagnostics);
+    edited
 }
 
 /// The groups run on a thread with the stack the service's threads have
