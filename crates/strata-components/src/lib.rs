@@ -183,7 +183,7 @@ impl Dialect for Application {
 
     /// Reads `qbec.yaml` and the components below `files`' root.
     fn open(files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
-        Application::load(&files, options.limits)
+        Application::load(&files, options.limits, options.cancel)
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
@@ -295,7 +295,8 @@ impl Application {
             exclude_kinds: request.exclude_kinds.clone(),
             format: request.format,
         });
-        let results = workers::evaluate_all(&job, request.concurrency, request.timeout);
+        let results =
+            workers::evaluate_all(&job, request.concurrency, request.timeout, &self.cancel);
         let mut documents = Vec::new();
         for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
             let what = format!("component `{}`", component.name);

@@ -107,6 +107,9 @@ pub struct Application {
     pub(crate) fs: Arc<dyn Files>,
     pub(crate) sources: Arc<SourceDb>,
     pub(crate) limits: Limits,
+    /// Stops the evaluation of components once asked (see
+    /// [`strata_dialect::Options::cancel`]).
+    pub(crate) cancel: strata_dialect::Cancel,
     /// `qbec.yaml`, decoded.
     pub app: AppFile,
     /// `qbec.yaml`, as written (for spans).
@@ -128,7 +131,11 @@ impl Application {
     /// Reads `qbec.yaml` and the components below `fs`'s root
     /// ([`Dialect::open`](strata_dialect::Dialect::open)). No application
     /// when `qbec.yaml` itself is unusable.
-    pub(crate) fn load(fs: &Arc<dyn Files>, limits: Limits) -> Opened<Application> {
+    pub(crate) fn load(
+        fs: &Arc<dyn Files>,
+        limits: Limits,
+        cancel: strata_dialect::Cancel,
+    ) -> Opened<Application> {
         let mut db = SourceDb::new();
         let mut reader = ApplicationReader {
             files: Reader::new(fs.as_ref(), &mut db, limits),
@@ -144,6 +151,7 @@ impl Application {
                 fs: fs.clone(),
                 sources: Arc::default(),
                 limits,
+                cancel,
                 app,
                 app_node,
                 components,

@@ -13,8 +13,10 @@
 //! request's format ([`Document`]), so a render holds text, not trees.
 //! Results are placed by component index, so the output does not depend on
 //! scheduling. At the deadline the unfinished components are reported and
-//! their threads left behind, since a VM cannot be interrupted; a worker
-//! that dies is reported, not propagated.
+//! their threads left behind, since a VM cannot be interrupted; a
+//! cancelled render stops waiting the same way (within 10 ms), and its
+//! workers stop after the component each is evaluating. A worker that
+//! dies is reported, not propagated.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -78,12 +80,19 @@ pub(crate) struct Job {
     pub(crate) format: StreamFormat,
 }
 
+/// How often a render waiting for its workers looks whether it has been
+/// cancelled.
+const CANCEL_POLL: Duration = Duration::from_millis(10);
+
 /// Evaluates every component of `job` on up to `concurrency` worker
-/// threads, results placed by index; waits at most `timeout`.
+/// threads, results placed by index; waits at most `timeout`, and stops
+/// waiting once `cancel` is asked (the workers stop after the component
+/// each is evaluating; a VM cannot be interrupted).
 pub(crate) fn evaluate_all(
     job: &Arc<Job>,
     concurrency: usize,
     timeout: Option<Duration>,
+    cancel: &strata_dialect::Cancel,
 ) -> Vec<Evaluated> {
     let count = job.components.len();
     let next = Arc::new(AtomicUsize::new(0));
@@ -122,25 +131,29 @@ pub(crate) fn evaluate_all(
         // No thread could be had: evaluate here, without a deadline.
         let mut vm = None;
         for (slot, (component, span)) in slots.iter_mut().zip(&job.components) {
+            if cancel.is_cancelled() {
+                break;
+            }
             *slot = Some(job.evaluate(component, *span, &mut vm));
         }
     }
     let deadline = timeout.map(|timeout| Instant::now() + timeout);
     let mut timed_out = false;
     while slots.iter().any(Option::is_none) {
-        let result = match deadline {
-            Some(deadline) => {
-                received.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            }
-            None => received.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match result {
+        if cancel.is_cancelled() {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        let now = Instant::now();
+        if deadline.is_some_and(|deadline| deadline <= now) {
+            stop.store(true, Ordering::Relaxed);
+            timed_out = true;
+            break;
+        }
+        let wait = deadline.map_or(CANCEL_POLL, |deadline| (deadline - now).min(CANCEL_POLL));
+        match received.recv_timeout(wait) {
             Ok((index, evaluated)) => slots[index] = Some(evaluated),
-            Err(RecvTimeoutError::Timeout) => {
-                stop.store(true, Ordering::Relaxed);
-                timed_out = true;
-                break;
-            }
+            Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
@@ -153,6 +166,7 @@ pub(crate) fn evaluate_all(
                         "the evaluation did not finish within {}",
                         humantime::format_duration(timeout)
                     ),
+                    _ if cancel.is_cancelled() => "the evaluation was cancelled".to_owned(),
                     _ => "the evaluation stopped unexpectedly".to_owned(),
                 };
                 Evaluated {

@@ -209,6 +209,43 @@ fn a_component_that_runs_too_long_is_reported_at_the_deadline() {
     assert!(records[0].file.ends_with("forever.jsonnet"));
 }
 
+/// A render of an application opened with a cancel stops waiting soon
+/// after the cancel is asked, with the unfinished component said to be
+/// cancelled, however long that component would run.
+#[test]
+fn a_cancelled_render_stops_waiting() {
+    let scratch = tempfile::tempdir().unwrap();
+    let app = scratch.path();
+    write_app(
+        app,
+        &[(
+            "forever",
+            "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'x'}, data: {n: std.toString(std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0))}}",
+        )],
+    );
+    let cancel = strata_dialect::Cancel::new();
+    let fs: Arc<dyn Files> = Arc::new(RootFs::new(app).expect("the app folder"));
+    let options = Options::new(Limits::default(), ()).with_cancel(cancel.clone());
+    let opened = Application::open(fs, options);
+    let application = opened.outcome.value.expect("the application");
+    let mut db = SourceDb::extending(opened.sources.clone());
+    let asker = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        cancel.cancel();
+    });
+    let started = std::time::Instant::now();
+    let rendered = application.render(&RenderRequest::new("dev"), &mut db);
+    let waited = started.elapsed();
+    asker.join().unwrap();
+    assert!(waited < std::time::Duration::from_secs(5), "{waited:?}");
+    let records: Vec<_> = rendered.diagnostics.iter().map(|d| d.record(&db)).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        records[0].message,
+        "component `forever`: the evaluation was cancelled"
+    );
+}
+
 /// `check` renders every environment; a problem is noted with the one it
 /// is in.
 #[test]

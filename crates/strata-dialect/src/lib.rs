@@ -49,6 +49,7 @@ mod read;
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
@@ -56,20 +57,63 @@ pub use read::{Reader, parse_document};
 pub use strata_fs::Files;
 pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
 
-/// How to open a dialect: the bounds on every input and the dialect's own
-/// settings.
+/// How to open a dialect: the bounds on every input, the dialect's own
+/// settings, and a way to stop.
 #[derive(Debug, Clone, Default)]
 pub struct Options<S> {
     /// Bounds on every file read and every tree built.
     pub limits: Limits,
     /// The dialect's settings.
     pub settings: S,
+    /// Asked once the result is no longer wanted (an editor's newer
+    /// change): opening, checking and rendering stop at the next step they
+    /// can stop at, and what they give is incomplete. Never asked by
+    /// default.
+    pub cancel: Cancel,
 }
 
 impl<S> Options<S> {
-    /// `settings` within `limits`.
+    /// `settings` within `limits`, never cancelled.
     pub fn new(limits: Limits, settings: S) -> Options<S> {
-        Options { limits, settings }
+        Options {
+            limits,
+            settings,
+            cancel: Cancel::default(),
+        }
+    }
+
+    /// These options, stopped by `cancel`.
+    #[must_use]
+    pub fn with_cancel(mut self, cancel: Cancel) -> Options<S> {
+        self.cancel = cancel;
+        self
+    }
+}
+
+/// A request to stop work whose result is no longer wanted, shared by the
+/// one who asks and the work that listens. Work listens between the steps
+/// it cannot interrupt (one blueprint checked, one Jsonnet component
+/// evaluated, one environment rendered); what a cancelled piece of work
+/// gives is incomplete and must be dropped.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A request not asked yet.
+    #[must_use]
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Asks every holder to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether stopping has been asked.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 

@@ -23,7 +23,7 @@ use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
     Url,
 };
-use strata_dialect::{Dialect, Files, FunctionDoc, Limits, Options, Outline, SourceDb};
+use strata_dialect::{Cancel, Dialect, Files, FunctionDoc, Limits, Options, Outline, SourceDb};
 use strata_fs::{MemoryFs, OverlayFs, RootFs};
 use strata_syntax::{Diagnostic, Severity, SourceId, Span};
 
@@ -117,13 +117,15 @@ impl<D: Dialect + Send + Sync + 'static> Loaded for D {
 }
 
 /// Opens `project` with `buffers` (absolute paths) over its files,
-/// reopening `previous` (the dialect of its last check) when there is one.
+/// reopening `previous` (the dialect of its last check) when there is one;
+/// stops early, with an incomplete result, once `cancel` is asked.
 #[must_use]
 pub fn check(
     project: &Project,
     buffers: &BTreeMap<PathBuf, String>,
     limits: Limits,
     previous: Option<&dyn Loaded>,
+    cancel: &Cancel,
 ) -> Checked {
     let Ok(base) = RootFs::new(&project.root) else {
         return Checked {
@@ -148,23 +150,29 @@ pub fn check(
     let root = project.root.clone();
     let (view, diagnostics) = match &project.dialect {
         DialectKind::Platform => {
-            open::<strata_platform::Catalogue>(files, limits, None, root, previous)
+            open::<strata_platform::Catalogue>(files, defaults(limits), root, previous, cancel)
         }
         DialectKind::Components => {
-            open::<strata_components::Application>(files, limits, None, root, previous)
+            open::<strata_components::Application>(files, defaults(limits), root, previous, cancel)
         }
         DialectKind::Features => {
-            open::<strata_features::Project>(files, limits, None, root, previous)
+            open::<strata_features::Project>(files, defaults(limits), root, previous, cancel)
         }
         DialectKind::Capabilities => {
-            open::<strata_capabilities::Package>(files, limits, None, root, previous)
+            open::<strata_capabilities::Package>(files, defaults(limits), root, previous, cancel)
         }
         DialectKind::Spec(blueprint) => {
             let settings = strata_spec::Settings {
                 path: blueprint.clone(),
                 root: Some(project.root.clone()),
             };
-            open::<strata_spec::Spec>(files, limits, Some(settings), root, previous)
+            open::<strata_spec::Spec>(
+                files,
+                Options::new(limits, settings),
+                root,
+                previous,
+                cancel,
+            )
         }
     };
     let mut published = Published::new();
@@ -177,17 +185,22 @@ pub fn check(
     Checked { published, view }
 }
 
-/// Opens `D` on `files` with `settings` (the dialect's defaults for none),
-/// then, when opening found no error, checks every request it makes on its
-/// own ([`Dialect::check`]); gives the view and every diagnostic.
+/// The dialect's default settings within `limits`.
+fn defaults<S: Default>(limits: Limits) -> Options<S> {
+    Options::new(limits, S::default())
+}
+
+/// Opens `D` on `files` with `options` (reopens `previous` when it is a
+/// `D`), then, when opening found no error, checks every request it makes
+/// on its own ([`Dialect::check`]); gives the view and every diagnostic.
 fn open<D: Dialect + Send + Sync + 'static>(
     files: Arc<dyn Files>,
-    limits: Limits,
-    settings: Option<D::Settings>,
+    options: Options<D::Settings>,
     root: PathBuf,
     previous: Option<&dyn Loaded>,
+    cancel: &Cancel,
 ) -> (View, Vec<Diagnostic>) {
-    let options = Options::new(limits, settings.unwrap_or_default());
+    let options = options.with_cancel(cancel.clone());
     let opened = match previous.and_then(|previous| previous.as_any().downcast_ref::<D>()) {
         Some(previous) => previous.reopen(files, options),
         None => D::open(files, options),

@@ -15,10 +15,12 @@
 //! outside every project gets nothing.
 //!
 //! **Checks never block the session.** At most two run at once, each on a
-//! worker of its own; a check that a newer change of its project overtook
-//! runs to its end (jrsonnet has no point at which an evaluation can be
-//! interrupted; the call depth and `--memory-limit` bound it) and its
-//! result is dropped, so what is published is always the latest text's.
+//! worker of its own. A change cancels the check of its project still
+//! running ([`strata_dialect::Cancel`]): it stops at the next step it can
+//! stop at (a blueprint checked, a Jsonnet component evaluated: jrsonnet
+//! cannot interrupt an evaluation, whose call depth and `--memory-limit`
+//! bound it), and its result is dropped, so what is published is always
+//! the latest text's.
 //!
 //! **Requests** (hover, definition, references, document symbols,
 //! completion: `navigate`, `complete`) read the project's view from its
@@ -58,6 +60,7 @@ use lsp_types::{
     LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, Url,
 };
+use strata_dialect::Cancel;
 use strata_syntax::Limits;
 
 use crate::check::{Checked, View};
@@ -125,6 +128,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         dirty: HashSet::new(),
         generations: HashMap::new(),
         running: 0,
+        cancels: HashMap::new(),
         finished: finished_sender,
         published: HashMap::new(),
         views: HashMap::new(),
@@ -187,6 +191,9 @@ struct Server {
     generations: HashMap<Project, u64>,
     /// How many checks run on workers.
     running: usize,
+    /// The latest check started for each project, by the generation it
+    /// checks, and how to cancel it.
+    cancels: HashMap<Project, (u64, Cancel)>,
     /// Where workers send what they checked.
     finished: Sender<Finished>,
     /// Each checked project and the files it last published diagnostics for.
@@ -240,9 +247,13 @@ impl Server {
         }
     }
 
-    /// Takes in a notification, and marks the project it changes.
+    /// Takes in a notification, and marks the project it changes; a check
+    /// of the project still running is cancelled.
     fn notify(&mut self, notification: Notification) {
         if let Some(project) = self.changed_project(notification) {
+            if let Some((_, running)) = self.cancels.remove(&project) {
+                running.cancel();
+            }
             *self.generations.entry(project.clone()).or_default() += 1;
             self.dirty.insert(project);
         }
@@ -270,13 +281,21 @@ impl Server {
             let generation = self.generation(&project);
             let buffers = self.buffers_of(&project);
             let previous = self.previous(&project);
+            let cancel = Cancel::new();
+            // A check still running for the project is overtaken: it stops.
+            if let Some((_, overtaken)) = self
+                .cancels
+                .insert(project.clone(), (generation, cancel.clone()))
+            {
+                overtaken.cancel();
+            }
             let limits = self.limits;
             let finished = self.finished.clone();
             let work = {
                 let project = project.clone();
                 move || {
                     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        check::check(&project, &buffers, limits, previous.as_deref())
+                        check::check(&project, &buffers, limits, previous.as_deref(), &cancel)
                     }))
                     .ok();
                     let _ = finished.send(Finished {
@@ -338,7 +357,13 @@ impl Server {
         let generation = self.generation(&project);
         let previous = self.previous(&project);
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check::check(&project, &self.buffers, self.limits, previous.as_deref())
+            check::check(
+                &project,
+                &self.buffers,
+                self.limits,
+                previous.as_deref(),
+                &Cancel::new(),
+            )
         }))
         .ok();
         self.publish_checked(connection, project, generation, checked)

@@ -253,16 +253,21 @@ fn one_description_edited(files: &[(String, String)]) -> Arc<dyn Files> {
         .iter_mut()
         .find(|(_, text)| text.contains("description: Workspace"))
         .expect("a workspace file");
-    workspace.1 = workspace
-        .1
-        .replacen("description: Workspace", "description: Edited workspace", 1);
+    workspace.1 =
+        workspace
+            .1
+            .replacen("description: Workspace", "description: Edited workspace", 1);
     let edited: Arc<dyn Files> = Arc::new(
         edited
             .iter()
             .fold(MemoryFs::new(), |fs, (path, text)| fs.with(path, text)),
     );
     let reopened = Catalogue::open(edited.clone(), Options::default()).outcome;
-    assert!(reopened.diagnostics.is_empty(), "{:?}", reopened.diagnostics);
+    assert!(
+        reopened.diagnostics.is_empty(),
+        "{:?}",
+        reopened.diagnostics
+    );
     edited
 }
 

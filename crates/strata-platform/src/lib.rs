@@ -192,6 +192,7 @@ impl Catalogue {
         previous: Option<&Catalogue>,
     ) -> Opened<Catalogue> {
         let mut db = SourceDb::new();
+        let cancel = options.cancel.clone();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
         let (settings, mut strategies) = settings(&mut reader);
         for (pattern, strategy) in options.settings.strategies {
@@ -236,7 +237,7 @@ impl Catalogue {
                 includes,
                 checked: HashMap::new(),
             };
-            catalogue.checked = catalogue.check_all(previous);
+            catalogue.checked = catalogue.check_all(previous, &cancel);
             diagnostics.extend(
                 catalogue
                     .concrete()
@@ -440,8 +441,13 @@ impl Catalogue {
     /// whose files already failed to load: their problems are reported).
     /// Checks every concrete blueprint against the test scope; a blueprint
     /// whose resolved tree is identical to `previous`'s keeps what its
-    /// check found there.
-    fn check_all(&self, previous: Option<&Catalogue>) -> HashMap<String, Vec<Diagnostic>> {
+    /// check found there. Once `cancel` is asked, the blueprints not
+    /// checked yet are left out (and so never reused).
+    fn check_all(
+        &self,
+        previous: Option<&Catalogue>,
+        cancel: &strata_dialect::Cancel,
+    ) -> HashMap<String, Vec<Diagnostic>> {
         let unchanged = |name: &str| {
             let previous = previous?;
             let before = previous.resolved.get(name)?;
@@ -452,16 +458,23 @@ impl Catalogue {
         };
         let concrete = self.concrete();
         let found = strata_dialect::map_ordered(&concrete, |name| {
-            unchanged(name).unwrap_or_else(|| {
+            if cancel.is_cancelled() {
+                return None;
+            }
+            Some(unchanged(name).unwrap_or_else(|| {
                 let definition = &self.definitions[name.as_str()];
                 let request = RenderRequest {
                     blueprint: definition.node.get("name").cloned(),
                     ..RenderRequest::default()
                 };
                 self.compose(&request, &|_| true).err().unwrap_or_default()
-            })
+            }))
         });
-        concrete.into_iter().cloned().zip(found).collect()
+        concrete
+            .into_iter()
+            .zip(found)
+            .filter_map(|(name, found)| Some((name.clone(), found?)))
+            .collect()
     }
 
     /// The blueprints checked on opening: not templates, and every file of

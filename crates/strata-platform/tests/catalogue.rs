@@ -349,3 +349,27 @@ fn reopening_finds_what_opening_finds() {
         ]
     );
 }
+
+/// An opening cancelled before its checks leaves them out, and a reopening
+/// after it checks them again instead of reusing what was never checked.
+#[test]
+fn a_cancelled_opening_is_checked_again_when_reopened() {
+    let fs: Arc<dyn Files> = Arc::new(MemoryFs::new().with(
+        "a.yaml",
+        "name: a\nimage: x\nhostname: !cel \"nosuch + 'x'\"\n",
+    ));
+    let cancel = strata_dialect::Cancel::new();
+    cancel.cancel();
+    let cancelled = Catalogue::open(
+        fs.clone(),
+        Options::new(Limits::default(), Settings::default()).with_cancel(cancel),
+    )
+    .outcome;
+    assert_eq!(codes(&cancelled.diagnostics), Vec::<&str>::new());
+    let reopened = cancelled
+        .value
+        .expect("a catalogue")
+        .reopen(fs, Options::new(Limits::default(), Settings::default()))
+        .outcome;
+    assert_eq!(codes(&reopened.diagnostics), ["cel/eval"]);
+}
