@@ -7,7 +7,9 @@
 //! registered under its name, or, for a file another file asks for (an
 //! include), at the reference that asked ([`Reader::included`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use strata_fs::{Files, FsError};
 use strata_syntax::{
@@ -15,6 +17,27 @@ use strata_syntax::{
 };
 
 use crate::codes;
+
+/// One file as [`Reader::all_documents_reusing`] parsed it: the source it
+/// was registered as, its text, and what parsing gave.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    source: SourceId,
+    text: Arc<str>,
+    outcome: Outcome<Vec<Node>>,
+}
+
+/// What an opening parsed, by path, for the next opening to reuse where
+/// a file's text and source did not change.
+#[derive(Debug, Clone, Default)]
+pub struct Parses(HashMap<PathBuf, Parsed>);
+
+impl Parses {
+    /// Keeps the parse of `path`.
+    pub fn keep(&mut self, path: PathBuf, parsed: Parsed) {
+        self.0.insert(path, parsed);
+    }
+}
 
 /// Reads files of one tree into one database.
 pub struct Reader<'a> {
@@ -171,13 +194,47 @@ impl<'a> Reader<'a> {
     /// are read and registered one by one, then parsed on every core
     /// ([`map_ordered`](crate::map_ordered)).
     pub fn all_documents(&mut self, paths: &[PathBuf], format: Format) -> Vec<Outcome<Vec<Node>>> {
-        let texts: Vec<Outcome<SourceId>> = paths.iter().map(|path| self.text(path)).collect();
+        self.all_documents_reusing(paths, format, &Parses::default())
+            .into_iter()
+            .map(|(outcome, _)| outcome)
+            .collect()
+    }
+
+    /// [`Reader::all_documents`], reusing the parse of `previous` for a
+    /// file read again with the same text into the same source (a
+    /// reopening: the spans of the parse are still right); each outcome
+    /// comes with what a later reading may reuse of it ([`Parses::keep`]).
+    pub fn all_documents_reusing(
+        &mut self,
+        paths: &[PathBuf],
+        format: Format,
+        previous: &Parses,
+    ) -> Vec<(Outcome<Vec<Node>>, Option<Parsed>)> {
+        let texts: Vec<(&PathBuf, Outcome<SourceId>)> =
+            paths.iter().map(|path| (path, self.text(path))).collect();
         let (db, limits) = (&*self.db, &self.limits);
-        crate::map_ordered(&texts, |text| {
-            text.clone().and_then(|id| {
-                let parsed = strata_syntax::parse(db, id, format, limits);
-                Outcome::new(Some(parsed.documents), parsed.diagnostics)
-            })
+        crate::map_ordered(&texts, |(path, text)| {
+            let Some(id) = text.value else {
+                return (Outcome::failed(text.diagnostics.clone()), None);
+            };
+            let source = db.get(id).text();
+            let parsed = previous
+                .0
+                .get(*path)
+                .filter(|parsed| parsed.source == id && *parsed.text == *source)
+                .cloned()
+                .unwrap_or_else(|| {
+                    let parsed = strata_syntax::parse(db, id, format, limits);
+                    Parsed {
+                        source: id,
+                        text: Arc::from(source),
+                        outcome: Outcome::new(Some(parsed.documents), parsed.diagnostics),
+                    }
+                });
+            (
+                text.clone().and_then(|_| parsed.outcome.clone()),
+                Some(parsed),
+            )
         })
     }
 

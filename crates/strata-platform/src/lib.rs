@@ -17,8 +17,9 @@
 //! At load every concrete blueprint is rendered once against the synthetic
 //! [`Scope::test`], so configuration errors surface before any request.
 //! CEL programs are compiled once per load and reused by every render;
-//! [`Dialect::reopen`] reuses them, and the checks of the blueprints whose
-//! resolved trees did not change, from the catalogue opened before.
+//! [`Dialect::reopen`] reuses them, the parse of every file whose text did
+//! not change, and the checks of the blueprints whose resolved trees did
+//! not change, from the catalogue opened before.
 //! Parsing the files, compiling each blueprint's expressions and these
 //! checks each run on every core ([`strata_dialect::map_ordered`]), their
 //! results in order, so diagnostics are the same for any number of cores.
@@ -139,6 +140,9 @@ pub struct Catalogue {
     resolved: IndexMap<String, Resolved>,
     /// Every `!include` that found its file.
     includes: Vec<strata_dialect::Reference>,
+    /// What parsing each file gave: a reopening reuses it for a file whose
+    /// text did not change.
+    parses: strata_dialect::Parses,
     /// What checking each concrete blueprint against the test scope found,
     /// by name: a reopening reuses it for a blueprint whose resolved tree
     /// is identical.
@@ -194,6 +198,7 @@ impl Catalogue {
         let mut db = SourceDb::new();
         let cancel = options.cancel.clone();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
+        reader.previous = previous.map(|previous| &previous.parses);
         let (settings, mut strategies) = settings(&mut reader);
         for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
@@ -211,6 +216,7 @@ impl Catalogue {
         }
         let definitions = load::definitions(&mut reader);
         let includes = std::mem::take(&mut reader.includes);
+        let parses = std::mem::take(&mut reader.parses);
         let mut diagnostics = std::mem::take(&mut reader.diagnostics);
         let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
         let cel = CelOptions {
@@ -235,6 +241,7 @@ impl Catalogue {
                 definitions,
                 resolved,
                 includes,
+                parses,
                 checked: HashMap::new(),
             };
             catalogue.checked = catalogue.check_all(previous, &cancel);

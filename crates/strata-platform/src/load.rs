@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
+use strata_dialect::Parses;
 use strata_fs::Files;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
@@ -53,6 +54,10 @@ pub(crate) struct Reader<'a> {
     listed: HashMap<PathBuf, Vec<Node>>,
     /// Every `!include` that found its file: the tag's scalar and the file.
     pub includes: Vec<strata_dialect::Reference>,
+    /// The parses of the catalogue opened before, to reuse.
+    pub previous: Option<&'a Parses>,
+    /// The parses of this reading, for the next to reuse.
+    pub parses: Parses,
 }
 
 impl<'a> Reader<'a> {
@@ -63,6 +68,8 @@ impl<'a> Reader<'a> {
             included: HashMap::new(),
             listed: HashMap::new(),
             includes: Vec::new(),
+            previous: None,
+            parses: Parses::default(),
         }
     }
 
@@ -165,10 +172,15 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
     };
     // Parse every file once first, so that includes of catalogue files reuse
     // the parse, then expand includes.
-    for (file, parsed) in files
-        .iter()
-        .zip(reader.files.all_documents(&files, Format::Yaml))
-    {
+    let empty = Parses::default();
+    let previous = reader.previous.unwrap_or(&empty);
+    let parsed = reader
+        .files
+        .all_documents_reusing(&files, Format::Yaml, previous);
+    for (file, (parsed, kept)) in files.iter().zip(parsed) {
+        if let Some(kept) = kept {
+            reader.parses.keep(file.clone(), kept);
+        }
         if let Some(documents) = parsed.report(&mut reader.diagnostics) {
             reader.listed.insert(file.clone(), documents);
         }
