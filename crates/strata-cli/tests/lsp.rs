@@ -627,6 +627,20 @@ fn navigation_in_a_windsor_project() {
             project.join("contexts/_template/blueprint.yaml").display()
         )
     );
+    // A feature's `when`, in each context.
+    let hover = client.at("textDocument/hover", &uri_of(&aws), 5, 8, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        "**`when`** of feature `aws`\n\n- in context `local`: `false`\n- in context `aws`: `true`\n"
+    );
+    let hover = client.at("textDocument/hover", &uri_of(&aws), 16, 24, Value::Null);
+    let explained = markdown(&hover);
+    assert!(
+        explained.starts_with(
+            "**`terraform[1].inputs.node_count`** of feature `aws`\n\n- in context `local`: `"
+        ),
+        "{explained}"
+    );
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     assert_eq!(symbols[0]["name"], "observability", "{symbols}");
     assert_eq!(symbols[0]["kind"], json!(2), "a feature is a module");

@@ -10,17 +10,23 @@
 //!   it applies (the feature's `when` and the entry's), and what it merges
 //!   over in the blueprint's entry of the same identity (a Terraform
 //!   component's `path` and `source`, a kustomization's `name`), or that
-//!   it replaces that entry whole (`strategy: replace`).
+//!   it replaces that entry whole (`strategy: replace`). A `when` or a
+//!   text with `${..}`: what it gives in each context of `windsor.yaml`
+//!   (its values, as a render without `--set` reads them).
 //! - **Schemas**: `blueprint.yaml` and the feature files of the template
 //!   folder.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use std::cell::RefCell;
 use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
-use strata_syntax::{Node, Segment, SourceDb, Span};
 
-use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Project, TEMPLATE_DIR};
+use strata_cond::Template;
+use strata_dialect::Reader;
+use strata_syntax::{FieldPath, Node, Segment, SourceDb, Span};
+
+use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Feature, Project, TEMPLATE_DIR, config, host};
 
 /// The kinds a `dependsOn` entry may name.
 const DEPENDENCIES: &[SymbolKind] = &[SymbolKind::Kustomization, SymbolKind::TerraformComponent];
@@ -121,6 +127,9 @@ impl Project {
             .features
             .iter()
             .find_map(|feature| Some((feature, feature.tree.path_to(at)?)))?;
+        if let Some(values) = self.expression_values(feature, &path) {
+            return Some(values);
+        }
         let [Segment::Key(section), Segment::Index(index), rest @ ..] = path.segments() else {
             return None;
         };
@@ -178,6 +187,53 @@ impl Project {
             None => text.push_str("- adds an entry the blueprint does not have\n"),
         }
         Some(text)
+    }
+
+    /// What the `when` or `${..}` text at `path` of `feature` gives in
+    /// each context; `None` when the value there is no expression.
+    fn expression_values(&self, feature: &Feature, path: &FieldPath) -> Option<String> {
+        let written = feature.tree.at(path.segments())?;
+        let text = written.as_str()?;
+        let is_when = path.segments().last() == Some(&Segment::Key("when".to_owned()));
+        if !is_when && !text.contains("${") {
+            return None;
+        }
+        let windsor = self.windsor.as_ref()?;
+        let mut lines = format!(
+            "**`{path}`** of feature `{}`\n\n",
+            feature.model.metadata.name
+        );
+        for context in self.context_names() {
+            let mut db = SourceDb::extending(self.sources.clone());
+            let mut problems = Vec::new();
+            let mut files = Reader::new(self.root.as_ref(), &mut db, self.limits);
+            let Some(values) = config::values(windsor, &mut files, context, &[], &mut problems)
+            else {
+                let _ = writeln!(lines, "- in context `{context}`: its values cannot be read");
+                continue;
+            };
+            let shared = RefCell::new(db);
+            let names = [context, self.name.as_str()];
+            let template =
+                host::Template::new(self.template.clone(), &values, names, self.limits, &shared);
+            let host = template.for_file(&feature.path);
+            let given = if is_when {
+                strata_cond::condition(text, &values, &host).map(|holds| format!("`{holds}`"))
+            } else {
+                Template::parse(text).and_then(|template| {
+                    let value = template
+                        .map(|template| template.render(&values, &host, written.span))
+                        .transpose()?;
+                    Ok(value
+                        .map_or_else(|| describe_value(written), |value| describe_value(&value)))
+                })
+            };
+            let _ = match given {
+                Ok(value) => writeln!(lines, "- in context `{context}`: {value}"),
+                Err(error) => writeln!(lines, "- in context `{context}`: fails, {}", error.message),
+            };
+        }
+        Some(lines)
     }
 }
 
