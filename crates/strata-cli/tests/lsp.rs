@@ -564,9 +564,18 @@ fn completion_in_a_platform_catalogue() {
         completion[0]["documentation"], "Its resources.",
         "{completion}"
     );
+    // Inside a `!cel` expression: the functions it may call.
+    edited = text.replace("podman:\n", "hostname: !cel \"s\npodman:\n");
+    client.change(&child, 3, &edited);
+    let completion = client.at("textDocument/completion", &child, 3, 17, Value::Null);
+    let offered = labels(&completion);
+    assert!(
+        offered.contains(&"size".to_owned()) && offered.contains(&"env".to_owned()),
+        "{offered:?}"
+    );
     // An enum's values after its key.
     edited = text.replace("podman:\n", "imagePullPolicy: \npodman:\n");
-    client.change(&child, 3, &edited);
+    client.change(&child, 4, &edited);
     let completion = client.at("textDocument/completion", &child, 3, 17, Value::Null);
     assert_eq!(labels(&completion), ["Always", "Never", "IfNotPresent"]);
     client.finish();
@@ -626,6 +635,19 @@ fn navigation_in_a_windsor_project() {
             "**`terraform[2].inputs.cloud`** of feature `aws`\n\n- applies when `provider == 'aws'`\n- merges into the blueprint's entry ({}:16)\n",
             project.join("contexts/_template/blueprint.yaml").display()
         )
+    );
+    // Inside `${`: the functions of the expressions.
+    let completion = client.at(
+        "textDocument/completion",
+        &uri_of(&aws),
+        16,
+        21,
+        Value::Null,
+    );
+    assert_eq!(
+        labels(&completion),
+        ["values", "jsonnet", "file"],
+        "{completion}"
     );
     // A feature's `when`, in each context.
     let hover = client.at("textDocument/hover", &uri_of(&aws), 5, 8, Value::Null);

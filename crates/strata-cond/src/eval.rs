@@ -46,8 +46,35 @@ pub enum HostError {
     Failed(Box<Diagnostic>),
 }
 
-/// The functions there are, for did-you-mean.
-pub const FUNCTIONS: &[&str] = &["values", "jsonnet", "file"];
+/// A function expressions may call.
+#[derive(Debug, Clone, Copy)]
+pub struct Function {
+    /// Its name.
+    pub name: &'static str,
+    /// How it is called.
+    pub signature: &'static str,
+    /// What it gives.
+    pub summary: &'static str,
+}
+
+/// The functions there are: for calls, did-you-mean and editors.
+pub const FUNCTIONS: &[Function] = &[
+    Function {
+        name: "values",
+        signature: "values(mapping) -> list",
+        summary: "the values of a mapping, in the order of its sorted keys",
+    },
+    Function {
+        name: "jsonnet",
+        signature: "jsonnet(path: string) -> any",
+        summary: "the value of a Jsonnet file, relative to the file the expression is in and confined to the template folder; it reads the context's values as `std.extVar(\"context\")`",
+    },
+    Function {
+        name: "file",
+        signature: "file(path: string) -> string",
+        summary: "the text of a file, relative to the file the expression is in and confined to the template folder",
+    },
+];
 
 /// Evaluates `expr` with `scope` (a mapping) as its names.
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
@@ -118,10 +145,11 @@ impl<'a> Evaluator<'a> {
     }
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
-        if !FUNCTIONS.contains(&name) {
+        if !FUNCTIONS.iter().any(|function| function.name == name) {
             let mut error = CondError::eval(format!("there is no function `{name}`"), range)
                 .with_note("the functions are `values`, `jsonnet` and `file`");
-            if let Some(near) = strata_syntax::did_you_mean(name, FUNCTIONS.iter().copied()) {
+            let names = FUNCTIONS.iter().map(|function| function.name);
+            if let Some(near) = strata_syntax::did_you_mean(name, names) {
                 error = error.with_help(format!("did you mean `{near}`?"));
             }
             return Err(error);

@@ -143,6 +143,18 @@ pub struct FunctionDoc {
     pub summary: String,
 }
 
+impl FunctionDoc {
+    /// The function `name`, called as `signature`, doing `summary`.
+    #[must_use]
+    pub fn new(name: &str, signature: impl Into<String>, summary: &str) -> FunctionDoc {
+        FunctionDoc {
+            name: name.to_owned(),
+            signature: signature.into(),
+            summary: summary.to_owned(),
+        }
+    }
+}
+
 /// A value in one line for a hover: a scalar as written (cut at 80
 /// characters), a tag with its text, a mapping or a list by its size.
 #[must_use]

@@ -301,6 +301,10 @@ impl Dialect for Project {
     fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
         navigate::schema_of(path)
     }
+
+    fn functions() -> Vec<strata_dialect::FunctionDoc> {
+        navigate::functions()
+    }
 }
 
 impl Project {

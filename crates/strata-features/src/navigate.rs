@@ -13,6 +13,7 @@
 //!   it replaces that entry whole (`strategy: replace`). A `when` or a
 //!   text with `${..}`: what it gives in each context of `windsor.yaml`
 //!   (its values, as a render without `--set` reads them).
+//! - **Functions**: `values`, `jsonnet` and `file`.
 //! - **Schemas**: `blueprint.yaml` and the feature files of the template
 //!   folder.
 
@@ -20,7 +21,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use std::cell::RefCell;
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_dialect::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 
 use strata_cond::Template;
 use strata_dialect::Reader;
@@ -41,6 +42,14 @@ const SECTIONS: [(&str, SymbolKind, &[&str]); 2] = [
     ),
     ("kustomize", SymbolKind::Kustomization, &["name"]),
 ];
+
+/// The functions of `when` and `${..}` expressions.
+pub(crate) fn functions() -> Vec<FunctionDoc> {
+    strata_cond::eval::FUNCTIONS
+        .iter()
+        .map(|function| FunctionDoc::new(function.name, function.signature, function.summary))
+        .collect()
+}
 
 /// The schema of the project file at `path`.
 pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {

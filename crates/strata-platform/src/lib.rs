@@ -540,6 +540,10 @@ impl Dialect for Catalogue {
     fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
         navigate::schema_of(path)
     }
+
+    fn functions() -> Vec<strata_dialect::FunctionDoc> {
+        navigate::functions()
+    }
 }
 
 /// Reads `.strata.yaml` (when present) into settings and the strategy registry.

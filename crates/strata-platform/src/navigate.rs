@@ -9,6 +9,7 @@
 //!   inherit it override it in turn; for a `!cel` expression, its value
 //!   against the test scope (the user, repository and workspace every
 //!   blueprint is checked with on loading), or why it has none.
+//! - **Functions**: the CEL functions a `!cel` expression calls most.
 //! - **Schemas**: a blueprint file as its author writes it (inheriting, so
 //!   only `name` is required; `!cel`/`!include` strings anywhere; the
 //!   `blueprint:`/`blueprints:` wrappers and lists), and `.strata.yaml`.
@@ -17,7 +18,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_dialect::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 use strata_schema::{Authored, file_shapes};
 use strata_syntax::{Node, SourceDb, Span};
 
@@ -28,6 +29,123 @@ const MAX_LISTED: usize = 10;
 
 /// The kinds `template:` may name.
 const PARENTS: &[SymbolKind] = &[SymbolKind::Template, SymbolKind::Blueprint];
+
+/// The functions a `!cel` expression calls most, with what Strata adds
+/// (`max`, `min`, `env`): name, signature, summary. The rest of CEL's
+/// standard library and extensions work too (`strata_cel`'s docs).
+const CEL_FUNCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "size",
+        "size(string | list | map) -> int",
+        "the length in characters, items or keys",
+    ),
+    (
+        "contains",
+        "string.contains(string) -> bool",
+        "whether the text holds the other",
+    ),
+    (
+        "startsWith",
+        "string.startsWith(string) -> bool",
+        "whether the text starts with the other",
+    ),
+    (
+        "endsWith",
+        "string.endsWith(string) -> bool",
+        "whether the text ends with the other",
+    ),
+    (
+        "matches",
+        "string.matches(regex) -> bool",
+        "whether the text matches the RE2 expression",
+    ),
+    (
+        "lowerAscii",
+        "string.lowerAscii() -> string",
+        "the text with ASCII letters in lower case",
+    ),
+    (
+        "upperAscii",
+        "string.upperAscii() -> string",
+        "the text with ASCII letters in upper case",
+    ),
+    (
+        "replace",
+        "string.replace(old, new) -> string",
+        "the text with every `old` replaced",
+    ),
+    (
+        "split",
+        "string.split(separator) -> list",
+        "the parts between separators",
+    ),
+    (
+        "join",
+        "list.join(separator?) -> string",
+        "the texts of a list joined",
+    ),
+    (
+        "trim",
+        "string.trim() -> string",
+        "the text without surrounding white space",
+    ),
+    (
+        "substring",
+        "string.substring(start, end?) -> string",
+        "the characters from `start` to `end`",
+    ),
+    (
+        "format",
+        "string.format(list) -> string",
+        "the text with `%s`, `%d`, ... filled from the list",
+    ),
+    ("int", "int(value) -> int", "the value as an integer"),
+    ("string", "string(value) -> string", "the value as text"),
+    ("has", "has(map.field) -> bool", "whether the field is set"),
+    (
+        "all",
+        "list.all(x, predicate) -> bool",
+        "whether every item satisfies the predicate",
+    ),
+    (
+        "exists",
+        "list.exists(x, predicate) -> bool",
+        "whether some item satisfies the predicate",
+    ),
+    (
+        "map",
+        "list.map(x, expression) -> list",
+        "each item transformed",
+    ),
+    (
+        "filter",
+        "list.filter(x, predicate) -> list",
+        "the items that satisfy the predicate",
+    ),
+    (
+        "max",
+        "max(values... | list) -> value",
+        "the greatest argument, or item of one list; null for none (Strata)",
+    ),
+    (
+        "min",
+        "min(values... | list) -> value",
+        "the least argument, or item of one list; null for none (Strata)",
+    ),
+    (
+        "env",
+        "env(name) -> string | null",
+        "the process environment variable, null when unset; only with `cel.allowEnv` (Strata)",
+    ),
+];
+
+/// The functions a `!cel` expression may call; see [`CEL_FUNCTIONS`].
+pub(crate) fn functions() -> Vec<FunctionDoc> {
+    CEL_FUNCTIONS
+        .iter()
+        .map(|(name, signature, summary)| FunctionDoc::new(name, *signature, summary))
+        .collect()
+}
 
 /// A catalogue file as its author writes it; see the module docs.
 static BLUEPRINT_FILE: LazyLock<serde_json::Value> = LazyLock::new(|| {

@@ -157,10 +157,6 @@ pub(crate) fn explain(loaded: &Loaded, at: Span) -> Option<String> {
 pub(crate) fn functions() -> Vec<FunctionDoc> {
     strata_subst::functions::all()
         .iter()
-        .map(|def| FunctionDoc {
-            name: def.name.to_owned(),
-            signature: def.signature(),
-            summary: def.summary.to_owned(),
-        })
+        .map(|def| FunctionDoc::new(def.name, def.signature(), def.summary))
         .collect()
 }
