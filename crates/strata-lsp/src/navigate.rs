@@ -9,7 +9,7 @@
 //!   client asks for it).
 //! - **Hover**: on a reference or a definition's name, what it is (kind,
 //!   name, description or type) and where it is defined; on a function
-//!   name, its signature and summary; on any other value, what the dialect
+//!   name followed by `(`, its signature and summary; on any other value, what the dialect
 //!   explains (a platform blueprint: where the composed value came from
 //!   and what it overrides).
 //! - **Symbols**: the definitions in the file, in the order written.

@@ -36,8 +36,8 @@ pub(crate) fn answer(
             let position = params.text_document_position_params.position;
             at(view, document, position)
                 .and_then(|(view, span, text)| {
-                    let word = word_at(text, span.start as usize);
-                    navigate::hover(view, span, word)
+                    let called = called_at(text, span.start as usize);
+                    navigate::hover(view, span, called)
                 })
                 .map(serde_json::to_value)
         }
@@ -104,8 +104,19 @@ fn at<'a>(
     Some((view, Span::new(source, offset, offset), text))
 }
 
-/// The identifier (letters, digits, `_`) around the byte `offset`.
-fn word_at(text: &str, offset: usize) -> Option<&str> {
+/// The name of the function called at the byte `offset`: the identifier
+/// there when a `(` follows it.
+fn called_at(text: &str, offset: usize) -> Option<&str> {
+    let (start, word) = word_around(text, offset)?;
+    text[start + word.len()..]
+        .trim_start()
+        .starts_with('(')
+        .then_some(word)
+}
+
+/// The identifier (letters, digits, `_`) around the byte `offset`, with
+/// where it starts.
+fn word_around(text: &str, offset: usize) -> Option<(usize, &str)> {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let start = text[..offset]
         .char_indices()
@@ -117,19 +128,22 @@ fn word_at(text: &str, offset: usize) -> Option<&str> {
         .char_indices()
         .find(|(_, c)| !is_word(*c))
         .map_or(text.len(), |(index, _)| offset + index);
-    (start < end).then(|| &text[start..end])
+    (start < end).then(|| (start, &text[start..end]))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::word_at;
+    use super::{called_at, word_around};
 
     #[test]
     fn words_are_found_around_the_cursor() {
         let text = "${trim(variables.a_b)}";
-        assert_eq!(word_at(text, 3), Some("trim"));
-        assert_eq!(word_at(text, 6), Some("trim"));
-        assert_eq!(word_at(text, 19), Some("a_b"));
-        assert_eq!(word_at(text, 0), None);
+        assert_eq!(word_around(text, 3), Some((2, "trim")));
+        assert_eq!(word_around(text, 6), Some((2, "trim")));
+        assert_eq!(word_around(text, 19), Some((17, "a_b")));
+        assert_eq!(word_around(text, 0), None);
+        assert_eq!(called_at(text, 3), Some("trim"));
+        assert_eq!(called_at(text, 19), None);
+        assert_eq!(called_at("size: 10Gi", 1), None);
     }
 }
