@@ -9,9 +9,9 @@
 //!   client asks for it).
 //! - **Hover**: on a reference or a definition's name, what it is (kind,
 //!   name, description or type) and where it is defined; on a function
-//!   name followed by `(`, its signature and summary; on any other value, what the dialect
-//!   explains (a platform blueprint: where the composed value came from
-//!   and what it overrides).
+//!   name followed by `(`, its signature and summary; on any other value,
+//!   what the dialect explains (where a composed value came from and what
+//!   it overrides, what an expression gives).
 //! - **Symbols**: the definitions in the file, in the order written.
 
 use std::fmt::Write as _;
