@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::fmt::Write as _;
 
 use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
-use strata_syntax::{Node, Segment, SourceDb, Span};
+use strata_jsonnet::imports::{Import, imports};
+use strata_syntax::{Node, Segment, SourceDb, SourceId, Span};
 
 use crate::load::{Application, Source};
 
@@ -152,9 +153,11 @@ impl Application {
         Some(text)
     }
 
-    /// Each import of the Jsonnet files, to the file it resolves to.
+    /// Each import of the Jsonnet files, to the file it resolves to. The
+    /// files are read breadth first, each round's parsed together on one
+    /// evaluation stack.
     fn import_references(&self, db: &mut SourceDb, references: &mut Vec<Reference>) {
-        let mut pending: Vec<PathBuf> = self
+        let mut round: Vec<PathBuf> = self
             .components
             .values()
             .filter_map(|component| match &component.source {
@@ -164,38 +167,49 @@ impl Application {
             .chain(self.post_processor.iter().cloned())
             .collect();
         let mut scanned = BTreeSet::new();
-        while let Some(file) = pending.pop() {
-            if scanned.len() >= MAX_SCANNED || !scanned.insert(file.clone()) {
-                continue;
-            }
-            let source = self.file_source(db, &file);
-            let text = db.get(source).text().to_owned();
-            for import in strata_jsonnet::imports::imports(&text) {
-                let Ok(Some(target)) = strata_jsonnet::resolve_import(
-                    self.fs.as_ref(),
-                    &self.lib_paths,
-                    &file,
-                    &import.path,
-                ) else {
-                    continue;
-                };
-                references.push(Reference {
-                    span: Span::new(source, import.range.start, import.range.end),
-                    target: Span::file_start(self.file_source(db, &target)),
-                });
-                let jsonnet = target
-                    .extension()
-                    .is_some_and(|extension| extension == "jsonnet" || extension == "libsonnet");
-                if jsonnet {
-                    pending.push(target);
+        while !round.is_empty() {
+            round.retain(|file| scanned.len() < MAX_SCANNED && scanned.insert(file.clone()));
+            let sources: Vec<SourceId> = round
+                .iter()
+                .map(|file| self.file_source(db, file))
+                .collect();
+            let texts: Vec<&str> = sources
+                .iter()
+                .map(|source| db.get(*source).text())
+                .collect();
+            let found: Vec<Vec<Import>> = strata_jsonnet::on_evaluation_stack(|| {
+                texts.iter().map(|text| imports(text)).collect()
+            });
+            let mut next = Vec::new();
+            for ((file, source), found) in round.iter().zip(sources).zip(found) {
+                for import in found {
+                    let Ok(Some(target)) = strata_jsonnet::resolve_import(
+                        self.fs.as_ref(),
+                        &self.lib_paths,
+                        file,
+                        &import.path,
+                    ) else {
+                        continue;
+                    };
+                    references.push(Reference {
+                        span: Span::new(source, import.range.start, import.range.end),
+                        target: Span::file_start(self.file_source(db, &target)),
+                    });
+                    let jsonnet = target.extension().is_some_and(|extension| {
+                        extension == "jsonnet" || extension == "libsonnet"
+                    });
+                    if jsonnet {
+                        next.push(target);
+                    }
                 }
             }
+            round = next;
         }
     }
 
     /// The source of `file` (below the root): the one registered when it
     /// was read, else the file read now (empty when it cannot be).
-    fn file_source(&self, db: &mut SourceDb, file: &Path) -> strata_syntax::SourceId {
+    fn file_source(&self, db: &mut SourceDb, file: &Path) -> SourceId {
         let name = self.fs.display(file);
         db.find(&name).unwrap_or_else(|| {
             let text = self

@@ -3,9 +3,10 @@
 //! strings and text blocks never pass for an import. An editor follows
 //! them; a file that does not parse has none.
 //!
-//! The tree is walked with an explicit stack, and the parse runs on the
-//! evaluation stack ([`on_evaluation_stack`](crate::on_evaluation_stack)),
-//! so a deeply nested file costs no thread's stack.
+//! The tree is walked with an explicit stack. The parser itself recurses:
+//! call [`imports`] on the evaluation stack
+//! ([`on_evaluation_stack`](crate::on_evaluation_stack)), once for many
+//! files, as an evaluation is.
 
 use std::ops::Range;
 
@@ -23,24 +24,23 @@ pub struct Import {
     pub path: String,
 }
 
-/// Every import of `text` with a literal path, in the order written.
+/// Every import of `text` with a literal path, in the order written. Run
+/// it on the evaluation stack (module docs).
 #[must_use]
 pub fn imports(text: &str) -> Vec<Import> {
-    crate::on_evaluation_stack(|| {
-        let settings = ParserSettings {
-            source: Source::new_virtual("<imports>".into(), text.into()),
-        };
-        let Ok(root) = jrsonnet_parser::parse(text, &settings) else {
-            return Vec::new();
-        };
-        let mut found = Vec::new();
-        let mut pending = vec![root];
-        while let Some(expr) = pending.pop() {
-            children(&expr, &mut pending, &mut found);
-        }
-        found.sort_by_key(|import: &Import| import.range.start);
-        found
-    })
+    let settings = ParserSettings {
+        source: Source::new_virtual("<imports>".into(), text.into()),
+    };
+    let Ok(root) = jrsonnet_parser::parse(text, &settings) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut pending = vec![root];
+    while let Some(expr) = pending.pop() {
+        children(&expr, &mut pending, &mut found);
+    }
+    found.sort_by_key(|import: &Import| import.range.start);
+    found
 }
 
 /// Pushes the expressions directly below `expr` on `pending`, and records
@@ -197,6 +197,10 @@ mod tests {
 
     #[test]
     fn imports_are_found_wherever_they_are_written() {
+        crate::on_evaluation_stack(found_wherever_they_are_written);
+    }
+
+    fn found_wherever_they_are_written() {
         let text = r#"// import "not.libsonnet"
 local a = import "a.libsonnet";
 {
