@@ -213,8 +213,15 @@ fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
         &json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
     );
     assert_eq!(formatting["error"]["code"], json!(-32601), "{formatting}");
+    // A request whose parameters do not parse: the protocol's invalid params.
+    let hover = client.request(
+        3,
+        "textDocument/hover",
+        &json!({"textDocument": {"uri": uri}, "position": "nowhere"}),
+    );
+    assert_eq!(hover["error"]["code"], json!(-32602), "{hover}");
 
-    let shutdown = client.request(3, "shutdown", &Value::Null);
+    let shutdown = client.request(4, "shutdown", &Value::Null);
     assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
     client.notify("exit", &Value::Null);
     let status = client.server.wait().expect("the server exits");

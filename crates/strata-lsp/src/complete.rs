@@ -81,11 +81,12 @@ impl Place {
         let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
         let line = &before[line_start..];
         let (column, items, content) = split_line(line);
-        let mut path = Vec::new();
-        let value = key_of(content).is_some();
-        if let Some(key) = key_of(content) {
-            path.push(Step::Key(key.to_owned()));
-        }
+        let written = key_of(content);
+        let value = written.is_some();
+        let mut path: Vec<Step> = written
+            .map(|key| Step::Key(key.to_owned()))
+            .into_iter()
+            .collect();
         // A `- ` before the cursor puts it in an item of the list above.
         path.extend(std::iter::repeat_n(Step::Item, items));
         let mut indent = if items > 0 {

@@ -464,7 +464,7 @@ impl Server {
         }));
         Ok(match answered {
             Ok(Ok(result)) => Response::new_ok(id, result),
-            Ok(Err(message)) => Response::new_err(id, ErrorCode::MethodNotFound as i32, message),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(_) => Response::new_err(
                 id,
                 ErrorCode::InternalError as i32,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use lsp_server::Request;
+use lsp_server::{ErrorCode, Request};
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _,
 };
@@ -20,16 +20,19 @@ use crate::check::{View, offset};
 use crate::{complete, navigate};
 
 /// The answer to `request` about `document`, whose open buffer (if it is
-/// open) holds `buffer`, or why there is none.
+/// open) holds `buffer`, or the protocol's error: parameters that do not
+/// parse, a method not offered.
 pub(crate) fn answer(
     view: Option<&View>,
     document: &Path,
     buffer: Option<&str>,
     request: &Request,
-) -> Result<Value, String> {
+) -> Result<Value, (ErrorCode, String)> {
     let params = request.params.clone();
-    let invalid =
-        |error: serde_json::Error| format!("invalid `{}` parameters: {error}", request.method);
+    let invalid = |error: serde_json::Error| {
+        let message = format!("invalid `{}` parameters: {error}", request.method);
+        (ErrorCode::InvalidParams, message)
+    };
     let result = match request.method.as_str() {
         HoverRequest::METHOD => {
             let params: HoverParams = serde_json::from_value(params).map_err(invalid)?;
@@ -82,11 +85,14 @@ pub(crate) fn answer(
                 )))
             })
         }
-        method => return Err(format!("`{method}` is not offered by this server")),
+        method => {
+            let message = format!("`{method}` is not offered by this server");
+            return Err((ErrorCode::MethodNotFound, message));
+        }
     };
     match result {
         None => Ok(Value::Null),
-        Some(value) => value.map_err(|error| error.to_string()),
+        Some(value) => value.map_err(|error| (ErrorCode::InternalError, error.to_string())),
     }
 }
 
