@@ -21,6 +21,7 @@ mod platform;
 mod render;
 mod serve;
 mod session;
+mod shell;
 mod spec;
 
 use std::process::ExitCode;
@@ -38,9 +39,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Layered configuration blueprints: load, compose, evaluate, validate, emit.
+/// Strata checks, composes and renders layered configuration blueprints
+/// (k8shell platform catalogues, qbec applications, Windsor blueprints, Kure
+/// packages and Blueprint Specification documents), with every problem
+/// reported at its file, line and column.
 #[derive(Debug, Parser)]
-#[command(name = "strata", version, about, propagate_version = true)]
+#[command(name = "strata", version, propagate_version = true)]
 struct Cli {
     #[command(flatten)]
     global: GlobalArgs,
@@ -164,23 +168,33 @@ impl ColorChoice {
 #[derive(Debug, Subcommand)]
 enum Command {
     Merge(merge::MergeArgs),
-    /// Platform blueprints: catalogues, inheritance, repository overlays, CEL.
+    /// Platform blueprint catalogues, compatible with k8shell's blueprint manager: inheritance, repository overlays, CEL.
     #[command(subcommand)]
     Platform(platform::PlatformCommand),
-    /// Components: qbec applications of Jsonnet, JSON and YAML evaluated into Kubernetes objects.
+    /// Components: qbec applications (qbec.yaml, Jsonnet, JSON, YAML) rendered into Kubernetes objects, compatible with qbec.
     #[command(subcommand)]
     Components(Box<components::ComponentsCommand>),
-    /// Features: Windsor blueprints extended by conditional feature files.
+    /// Features: Windsor projects, a blueprint extended by conditional feature files, compatible with the Windsor CLI.
     #[command(subcommand)]
     Features(features::FeaturesCommand),
-    /// Capabilities: Kure launcher cluster profiles, capability definitions and packages.
+    /// Capabilities: cluster profiles, capability definitions and packages, compatible with Kure's launcher.
     #[command(subcommand)]
     Capabilities(capabilities::CapabilitiesCommand),
-    /// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
+    /// Spec: Blueprint Specification v2023-04-20 blueprints (Bluelink's) and their `${..}` language.
     #[command(subcommand)]
     Spec(spec::SpecCommand),
     /// A language server (LSP) over standard input and output: diagnostics as you type.
     Lsp,
+    /// Prints the completion script of a shell.
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        shell: clap_complete::Shell,
+    },
+    /// Writes the man pages of `strata` and its subcommands into a folder.
+    Man {
+        /// The folder (created when missing).
+        dir: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -199,6 +213,8 @@ fn main() -> ExitCode {
         Command::Capabilities(command) => capabilities::run(&cli.global, &command),
         Command::Spec(command) => spec::run(&cli.global, &command),
         Command::Lsp => lsp(&cli.global),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man { dir } => shell::man(&dir),
     }
 }
 

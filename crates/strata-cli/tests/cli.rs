@@ -671,3 +671,114 @@ fn special_files_in_a_catalogue_are_refused_and_outward_links_named() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The bash completions load in bash and complete a subcommand and the
+/// verbs of a dialect; the other shells' scripts are written.
+#[test]
+fn completions_complete_in_bash() {
+    let output = strata(".", &["completions", "bash"]);
+    assert_eq!(output.status.code(), Some(0));
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let script = scratch.path().join("strata.bash");
+    std::fs::write(&script, &output.stdout).expect("the script");
+    let complete = |words: &str, current: usize, word: &str, previous: &str| {
+        let run = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD={current}; _strata strata '{word}' '{previous}'; echo \"${{COMPREPLY[*]}}\"",
+            script.display()
+        );
+        let output = Command::new("bash")
+            .args(["--norc", "-c", &run])
+            .output()
+            .expect("bash runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    assert_eq!(complete("strata pl", 1, "pl", "strata").trim(), "platform");
+    let verbs = complete("strata platform ''", 2, "", "platform");
+    for verb in ["check", "list", "render", "schema", "serve"] {
+        assert!(verbs.split_whitespace().any(|word| word == verb), "{verbs}");
+    }
+    for shell in ["zsh", "fish", "powershell"] {
+        let output = strata(".", &["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        assert!(stdout(&output).contains("strata"), "{shell}");
+    }
+}
+
+/// `strata man DIR` writes a page for `strata` and each subcommand, and
+/// each renders with `man -l` (or is roff with a title, where `man` is
+/// missing).
+#[test]
+fn man_pages_render() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let dir = scratch.path().join("man1");
+    let dir_text = dir.to_string_lossy().into_owned();
+    let output = strata(".", &["man", &dir_text]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the folder")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    pages.sort();
+    for page in [
+        "strata.1",
+        "strata-platform.1",
+        "strata-platform-check.1",
+        "strata-lsp.1",
+    ] {
+        assert!(pages.iter().any(|p| p == page), "{page} in {pages:?}");
+    }
+    let man = Command::new("man")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    for page in &pages {
+        let path = dir.join(page);
+        let text = std::fs::read_to_string(&path).expect("the page");
+        assert!(text.contains(".TH "), "{page}");
+        if man {
+            let rendered = Command::new("man")
+                .arg("-l")
+                .arg(&path)
+                .env("MANPAGER", "cat")
+                .env("MANWIDTH", "80")
+                .output()
+                .expect("man runs");
+            assert!(rendered.status.success(), "{page}: {rendered:?}");
+            assert!(
+                String::from_utf8_lossy(&rendered.stdout).contains("NAME"),
+                "{page}"
+            );
+        }
+    }
+    let top = std::fs::read_to_string(dir.join("strata.1")).expect("strata.1");
+    assert!(top.contains("layered configuration blueprints"), "{top}");
+}
+
+/// `strata --help` opens with what Strata is, and each dialect's help
+/// with what it is compatible with.
+#[test]
+fn help_says_what_strata_is() {
+    let help = stdout(&strata(".", &["--help"]));
+    assert!(
+        help.starts_with("Strata checks, composes and renders layered configuration blueprints"),
+        "{help}"
+    );
+    for (dialect, compatible) in [
+        ("platform", "k8shell"),
+        ("components", "qbec"),
+        ("features", "Windsor"),
+        ("capabilities", "Kure"),
+        ("spec", "Blueprint Specification"),
+    ] {
+        let help = stdout(&strata(".", &[dialect, "--help"]));
+        let first = help.lines().next().unwrap_or_default();
+        assert!(first.contains(compatible), "{dialect}: {first}");
+    }
+}
