@@ -2,6 +2,8 @@
 //! snapshots of the human diagnostics (`insta`).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
+#[path = "support/qbec.rs"]
+mod qbec;
 mod support;
 
 use std::io::Write;
@@ -535,7 +537,7 @@ fn features_render_check_and_schema_the_bundled_project() {
 fn components_that_run_too_long_are_reported_and_the_command_ends() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let app = scratch.path();
-    support::qbec_app(
+    qbec::qbec_app(
         app,
         "forever.jsonnet",
         "std.foldl(function(a, b) a + b, std.range(0, 2000000000), 0)",

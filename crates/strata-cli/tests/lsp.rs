@@ -14,6 +14,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+#[path = "support/qbec.rs"]
+mod qbec;
 mod support;
 
 /// A client: the server's stdin, and the messages it sends.
@@ -329,7 +331,7 @@ fn render_problems_are_published_with_their_environment() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let app = scratch.path();
     let good = "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }\n";
-    support::qbec_app(app, "a.jsonnet", good);
+    qbec::qbec_app(app, "a.jsonnet", good);
     let uri = format!("file://{}", app.join("components/a.jsonnet").display());
 
     let mut client = Client::start();

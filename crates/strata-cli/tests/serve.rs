@@ -2,6 +2,8 @@
 //! an ephemeral loopback port, composed over HTTP, stopped by SIGTERM.
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -30,10 +32,15 @@ impl Drop for Service {
 /// `strata platform serve` on the example catalogue, its JSON log lines
 /// arriving on a channel.
 fn serve() -> (Service, mpsc::Receiver<serde_json::Value>) {
+    serve_in(&examples())
+}
+
+/// `strata platform serve` on `dir/catalogue` with `dir/users.yaml`.
+fn serve_in(dir: &std::path::Path) -> (Service, mpsc::Receiver<serde_json::Value>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
         .args(["platform", "serve", "catalogue", "--users", "users.yaml"])
         .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
-        .current_dir(examples())
+        .current_dir(dir)
         .env("RUST_LOG", "debug")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -171,4 +178,58 @@ fn a_port_in_use_is_an_error() {
         stderr.contains(&format!("cannot listen on {address}")),
         "{stderr}"
     );
+}
+
+/// Replicas agree: two servers on the same catalogue report the same
+/// digest, and after the same edit both load it and report the same new
+/// digest.
+#[test]
+fn two_servers_on_one_catalogue_converge_on_one_digest() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    support::copy_tree(&examples(), scratch.path());
+    let started: Vec<_> = (0..2).map(|_| serve_in(scratch.path())).collect();
+    let mut addresses = Vec::new();
+    for (_, logs) in &started {
+        let mut seen = Vec::new();
+        let address = wait_for(logs, &mut seen, |event| {
+            (event["message"] == "listening").then(|| event["address"].as_str().map(str::to_owned))
+        })
+        .expect("the address is logged");
+        addresses.push(address);
+    }
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let status = |address: &str| -> serde_json::Value {
+        let mut response = agent
+            .get(&format!("http://{address}/v1/status"))
+            .header("Authorization", &format!("Bearer {ADA}"))
+            .call()
+            .expect("the status");
+        serde_json::from_str(&response.body_mut().read_to_string().expect("text")).expect("JSON")
+    };
+    let before: Vec<_> = addresses.iter().map(|address| status(address)).collect();
+    assert_eq!(before[0]["digest"], before[1]["digest"], "{before:?}");
+    assert!(before[0]["digest"].is_string());
+
+    let edited = scratch.path().join("catalogue/blueprints/go-services.yaml");
+    let text = std::fs::read_to_string(&edited).expect("the blueprint");
+    std::fs::write(
+        &edited,
+        text.replace("integration tests", "integration tests, edited"),
+    )
+    .expect("the edit");
+    for (_, logs) in &started {
+        let mut seen = Vec::new();
+        let outcome = wait_for(logs, &mut seen, |event| {
+            (event["message"] == "catalogue reload" && event["generation"] == 2)
+                .then(|| event["outcome"].clone())
+        });
+        assert_eq!(outcome, "loaded");
+    }
+    let after: Vec<_> = addresses.iter().map(|address| status(address)).collect();
+    assert_eq!(after[0]["generation"], 2);
+    assert_eq!(after[0]["digest"], after[1]["digest"], "{after:?}");
+    assert_ne!(after[0]["digest"], before[0]["digest"]);
 }

@@ -1,11 +1,9 @@
 //! What several of the binary's test files share: copying an example to a
-//! scratch folder, and the smallest qbec application.
+//! scratch folder (the smallest qbec application is in `qbec.rs`, included
+//! by the files that write one).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::path::Path;
-
-/// `qbec.yaml` of an application `a` with one environment, `dev`.
-const QBEC_DEV: &str = "apiVersion: qbec.io/v1alpha1\nkind: App\nmetadata: {name: a}\nspec:\n  environments: {dev: {server: https://dev.example.com}}\n";
 
 /// Copies the folder `from` to `to`, recursively.
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
@@ -19,11 +17,4 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("the file copies");
         }
     }
-}
-
-/// A qbec application in `app`, `QBEC_DEV` with the one component `name`.
-pub(crate) fn qbec_app(app: &Path, name: &str, text: &str) {
-    std::fs::create_dir_all(app.join("components")).expect("folders");
-    std::fs::write(app.join("qbec.yaml"), QBEC_DEV).expect("qbec.yaml");
-    std::fs::write(app.join("components").join(name), text).expect("a component");
 }
