@@ -5,12 +5,15 @@
 //! not there. Tags read as their plain values (`support/yaml_to_json.py`),
 //! as yaml-language-server reads the custom tags the README says to
 //! declare.
-#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
-use std::path::{Path, PathBuf};
+#[path = "support/python.rs"]
+mod python;
+
+use std::path::PathBuf;
 use std::process::Command;
 
-/// The examples, and each file with the schema command it is checked by.
+/// The examples (and `deploy/`), each file with the schema command it is
+/// checked by.
 const CASES: &[(&[&str], &[&str])] = &[
     (
         &["platform", "schema", "blueprint"],
@@ -19,6 +22,8 @@ const CASES: &[(&[&str], &[&str])] = &[
             "platform/catalogue/blueprints/go-services.yaml",
             "platform/catalogue/templates/base.yaml",
             "platform/catalogue/templates/languages.yaml",
+            "../deploy/catalogue/templates/base.yaml",
+            "../deploy/catalogue/blueprints/workspaces.yaml",
         ],
     ),
     (
@@ -30,7 +35,10 @@ const CASES: &[(&[&str], &[&str])] = &[
         &["platform", "schema", "compose"],
         &["platform/compose.json"],
     ),
-    (&["components", "schema"], &["components/qbec.yaml"]),
+    (
+        &["components", "schema"],
+        &["components/qbec.yaml", "../deploy/qbec.yaml"],
+    ),
     (
         &["features", "schema", "blueprint"],
         &["features/contexts/_template/blueprint.yaml"],
@@ -69,29 +77,9 @@ const CASES: &[(&[&str], &[&str])] = &[
     ),
 ];
 
-/// `check-jsonschema` in a virtual environment of its own, installed once.
-fn check_jsonschema() -> PathBuf {
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tools/check-jsonschema");
-    let tool = venv.join("bin/check-jsonschema");
-    if !tool.is_file() {
-        let created = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs");
-        assert!(created.success(), "python3 -m venv");
-        let installed = Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "check-jsonschema==0.29.4"])
-            .status()
-            .expect("pip runs");
-        assert!(installed.success(), "pip install check-jsonschema");
-    }
-    tool
-}
-
 #[test]
 fn every_example_passes_its_schema_in_an_independent_validator() {
-    let tool = check_jsonschema();
+    let tool = python::tool("check-jsonschema==0.29.4", "check-jsonschema");
     let python = tool.with_file_name("python");
     let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let converter = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/yaml_to_json.py");
