@@ -1,8 +1,8 @@
 //! `deploy/`, Strata's own deployment as a components application: both
 //! environments render, every object passes `kubernetes-validate --strict`
-//! (from the Python package index, installed in a virtual environment below the target folder when
-//! missing) for the Kubernetes version the README names, and the objects
-//! say what the README says of them.
+//! (from the Python package index, installed in a virtual environment
+//! below the target folder when missing) for the Kubernetes version the
+//! README names, and the objects say what the README says of them.
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 #[path = "support/python.rs"]

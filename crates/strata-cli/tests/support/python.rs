@@ -1,6 +1,7 @@
-//! Python tools the binary's tests check with, each installed from the Python package index
-//! into a virtual environment of its own below the target folder when it
-//! is not there yet (included with `#[path]` by the tests that use one).
+//! Python tools the binary's tests check with, each installed from the
+//! Python package index into a virtual environment of its own below the
+//! target folder when it is not there yet (included with `#[path]` by the
+//! tests that use one).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::path::{Path, PathBuf};
