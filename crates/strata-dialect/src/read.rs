@@ -194,7 +194,7 @@ impl<'a> Reader<'a> {
     /// are read and registered one by one, then parsed on every core
     /// ([`map_ordered`](crate::map_ordered)).
     pub fn all_documents(&mut self, paths: &[PathBuf], format: Format) -> Vec<Outcome<Vec<Node>>> {
-        self.all_documents_reusing(paths, format, &Parses::default())
+        self.documents_of(paths, format, None)
             .into_iter()
             .map(|(outcome, _)| outcome)
             .collect()
@@ -210,6 +210,18 @@ impl<'a> Reader<'a> {
         format: Format,
         previous: &Parses,
     ) -> Vec<(Outcome<Vec<Node>>, Option<Parsed>)> {
+        self.documents_of(paths, format, Some(previous))
+    }
+
+    /// Every file of `paths` read, registered and parsed on every core;
+    /// with `previous`, reusing its parses and keeping each new one (a
+    /// copy of the text and the trees, paid only by a reader that reopens).
+    fn documents_of(
+        &mut self,
+        paths: &[PathBuf],
+        format: Format,
+        previous: Option<&Parses>,
+    ) -> Vec<(Outcome<Vec<Node>>, Option<Parsed>)> {
         let texts: Vec<(&PathBuf, Outcome<SourceId>)> =
             paths.iter().map(|path| (path, self.text(path))).collect();
         let (db, limits) = (&*self.db, &self.limits);
@@ -218,23 +230,21 @@ impl<'a> Reader<'a> {
                 return (Outcome::failed(text.diagnostics.clone()), None);
             };
             let source = db.get(id).text();
-            let parsed = previous
-                .0
-                .get(*path)
-                .filter(|parsed| parsed.source == id && *parsed.text == *source)
-                .cloned()
-                .unwrap_or_else(|| {
-                    let parsed = strata_syntax::parse(db, id, format, limits);
-                    Parsed {
-                        source: id,
-                        text: Arc::from(source),
-                        outcome: Outcome::new(Some(parsed.documents), parsed.diagnostics),
-                    }
-                });
-            (
-                text.clone().and_then(|_| parsed.outcome.clone()),
-                Some(parsed),
-            )
+            let reused = previous
+                .and_then(|previous| previous.0.get(*path))
+                .filter(|parsed| parsed.source == id && *parsed.text == *source);
+            if let Some(parsed) = reused {
+                let outcome = text.clone().and_then(|_| parsed.outcome.clone());
+                return (outcome, Some(parsed.clone()));
+            }
+            let parsed = strata_syntax::parse(db, id, format, limits);
+            let outcome = Outcome::new(Some(parsed.documents), parsed.diagnostics);
+            let kept = previous.map(|_| Parsed {
+                source: id,
+                text: Arc::from(source),
+                outcome: outcome.clone(),
+            });
+            (text.clone().and_then(|_| outcome), kept)
         })
     }
 

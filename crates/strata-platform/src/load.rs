@@ -172,11 +172,19 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
     };
     // Parse every file once first, so that includes of catalogue files reuse
     // the parse, then expand includes.
-    let empty = Parses::default();
-    let previous = reader.previous.unwrap_or(&empty);
-    let parsed = reader
-        .files
-        .all_documents_reusing(&files, Format::Yaml, previous);
+    // Parses are kept only for a reopening (the language server's), so a
+    // one-off opening copies no tree.
+    let parsed = match reader.previous {
+        Some(previous) => reader
+            .files
+            .all_documents_reusing(&files, Format::Yaml, previous),
+        None => reader
+            .files
+            .all_documents(&files, Format::Yaml)
+            .into_iter()
+            .map(|outcome| (outcome, None))
+            .collect(),
+    };
     for (file, (parsed, kept)) in files.iter().zip(parsed) {
         if let Some(kept) = kept {
             reader.parses.keep(file.clone(), kept);
