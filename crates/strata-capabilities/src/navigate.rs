@@ -56,7 +56,7 @@ impl Package {
             .application
             .as_ref()
             .and_then(|application| application.get("spec"));
-        let components = list(spec, "components");
+        let components = spec.map_or(&[][..], |spec| spec.items("components"));
         for component in components {
             if let Some(name) = component.get("name")
                 && let Some(text) = name.as_str()
@@ -78,9 +78,9 @@ impl Package {
             .chain(
                 components
                     .iter()
-                    .flat_map(|component| list(Some(component), "traits")),
+                    .flat_map(|component| component.items("traits")),
             )
-            .chain(list(spec, "policies"));
+            .chain(spec.map_or(&[][..], |spec| spec.items("policies")));
         for node in typed.filter_map(|entry| entry.get("type")) {
             if let Some(target) = node
                 .as_str()
@@ -94,11 +94,4 @@ impl Package {
         }
         outline
     }
-}
-
-/// The items of the list under `key` of `node`.
-fn list<'a>(node: Option<&'a Node>, key: &str) -> &'a [Node] {
-    node.and_then(|node| node.get(key))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
 }

@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 
 use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
 use strata_jsonnet::imports::{Import, imports};
-use strata_syntax::{Node, Segment, SourceDb, SourceId, Span};
+use strata_syntax::{Segment, SourceDb, SourceId, Span};
 
 use crate::load::{Application, Source};
 
@@ -72,17 +72,16 @@ impl Application {
                 });
             }
         }
-        let lists = self
+        let excluded = self
             .app_node
             .get("spec")
-            .and_then(|spec| spec.get("excludes"))
-            .into_iter()
-            .chain(self.environments.values().flat_map(|defined| {
-                ["includes", "excludes"]
-                    .into_iter()
-                    .filter_map(|key| defined.node.get(key))
-            }));
-        for named in lists.filter_map(Node::as_seq).flatten() {
+            .map_or(&[][..], |spec| spec.items("excludes"));
+        let named_by_environments = self.environments.values().flat_map(|defined| {
+            ["includes", "excludes"]
+                .into_iter()
+                .flat_map(|key| defined.node.items(key))
+        });
+        for named in excluded.iter().chain(named_by_environments) {
             if let Some(target) = named
                 .as_str()
                 .and_then(|name| outline.target_of(name, COMPONENTS))

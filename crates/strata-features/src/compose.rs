@@ -145,9 +145,7 @@ impl<'a> Candidate<'a> {
 
 /// The entries of `section` of a file's tree.
 fn entries(tree: &Node, section: Section) -> &[Node] {
-    tree.get(section.key())
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
+    tree.items(section.key())
 }
 
 /// An entry of the composition: its identity (the first entry's, kept by

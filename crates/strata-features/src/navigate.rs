@@ -93,7 +93,7 @@ impl Project {
         }
         for tree in &trees {
             for (section, kind, naming) in SECTIONS {
-                for entry in entries(tree, section) {
+                for entry in tree.items(section) {
                     if let Some(name) = naming.iter().find_map(|key| entry.get(key))
                         && let Some(text) = name.as_str()
                     {
@@ -110,7 +110,9 @@ impl Project {
         }
         for tree in &trees {
             for (section, kind, _) in SECTIONS {
-                for dependency in entries(tree, section)
+                for dependency in tree
+                    .items(section)
+                    .iter()
                     .filter_map(|entry| entry.get("dependsOn"))
                     .filter_map(Node::as_seq)
                     .flatten()
@@ -143,7 +145,7 @@ impl Project {
             return None;
         };
         let (_, _, naming) = SECTIONS.iter().find(|(name, _, _)| name == section)?;
-        let entry = entries(&feature.tree, section).nth(*index)?;
+        let entry = feature.tree.items(section).get(*index)?;
         let name = &feature.model.metadata.name;
         let mut text = format!("**`{path}`** of feature `{name}`\n\n");
         let conditions: Vec<String> = [feature.tree.get("when"), entry.get("when")]
@@ -165,7 +167,9 @@ impl Project {
                 .collect()
         };
         let base = self.blueprint.as_ref().and_then(|(_, tree)| {
-            entries(tree, section).find(|base| identity(base) == identity(entry))
+            tree.items(section)
+                .iter()
+                .find(|base| identity(base) == identity(entry))
         });
         let replaces = entry.get("strategy").and_then(Node::as_str) == Some("replace");
         match base {
@@ -244,12 +248,4 @@ impl Project {
         }
         Some(lines)
     }
-}
-
-/// The entries of `section` of a blueprint or feature tree.
-fn entries<'a>(tree: &'a Node, section: &str) -> impl Iterator<Item = &'a Node> {
-    tree.get(section)
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
 }

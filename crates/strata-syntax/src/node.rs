@@ -169,6 +169,13 @@ impl Node {
         self.as_map()?.get(key).map(|entry| &entry.value)
     }
 
+    /// The items of the sequence under `key`; none when this is not a
+    /// mapping, or `key` is missing or holds no sequence.
+    #[must_use]
+    pub fn items(&self, key: &str) -> &[Node] {
+        self.get(key).and_then(Node::as_seq).unwrap_or_default()
+    }
+
     /// The node at `path` below this one, when there is one. Wildcards match nothing.
     #[must_use]
     pub fn at(&self, path: &[Segment]) -> Option<&Node> {
