@@ -400,6 +400,51 @@ fn uri_of(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// An example copied to a scratch folder, with one of its files open in a
+/// started session.
+struct Opened {
+    scratch: tempfile::TempDir,
+    root: PathBuf,
+    path: PathBuf,
+    uri: String,
+    text: String,
+    client: Client,
+}
+
+/// `examples/EXAMPLE` copied, a session initialized, and `file` (below the
+/// copy) opened as `language` with its text on disk.
+fn open_example(example_name: &str, file: &str, language: &str) -> Opened {
+    let (scratch, root) = example(example_name);
+    let path = root.join(file);
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, language, &text);
+    Opened {
+        scratch,
+        root,
+        path,
+        uri,
+        text,
+        client,
+    }
+}
+
+/// The line of `text` holding `holding`, and the column of `word` on it.
+fn position_of(text: &str, holding: &str, word: &str) -> (usize, usize) {
+    let line = text
+        .lines()
+        .position(|line| line.contains(holding))
+        .expect("the line");
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find(word))
+        .expect("the word");
+    (line, column)
+}
+
 /// The labels of a completion answer.
 fn labels(completion: &Value) -> Vec<String> {
     completion
@@ -599,15 +644,7 @@ fn navigation_in_a_windsor_project() {
     let stack = project.join("contexts/_template/features/observability/stack.yaml");
     let uri = uri_of(&stack);
     let text = std::fs::read_to_string(&stack).expect("the feature");
-    let line = text
-        .lines()
-        .position(|line| line.contains("dependsOn: [ingress]"))
-        .expect("a dependsOn");
-    let column = text
-        .lines()
-        .nth(line)
-        .and_then(|l| l.find("ingress"))
-        .expect("ingress");
+    let (line, column) = position_of(&text, "dependsOn: [ingress]", "ingress");
     let mut client = Client::start();
     client.initialize(None, None);
     client.open(&uri, "yaml", &text);
@@ -688,13 +725,14 @@ fn navigation_in_a_windsor_project() {
 /// name's hover gives its signature.
 #[test]
 fn navigation_in_a_spec_blueprint() {
-    let (_scratch, project) = example("spec");
-    let path = project.join("blueprint.yaml");
-    let uri = uri_of(&path);
-    let text = std::fs::read_to_string(&path).expect("the blueprint");
-    let mut client = Client::start();
-    client.initialize(None, None);
-    client.open(&uri, "yaml", &text);
+    let Opened {
+        scratch: _scratch,
+        root: _,
+        path: _,
+        uri,
+        text,
+        mut client,
+    } = open_example("spec", "blueprint.yaml", "yaml");
     // Line 37: `    value: ordersApi-${variables.environment}`.
     let line = text.lines().nth(36).expect("line 37");
     let column = line.find("variables.environment").expect("the reference") + 12;
@@ -744,22 +782,15 @@ fn navigation_in_a_spec_blueprint() {
 /// file, and the outline of `qbec.yaml` lists its environments.
 #[test]
 fn navigation_in_a_qbec_application() {
-    let (_scratch, app) = example("components");
-    let path = app.join("qbec.yaml");
-    let uri = uri_of(&path);
-    let text = std::fs::read_to_string(&path).expect("qbec.yaml");
-    let mut client = Client::start();
-    client.initialize(None, None);
-    client.open(&uri, "yaml", &text);
-    let line = text
-        .lines()
-        .position(|line| line.contains("includes: [debug-tools]"))
-        .expect("includes");
-    let column = text
-        .lines()
-        .nth(line)
-        .and_then(|l| l.find("debug-tools"))
-        .expect("a name");
+    let Opened {
+        scratch: _scratch,
+        root: app,
+        path,
+        uri,
+        text,
+        mut client,
+    } = open_example("components", "qbec.yaml", "yaml");
+    let (line, column) = position_of(&text, "includes: [debug-tools]", "debug-tools");
     let definition = client.at(
         "textDocument/definition",
         &uri,
@@ -980,22 +1011,15 @@ fn an_overtaken_check_publishes_nothing_after_the_last() {
 /// import of that file.
 #[test]
 fn jsonnet_imports_lead_to_their_files() {
-    let (_scratch, app) = example("components");
-    let path = app.join("components/api.jsonnet");
-    let uri = uri_of(&path);
-    let text = std::fs::read_to_string(&path).expect("api.jsonnet");
-    let mut client = Client::start();
-    client.initialize(None, None);
-    client.open(&uri, "jsonnet", &text);
-    let line = text
-        .lines()
-        .position(|line| line.contains("import 'k.libsonnet'"))
-        .expect("the import");
-    let column = text
-        .lines()
-        .nth(line)
-        .and_then(|l| l.find("k.libsonnet"))
-        .expect("its path");
+    let Opened {
+        scratch: _scratch,
+        root: app,
+        path: _,
+        uri,
+        text,
+        mut client,
+    } = open_example("components", "components/api.jsonnet", "jsonnet");
+    let (line, column) = position_of(&text, "import 'k.libsonnet'", "k.libsonnet");
     let definition = client.at("textDocument/definition", &uri, line, column, Value::Null);
     assert_eq!(definition["uri"], uri_of(&app.join("lib/k.libsonnet")));
     assert_eq!(
@@ -1024,22 +1048,15 @@ fn jsonnet_imports_lead_to_their_files() {
 /// its components.
 #[test]
 fn navigation_in_a_capabilities_package() {
-    let (_scratch, package) = example("capabilities");
-    let path = package.join("shop/app.yaml");
-    let uri = uri_of(&path);
-    let text = std::fs::read_to_string(&path).expect("app.yaml");
-    let mut client = Client::start();
-    client.initialize(None, None);
-    client.open(&uri, "yaml", &text);
-    let line = text
-        .lines()
-        .position(|line| line.contains("- type: redis-sidecar"))
-        .expect("the trait");
-    let column = text
-        .lines()
-        .nth(line)
-        .and_then(|l| l.find("redis-sidecar"))
-        .expect("its type");
+    let Opened {
+        scratch: _scratch,
+        root: package,
+        path: _,
+        uri,
+        text,
+        mut client,
+    } = open_example("capabilities", "shop/app.yaml", "yaml");
+    let (line, column) = position_of(&text, "- type: redis-sidecar", "redis-sidecar");
     let definition = client.at(
         "textDocument/definition",
         &uri,
