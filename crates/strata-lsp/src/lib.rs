@@ -345,7 +345,13 @@ impl Server {
         done: Finished,
     ) -> Result<(), ServerError> {
         self.running -= 1;
-        if done.generation != self.generation(&done.project) {
+        // Overtaken by a change, or already checked on the session's thread
+        // for a request: nothing new to publish.
+        let published = self
+            .views
+            .get(&done.project)
+            .is_some_and(|(generation, _)| *generation == done.generation);
+        if done.generation != self.generation(&done.project) || published {
             return Ok(());
         }
         self.publish_checked(connection, done.project, done.generation, done.checked)
