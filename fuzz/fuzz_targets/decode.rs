@@ -28,6 +28,7 @@ const LIMITS: Limits = Limits {
     max_bytes: 1 << 16,
     max_depth: 64,
     max_alias_nodes: 2_000,
+    max_alias_bytes: 1 << 18,
 };
 
 fn first_document(db: &mut SourceDb, text: &str) -> Option<Node> {

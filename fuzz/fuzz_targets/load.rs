@@ -20,6 +20,7 @@ const INPUT_LIMITS: Limits = Limits {
     max_bytes: 1 << 20,
     max_depth: 128,
     max_alias_nodes: 20_000,
+    max_alias_bytes: 1 << 22,
 };
 
 fuzz_target!(|data: &[u8]| {

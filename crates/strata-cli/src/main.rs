@@ -73,6 +73,9 @@ pub struct GlobalArgs {
     /// The deepest nesting of collections accepted.
     #[arg(long, global = true, value_name = "LEVELS", default_value_t = strata_syntax::Limits::default().max_depth)]
     pub max_depth: usize,
+    /// The most text YAML aliases may add to one file, in bytes (each alias adds its anchored value's strings and keys again).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = strata_syntax::Limits::default().max_alias_bytes)]
+    pub max_alias_bytes: usize,
     /// The most resident memory a run may hold before it is stopped (`512MiB`, `8GiB`; 0 for no limit; Linux only).
     #[arg(long, global = true, value_name = "SIZE", default_value = memory::DEFAULT_LIMIT, value_parser = memory::parse_size)]
     pub memory_limit: u64,
@@ -85,6 +88,7 @@ impl GlobalArgs {
         strata_syntax::Limits {
             max_bytes: self.max_input_bytes,
             max_depth: self.max_depth,
+            max_alias_bytes: self.max_alias_bytes,
             ..strata_syntax::Limits::default()
         }
     }

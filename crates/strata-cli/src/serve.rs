@@ -33,6 +33,9 @@ pub(crate) struct ServeArgs {
     /// How long a request may take (`30s`, `500ms`).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
     request_timeout: Duration,
+    /// How many compose requests are worked on at once (more wait their turn); the number of cores by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    max_composes: Option<u16>,
 }
 
 /// `--log-format` values.
@@ -57,10 +60,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
         LogFormat::Json => logs.json().flatten_event(true).init(),
     }
     let mut config = Config::new(&args.dir, &args.users);
-    config.limits.max_bytes = global.max_input_bytes;
-    config.limits.max_depth = global.max_depth;
+    config.limits = global.limits();
     config.body_limit = args.body_limit;
     config.request_timeout = args.request_timeout;
+    if let Some(max_composes) = args.max_composes {
+        config.max_composes = usize::from(max_composes);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(strata_dialect::WORKER_STACK_BYTES)

@@ -476,7 +476,7 @@ fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value
                     &limits,
                 );
                 parsed
-                    .value
+                    .ok()
                     .filter(|node| {
                         !matches!(
                             node.value,

@@ -96,6 +96,19 @@ fn million_keys(head: &str, indent: &str) -> String {
     text
 }
 
+/// `head` (ending in a key) then a 400 kB string anchored there, then a
+/// key `refs` at `indent` with `- *a` items up to 1 MiB: 86 GB of text
+/// once expanded.
+fn aliased_string(head: &str, indent: &str) -> String {
+    let mut text = format!("{head} &a {}\n{indent}refs:\n", "x".repeat(400_000));
+    let mut reference = String::new();
+    let _ = writeln!(reference, "{indent}  - *a");
+    while text.len() < 1024 * 1024 {
+        text.push_str(&reference);
+    }
+    text
+}
+
 /// `head` then bytes that are not UTF-8, then `tail`.
 fn not_utf8(head: &str, tail: &str) -> Vec<u8> {
     [head.as_bytes(), b"\xff\xfe", tail.as_bytes()].concat()
@@ -160,6 +173,18 @@ fn cases(root: &Path) -> Vec<Case> {
         check(),
         0,
         &[],
+    );
+    write(
+        &platform.join("aliases/a.yaml"),
+        aliased_string("name: a\nimage: x\ndescription:", ""),
+    );
+    case(
+        "platform",
+        "a 1 MiB file aliasing a 400 kB string",
+        platform.join("aliases"),
+        check(),
+        1,
+        &["syntax/alias-expansion"],
     );
     let mut chain = String::from("blueprints:\n  - name: b0\n    isTemplate: true\n    image: x\n");
     for n in 1..10_000 {
@@ -260,6 +285,19 @@ fn cases(root: &Path) -> Vec<Case> {
         render(),
         0,
         &[],
+    );
+    let dir = app(
+        "aliases",
+        "a.yaml",
+        aliased_string(&format!("{CONFIG_MAP}  a:"), "  ").as_bytes(),
+    );
+    case(
+        "components",
+        "a 1 MiB file aliasing a 400 kB string",
+        dir,
+        render(),
+        1,
+        &["syntax/alias-expansion"],
     );
     let dir = app("chain", "a.jsonnet", b"import 'i0.libsonnet'\n");
     for n in 0..9_999 {
@@ -365,6 +403,18 @@ fn cases(root: &Path) -> Vec<Case> {
         render(),
         0,
         &[],
+    );
+    let dir = project(
+        "aliases",
+        aliased_string(&format!("{FEATURE}description:"), "").as_bytes(),
+    );
+    case(
+        "features",
+        "a 1 MiB file aliasing a 400 kB string",
+        dir,
+        render(),
+        1,
+        &["syntax/alias-expansion"],
     );
     let mut chain = format!("{FEATURE}kustomize:\n  - name: k0\n    path: k0\n");
     for n in 1..10_000 {
@@ -476,6 +526,18 @@ fn cases(root: &Path) -> Vec<Case> {
         0,
         &[],
     );
+    let dir = package(
+        "aliases",
+        aliased_string(&format!("{APPLICATION}          A:"), "          ").as_bytes(),
+    );
+    case(
+        "capabilities",
+        "a 1 MiB file aliasing a 400 kB string",
+        dir,
+        check(),
+        1,
+        &["syntax/alias-expansion"],
+    );
     let plain = format!("{APPLICATION}          A: b\n");
     let dir = package("loop", plain.as_bytes());
     std::fs::create_dir_all(dir.join("app/definitions")).expect("a folder");
@@ -537,6 +599,18 @@ fn cases(root: &Path) -> Vec<Case> {
         check(),
         0,
         &[],
+    );
+    let dir = blueprint(
+        "aliases",
+        aliased_string(&format!("{SPEC_RESOURCE}      name:"), "      ").as_bytes(),
+    );
+    case(
+        "spec",
+        "a 1 MiB file aliasing a 400 kB string",
+        dir,
+        check(),
+        1,
+        &["spec/yaml-alias", "syntax/alias-expansion"],
     );
     let mut chain =
         String::from("version: 2023-04-20\nvalues:\n  v0:\n    type: string\n    value: x\n");
@@ -735,4 +809,120 @@ fn hostile_input_measured() {
         );
     }
     println!("{table}");
+}
+
+/// `strata platform serve` on the example catalogue under a memory limit,
+/// and the address it listens on (read from its JSON log).
+struct Service {
+    child: std::process::Child,
+    address: String,
+}
+
+impl Service {
+    fn start(memory_limit: &str) -> Service {
+        use std::io::{BufRead, BufReader};
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .args(["platform", "serve", "catalogue", "--users", "users.yaml"])
+            .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+            .args(["--memory-limit", memory_limit])
+            .current_dir(examples)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("strata starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let mut lines = BufReader::new(stderr).lines().map_while(Result::ok);
+        let address = lines
+            .find_map(|line| {
+                let event: serde_json::Value = serde_json::from_str(&line).ok()?;
+                (event["message"] == "listening")
+                    .then(|| event["address"].as_str().map(str::to_owned))?
+            })
+            .expect("the service logs its address");
+        // Keep reading the log so the service never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Service { child, address }
+    }
+
+    /// Composes `body` as `grace`: the status and the body of the answer.
+    fn compose(&self, content_type: &str, body: &[u8]) -> (u16, serde_json::Value) {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(KILL_AFTER))
+            .build()
+            .into();
+        let mut response = agent
+            .post(&format!("http://{}/v1/compose", self.address))
+            .header("Authorization", "Bearer grace-example-token")
+            .header("Content-Type", content_type)
+            .send(body)
+            .expect("the service answers");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("a body");
+        (status, serde_json::from_str(&text).expect("a JSON answer"))
+    }
+
+    /// The most resident memory the process has held, in MiB.
+    fn peak_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the process is alive");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|kib| kib.trim().trim_end_matches(" kB").parse::<u64>().ok())
+            .expect("VmHWM")
+            / 1024
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const COMPOSE_METADATA: &str = r#""workspaceName": "w", "metadata": {"name": "n", "repoName": "r", "repoOwner": "o", "repoRef": "main", "repoAddress": "https://git.example.com/o/r.git"}"#;
+
+/// A 1 MiB body whose 400 kB string is referred to by thousands of
+/// aliases (86 GB once expanded) is refused alone, with 413, as is the
+/// same inside a JSON body's `repo` text; the service goes on composing in
+/// a bounded amount of memory, whatever the process's memory limit.
+#[test]
+fn one_request_cannot_stop_the_service() {
+    let service = Service::start("1GiB");
+    let long = "x".repeat(400_000);
+    let mut yaml = format!(
+        "workspaceName: w\nmetadata: {{name: n, repoName: r, repoOwner: o, repoRef: main, repoAddress: 'https://git.example.com/o/r.git'}}\nblueprint: data-science\nextra: &a {long}\nrefs:\n"
+    );
+    while yaml.len() < 1_000_000 {
+        yaml.push_str("  - *a\n");
+    }
+    let (status, answer) = service.compose("application/yaml", yaml.as_bytes());
+    assert_eq!(status, 413, "{answer}");
+    assert_eq!(answer["diagnostics"][0]["code"], "syntax/alias-expansion");
+
+    let mut repo = format!("blueprint:\n  template: data-science\n  env:\n    A: &a {long}\n    L:\n");
+    while repo.len() < 900_000 {
+        repo.push_str("      - *a\n");
+    }
+    let json = format!(r#"{{{COMPOSE_METADATA}, "repo": {}}}"#, serde_json::json!(repo));
+    let (status, answer) = service.compose("application/json", json.as_bytes());
+    assert_eq!(status, 413, "{answer}");
+    assert_eq!(
+        answer["error"],
+        "`repo` is larger than a request may be once its aliases are expanded"
+    );
+
+    // The largest request the body limit lets through still composes.
+    let env: String = (0..68_000).map(|n| format!("    K{n}: v\n")).collect();
+    let repo = format!("blueprint:\n  template: data-science\n  env:\n{env}");
+    let json = format!(r#"{{{COMPOSE_METADATA}, "repo": {}}}"#, serde_json::json!(repo));
+    let (status, answer) = service.compose("application/json", json.as_bytes());
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["env"]["K67999"], "v");
+    let peak = service.peak_mib();
+    assert!(peak < 512, "the service held {peak} MiB");
 }

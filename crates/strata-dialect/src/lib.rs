@@ -53,7 +53,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
-pub use read::{Parsed, Parses, Reader, parse_document};
+pub use read::{Parsed, Parses, Reader, Unparsed, parse_document};
 pub use strata_fs::Files;
 pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
 

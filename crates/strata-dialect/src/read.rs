@@ -272,6 +272,26 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Why text in memory gave no document ([`parse_document`]).
+#[derive(Debug)]
+pub enum Unparsed {
+    /// The text, or what its aliases expand to, is larger than the limits
+    /// allow.
+    TooLarge(Vec<Diagnostic>),
+    /// The text is not one valid document.
+    Invalid(Vec<Diagnostic>),
+}
+
+impl Unparsed {
+    /// The problems found.
+    #[must_use]
+    pub fn diagnostics(self) -> Vec<Diagnostic> {
+        match self {
+            Unparsed::TooLarge(diagnostics) | Unparsed::Invalid(diagnostics) => diagnostics,
+        }
+    }
+}
+
 /// Registers `text` (already in memory: a request body, a command-line
 /// value) under `name` and parses it as exactly one document.
 pub fn parse_document(
@@ -280,14 +300,19 @@ pub fn parse_document(
     text: &str,
     format: Format,
     limits: &Limits,
-) -> Outcome<Node> {
+) -> Result<Node, Unparsed> {
     let id = db.add(name, text);
     let mut parsed = strata_syntax::parse(db, id, format, limits);
-    if parsed.has_errors() {
-        return Outcome::failed(parsed.diagnostics);
+    if parsed.too_large {
+        return Err(Unparsed::TooLarge(parsed.diagnostics));
     }
-    if parsed.documents.len() == 1 {
-        return Outcome::new(parsed.documents.pop(), parsed.diagnostics);
+    if parsed.has_errors() {
+        return Err(Unparsed::Invalid(parsed.diagnostics));
+    }
+    if parsed.documents.len() == 1
+        && let Some(document) = parsed.documents.pop()
+    {
+        return Ok(document);
     }
     let at = parsed
         .documents
@@ -297,7 +322,7 @@ pub fn parse_document(
     parsed
         .diagnostics
         .push(count_error(name, count, "exactly one", at));
-    Outcome::failed(parsed.diagnostics)
+    Err(Unparsed::Invalid(parsed.diagnostics))
 }
 
 fn count_error(name: &str, count: usize, expected: &str, span: Span) -> Diagnostic {
@@ -387,12 +412,24 @@ mod tests {
     fn text_in_memory_is_one_document_too() {
         let mut db = SourceDb::new();
         let limits = Limits::default();
-        let one = parse_document(&mut db, "body", "a: 1\n", Format::Json, &limits);
-        assert_eq!(one.diagnostics[0].code, "syntax/json");
-        let one = parse_document(&mut db, "body", "a: 1\n", Format::Yaml, &limits);
-        assert!(one.value.is_some() && one.diagnostics.is_empty());
-        let none = parse_document(&mut db, "body", "", Format::Yaml, &limits);
-        assert_eq!(codes(&db, &none), ["io/document-count@body:1:1"]);
+        let invalid = |outcome| match outcome {
+            Err(Unparsed::Invalid(diagnostics)) => diagnostics,
+            other => panic!("not refused as invalid: {other:?}"),
+        };
+        let json = invalid(parse_document(&mut db, "body", "a: 1\n", Format::Json, &limits));
+        assert_eq!(json[0].code, "syntax/json");
+        assert!(parse_document(&mut db, "body", "a: 1\n", Format::Yaml, &limits).is_ok());
+        let none = invalid(parse_document(&mut db, "body", "", Format::Yaml, &limits));
+        assert_eq!(
+            codes(&db, &Outcome::<()>::failed(none)),
+            ["io/document-count@body:1:1"]
+        );
+        let tight = Limits {
+            max_alias_bytes: 4,
+            ..limits
+        };
+        let aliased = parse_document(&mut db, "body", "a: &a xyz\nb: *a\nc: *a\n", Format::Yaml, &tight);
+        assert!(matches!(aliased, Err(Unparsed::TooLarge(_))), "{aliased:?}");
     }
 
     #[test]

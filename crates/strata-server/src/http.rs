@@ -25,7 +25,7 @@
 //! | 403 | the blueprint is not one the caller may use, whether it exists or not |
 //! | 404 | the caller may use the name, but no concrete blueprint has it |
 //! | 408 | the request took longer than the timeout |
-//! | 413 | the body is larger than the limit |
+//! | 413 | the body is larger than the limit, or its YAML aliases expand past [`crate::Config::request_limits`] (the body's or a `repo` text's) |
 //! | 422 | the request is not a compose request, or the blueprint does not compose, evaluate or validate |
 //! | 503 | no catalogue or no users file has loaded yet |
 //!
@@ -61,6 +61,7 @@ use axum::routing::{get, post};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
+use strata_dialect::Unparsed;
 use strata_platform::{RenderRequest, Scope};
 use strata_schema::Decoder;
 use strata_syntax::emit::{to_json, to_yaml};
@@ -414,8 +415,11 @@ async fn compose(
         Wire::Json => Format::Json,
         Wire::Yaml => Format::Yaml,
     };
-    let limits = service.config().limits;
+    let limits = service.config().request_limits();
     let served = generation.clone();
+    // A bounded number of composes at once, so the memory they hold is
+    // bounded too; the rest wait their turn within the request's timeout.
+    let _turn = service.compose_turn().await;
     // Composing is CPU work: keep it off the threads that run the I/O.
     let reply = tokio::task::spawn_blocking(move || {
         compose_blocking(&served, &user, &body, format, limits, wire)
@@ -512,13 +516,7 @@ fn render_request(
         );
         Rejection::new(StatusCode::BAD_REQUEST, message, Vec::new())
     })?;
-    let request = parse_one(db, REQUEST_SOURCE, text, format, limits).map_err(|problems| {
-        let message = match format {
-            Format::Json => "the body is not valid JSON",
-            Format::Yaml | Format::Yaml11 => "the body is not valid YAML",
-        };
-        Rejection::new(StatusCode::BAD_REQUEST, message, problems)
-    })?;
+    let request = parse_one(db, REQUEST_SOURCE, "the body", text, format, limits)?;
     let not_a_request = |problems| {
         Rejection::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -531,15 +529,14 @@ fn render_request(
         return Err(not_a_request(problems));
     }
     let repo = match request.get("repo").map(|node| &node.value) {
-        Some(Value::String(text)) => Some(
-            parse_one(db, REPO_SOURCE, text, Format::Yaml, limits).map_err(|problems| {
-                Rejection::new(
-                    StatusCode::BAD_REQUEST,
-                    "`repo` is not valid YAML",
-                    problems,
-                )
-            })?,
-        ),
+        Some(Value::String(text)) => Some(parse_one(
+            db,
+            REPO_SOURCE,
+            "`repo`",
+            text,
+            Format::Yaml,
+            limits,
+        )?),
         Some(Value::Map(_)) => request.get("repo").cloned(),
         _ => None,
     };
@@ -565,15 +562,38 @@ fn render_request(
     })
 }
 
-/// Registers `text` and parses it into exactly one document.
+/// Registers `text` under `name` and parses it into exactly one
+/// document: a 413 when it, or what its aliases expand to, is larger than
+/// the request limits, a 400 when it is not one valid document; the
+/// messages call it `what`.
 fn parse_one(
     db: &mut SourceDb,
     name: &str,
+    what: &str,
     text: &str,
     format: Format,
     limits: Limits,
-) -> Result<Node, Vec<Diagnostic>> {
-    strata_dialect::parse_document(db, name, text, format, &limits).into_result()
+) -> Result<Node, Rejection> {
+    strata_dialect::parse_document(db, name, text, format, &limits).map_err(|unparsed| {
+        match unparsed {
+            Unparsed::TooLarge(problems) => Rejection::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("{what} is larger than a request may be once its aliases are expanded"),
+                problems,
+            ),
+            Unparsed::Invalid(problems) => {
+                let syntax = match format {
+                    Format::Json => "JSON",
+                    Format::Yaml | Format::Yaml11 => "YAML",
+                };
+                Rejection::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("{what} is not valid {syntax}"),
+                    problems,
+                )
+            }
+        }
+    })
 }
 
 async fn status(

@@ -12,8 +12,13 @@
 //!   is reloaded like the catalogue; each user may use the blueprints its
 //!   globs allow, admins all (`users`). Tokens are never logged.
 //! - **Bounds.** Request bodies (1 MiB by default, 413 above), every file
-//!   and body parsed under [`strata_syntax::Limits`], and a timeout on every
-//!   request (408), its headers included (the connection is closed).
+//!   parsed under [`strata_syntax::Limits`] and every body under
+//!   [`Config::request_limits`] (a tree proportional to the body limit,
+//!   whatever its aliases expand to: 413 beyond), at most
+//!   [`Config::max_composes`] composes at once, and a timeout on every
+//!   request (408), its headers included (the connection is closed). So no
+//!   one request, however shaped, holds more than a bounded share of the
+//!   memory, and the process's memory limit is never what stops it.
 //! - **Operation.** Structured `tracing` events: one per reload with its
 //!   outcome (target `strata::reload`), one per request at debug level
 //!   (`strata::http`). [`serve`] stops accepting on shutdown and lets the
@@ -55,6 +60,10 @@ pub struct Config {
     pub body_limit: usize,
     /// How long a request may take.
     pub request_timeout: Duration,
+    /// How many compose requests are worked on at once; more wait for a
+    /// turn (within their timeout). With [`Config::request_limits`], this
+    /// bounds the memory composing can hold.
+    pub max_composes: usize,
     /// How long the watcher waits for a burst of changes to settle.
     pub debounce: Duration,
     /// How often the watcher checks that the root and the users file are
@@ -63,7 +72,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults: 1 MiB bodies, 30 s per request, 200 ms debounce, 1 s poll.
+    /// The defaults: 1 MiB bodies, 30 s per request, one compose at a time
+    /// per core, 200 ms debounce, 1 s poll.
     #[must_use]
     pub fn new(catalogue: impl Into<PathBuf>, users: impl Into<PathBuf>) -> Config {
         Config {
@@ -72,8 +82,28 @@ impl Config {
             limits: Limits::default(),
             body_limit: DEFAULT_BODY_LIMIT,
             request_timeout: Duration::from_secs(30),
+            max_composes: std::thread::available_parallelism().map_or(1, usize::from),
             debounce: Duration::from_millis(200),
             poll: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Config {
+    /// The bounds of a request's documents (the body, and a `repo` given
+    /// as text): no larger than the body limit, nested no deeper than
+    /// files, and YAML aliases adding at most as much text again as the
+    /// body may hold, in at most one node per 16 bytes of it. So a request
+    /// parses into a tree of a size proportional to the body limit,
+    /// whatever its aliases say (a 1 MiB body that refers to a 400 kB
+    /// string 200,000 times is a 413, not 80 GB).
+    #[must_use]
+    pub fn request_limits(&self) -> Limits {
+        Limits {
+            max_bytes: self.body_limit,
+            max_depth: self.limits.max_depth,
+            max_alias_nodes: self.body_limit / 16,
+            max_alias_bytes: self.body_limit,
         }
     }
 }

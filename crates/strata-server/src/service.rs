@@ -88,6 +88,7 @@ pub struct Service {
     users: ArcSwapOption<Users>,
     failures: Mutex<Failures>,
     metrics: Metrics,
+    composes: tokio::sync::Semaphore,
 }
 
 impl Service {
@@ -101,12 +102,19 @@ impl Service {
             }
         }
         Service {
-            config,
             generation: ArcSwapOption::empty(),
             users: ArcSwapOption::empty(),
             failures: Mutex::new(Failures::default()),
             metrics: Metrics::new(),
+            composes: tokio::sync::Semaphore::new(config.max_composes.max(1)),
+            config,
         }
+    }
+
+    /// Waits for a turn to compose: at most [`Config::max_composes`] hold
+    /// one at once (the semaphore is never closed, so a turn always comes).
+    pub(crate) async fn compose_turn(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.composes.acquire().await.ok()
     }
 
     /// The configuration.

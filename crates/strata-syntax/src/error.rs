@@ -77,12 +77,13 @@ pub enum SyntaxError {
         /// The bound.
         limit: usize,
     },
-    /// Alias expansion beyond [`Limits::max_alias_nodes`](crate::Limits::max_alias_nodes).
+    /// Alias expansion beyond [`Limits::max_alias_nodes`](crate::Limits::max_alias_nodes)
+    /// or [`Limits::max_alias_bytes`](crate::Limits::max_alias_bytes).
     AliasExpansion {
         /// The alias that crossed the bound.
         span: Span,
-        /// The bound.
-        limit: usize,
+        /// The bound crossed.
+        limit: AliasLimit,
     },
     /// Input larger than [`Limits::max_bytes`](crate::Limits::max_bytes).
     TooLarge {
@@ -95,7 +96,26 @@ pub enum SyntaxError {
     },
 }
 
+/// Which bound of alias expansion was crossed, and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AliasLimit {
+    /// [`Limits::max_alias_nodes`](crate::Limits::max_alias_nodes).
+    Nodes(usize),
+    /// [`Limits::max_alias_bytes`](crate::Limits::max_alias_bytes).
+    Bytes(usize),
+}
+
 impl SyntaxError {
+    /// Whether the problem is the input's size (its bytes, or what its
+    /// aliases expand to) rather than what it says.
+    #[must_use]
+    pub fn is_size_bound(&self) -> bool {
+        matches!(
+            self,
+            SyntaxError::TooLarge { .. } | SyntaxError::AliasExpansion { .. }
+        )
+    }
+
     /// The stable code of this kind of problem.
     #[must_use]
     pub fn code(&self) -> &'static str {
@@ -165,7 +185,14 @@ impl From<SyntaxError> for Diagnostic {
             .with_label("limit crossed here"),
             SyntaxError::AliasExpansion { span, limit } => Diagnostic::error(
                 code,
-                format!("aliases expand to more than the limit of {limit} nodes"),
+                match limit {
+                    AliasLimit::Nodes(limit) => {
+                        format!("aliases expand to more than the limit of {limit} nodes")
+                    }
+                    AliasLimit::Bytes(limit) => {
+                        format!("aliases expand to more than the limit of {limit} bytes of text")
+                    }
+                },
                 span,
             )
             .with_label("this alias crosses the limit")

@@ -44,7 +44,7 @@ mod yaml11;
 pub use diagnostic::{
     Diagnostic, DiagnosticRecord, Label, Severity, dedupe, did_you_mean, lowercase_first,
 };
-pub use error::SyntaxError;
+pub use error::{AliasLimit, SyntaxError};
 pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, Segment};
@@ -59,15 +59,21 @@ pub struct Limits {
     pub max_depth: usize,
     /// How many nodes alias expansion may add to one source.
     pub max_alias_nodes: usize,
+    /// How many bytes of text ([`Node::text_bytes`]) alias expansion may
+    /// add to one source: one long string referred to many times is few
+    /// nodes and many bytes.
+    pub max_alias_bytes: usize,
 }
 
 impl Default for Limits {
-    /// 64 MiB, 128 levels, one million alias-expanded nodes.
+    /// 64 MiB, 128 levels, one million alias-expanded nodes holding at
+    /// most 16 MiB of text.
     fn default() -> Limits {
         Limits {
             max_bytes: 64 * 1024 * 1024,
             max_depth: 128,
             max_alias_nodes: 1_000_000,
+            max_alias_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -108,6 +114,10 @@ pub struct Parsed {
     /// written (aliases are expanded in `documents`), for a dialect whose
     /// files may not use them.
     pub properties: Vec<NodeProperty>,
+    /// The input, or what its aliases expand to, is larger than the
+    /// [`Limits`] allow ([`SyntaxError::is_size_bound`]): its size, not
+    /// its text, is the problem (a service answers 413).
+    pub too_large: bool,
 }
 
 /// An anchor, alias or tag written in a YAML source, where it was written.
@@ -145,6 +155,7 @@ pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -
         };
         return Parsed {
             diagnostics: vec![error.into()],
+            too_large: true,
             ..Parsed::default()
         };
     }
@@ -158,6 +169,7 @@ pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -
     };
     Parsed {
         documents,
+        too_large: errors.iter().any(SyntaxError::is_size_bound),
         diagnostics: errors.into_iter().map(Diagnostic::from).collect(),
         properties,
     }

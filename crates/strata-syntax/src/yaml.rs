@@ -4,8 +4,10 @@
 //! points at real text. On top of the events this module:
 //! - resolves plain scalars by the core schema ([`crate::scalar`]) and keeps
 //!   local tags (`!cel`) on the node, unresolved;
-//! - expands aliases, counting the nodes each expansion adds against
-//!   [`Limits::max_alias_nodes`], so a "billion laughs" is an error;
+//! - expands aliases, counting the nodes and the bytes of text each
+//!   expansion adds against [`Limits::max_alias_nodes`] and
+//!   [`Limits::max_alias_bytes`], so a "billion laughs", or one long string
+//!   referred to a hundred thousand times, is an error before it is built;
 //! - applies YAML 1.1 merge keys (`<<: *base`, `<<: [*a, *b]`): the merged
 //!   keys come first, in the order of their sources, earlier sources winning,
 //!   then the mapping's own keys, which override merged ones in place;
@@ -24,7 +26,7 @@ use std::ops::ControlFlow;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span as EventSpan, Tag as EventTag};
 
-use crate::error::SyntaxError;
+use crate::error::{AliasLimit, SyntaxError};
 use crate::node::{Entry, Mapping, Node, Tag, Value};
 use crate::path::{FieldPath, Segment};
 use crate::scalar::{
@@ -64,6 +66,7 @@ pub(crate) fn parse(
         documents: Vec::new(),
         anchors: HashMap::new(),
         alias_nodes: 0,
+        alias_bytes: 0,
         errors: Vec::new(),
         properties: Vec::new(),
     };
@@ -111,6 +114,7 @@ struct Frame {
 struct Anchored {
     node: Node,
     count: usize,
+    bytes: usize,
     depth: usize,
 }
 
@@ -125,6 +129,7 @@ struct Builder<'a> {
     documents: Vec<Node>,
     anchors: HashMap<usize, Anchored>,
     alias_nodes: usize,
+    alias_bytes: usize,
     errors: Vec<SyntaxError>,
     properties: Vec<NodeProperty>,
 }
@@ -193,6 +198,7 @@ impl Builder<'_> {
                         let anchored = Anchored {
                             node,
                             count: 1,
+                            bytes: text.len(),
                             depth: 0,
                         };
                         self.anchors.insert(anchor, anchored);
@@ -410,11 +416,16 @@ impl Builder<'_> {
             return ControlFlow::Break(());
         };
         self.alias_nodes = self.alias_nodes.saturating_add(anchored.count);
-        if self.alias_nodes > self.limits.max_alias_nodes {
-            self.errors.push(SyntaxError::AliasExpansion {
-                span,
-                limit: self.limits.max_alias_nodes,
-            });
+        self.alias_bytes = self.alias_bytes.saturating_add(anchored.bytes);
+        let crossed = if self.alias_nodes > self.limits.max_alias_nodes {
+            Some(AliasLimit::Nodes(self.limits.max_alias_nodes))
+        } else if self.alias_bytes > self.limits.max_alias_bytes {
+            Some(AliasLimit::Bytes(self.limits.max_alias_bytes))
+        } else {
+            None
+        };
+        if let Some(limit) = crossed {
+            self.errors.push(SyntaxError::AliasExpansion { span, limit });
             return ControlFlow::Break(());
         }
         // Aliases nest anchored trees inside each other: the depth bound
@@ -444,6 +455,7 @@ impl Builder<'_> {
             let anchored = Anchored {
                 node: node.clone(),
                 count: node.count(),
+                bytes: node.text_bytes(),
                 depth: node.depth(),
             };
             self.anchors.insert(anchor, anchored);

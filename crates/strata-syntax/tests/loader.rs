@@ -144,6 +144,37 @@ fn billion_laughs_is_bounded() {
 }
 
 #[test]
+fn one_long_string_aliased_many_times_is_bounded_by_bytes() {
+    // 215,000 aliases of a 400 kB string: few nodes, 86 GB of text.
+    let mut text = format!("s: &s {}\nrefs:\n", "x".repeat(400_000));
+    for _ in 0..215_000 {
+        text.push_str("  - *s\n");
+    }
+    let started = std::time::Instant::now();
+    let (db, parsed) = load(Format::Yaml, &text, &Limits::default());
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(parsed.documents.is_empty());
+    assert_eq!(parsed.diagnostics.len(), 1);
+    let diagnostic = &parsed.diagnostics[0];
+    assert_eq!(diagnostic.code, "syntax/alias-expansion");
+    assert_eq!(
+        diagnostic.message,
+        "aliases expand to more than the limit of 16777216 bytes of text"
+    );
+    // The 42nd alias crosses 16 MiB: 41 copies of 400,000 bytes fit.
+    assert_eq!(db.locate(diagnostic.primary.span).1.line, 44);
+    // A key that is an alias counts its text too.
+    let limits = Limits {
+        max_alias_bytes: 10,
+        ..Limits::default()
+    };
+    let (_, parsed) = load(Format::Yaml, "k: &k abcdef\nm: {*k : 1, x: *k}\n", &limits);
+    assert_eq!(parsed.diagnostics[0].code, "syntax/alias-expansion");
+    let (_, parsed) = load(Format::Yaml, "k: &k abcde\nm: {*k : 1}\n", &limits);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+}
+
+#[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     let deep = "[".repeat(100_000);
     let (_, parsed) = load(Format::Yaml, &deep, &Limits::default());
