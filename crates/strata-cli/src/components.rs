@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand};
 use strata_components::{Application, Input, Inputs, RenderRequest};
+use strata_fs::Files as _;
 use strata_syntax::emit::StreamFormat;
 
 use crate::session::Session;
@@ -147,7 +148,7 @@ pub(crate) fn run(global: &GlobalArgs, command: &ComponentsCommand) -> ExitCode 
 }
 
 fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
-    let Some((ext_vars, tla_vars)) = args.vm.inputs() else {
+    let Some((ext_vars, tla_vars)) = args.vm.inputs(global.max_input_bytes) else {
         return ExitCode::from(2);
     };
     let mut session = Session::new(global);
@@ -214,7 +215,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
 }
 
 fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
-    let Some((ext_vars, tla_vars)) = args.vm.inputs() else {
+    let Some((ext_vars, tla_vars)) = args.vm.inputs(global.max_input_bytes) else {
         return ExitCode::from(2);
     };
     let mut session = Session::new(global);
@@ -251,8 +252,9 @@ fn load(session: &mut Session<'_>, dir: &Path) -> Option<Application> {
 
 impl VmArgs {
     /// The external variables and top-level arguments, in the order given
-    /// (strings, then code); a malformed one is a usage error, reported.
-    fn inputs(&self) -> Option<(Inputs, Inputs)> {
+    /// (strings, then code); a malformed one is a usage error, reported;
+    /// a `-file` flag's file is read within `limit` bytes.
+    fn inputs(&self, limit: usize) -> Option<(Inputs, Inputs)> {
         let parse = |values: &[String], flag: &str, code: bool| -> Option<Inputs> {
             values
                 .iter()
@@ -288,10 +290,10 @@ impl VmArgs {
                         eprintln!("error: `{flag} {value}` must be written `NAME=FILE`");
                         return None;
                     };
-                    let text = match std::fs::read_to_string(path) {
+                    let text = match strata_fs::PlainFs.read(Path::new(path), limit) {
                         Ok(text) => text,
                         Err(error) => {
-                            eprintln!("error: `{flag} {value}`: cannot read `{path}`: {error}");
+                            eprintln!("error: `{flag} {value}`: {error}");
                             return None;
                         }
                     };

@@ -926,3 +926,59 @@ fn one_request_cannot_stop_the_service() {
     let peak = service.peak_mib();
     assert!(peak < 512, "the service held {peak} MiB");
 }
+
+/// Runs the binary with `args` in `dir`: its exit status and its JSON
+/// diagnostics, one value a line.
+fn strata_json(dir: &Path, args: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .args(["--diagnostics", "json"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("strata runs");
+    let diagnostics = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON diagnostic"))
+        .collect();
+    (output.status.code().unwrap_or(-1), diagnostics)
+}
+
+/// A file that is not UTF-8 is named, at its first bad byte; a device
+/// named where a file is expected is not a file (it used to be read as
+/// "0 bytes, more than the limit").
+#[test]
+fn files_that_are_not_text_are_named_where_they_break() {
+    let root = tempfile::tempdir().expect("a scratch folder");
+    write(
+        &root.path().join("catalogue/a.yaml"),
+        not_utf8("name: a\nimage: caf\u{e9} ", "\n"),
+    );
+    let (exit, diagnostics) = strata_json(root.path(), &["platform", "check", "catalogue"]);
+    assert_eq!(exit, 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let diagnostic = &diagnostics[0];
+    assert_eq!(diagnostic["code"], "io/not-utf8");
+    assert_eq!(
+        diagnostic["message"],
+        "`a.yaml` is not valid utf-8 text: the byte 0xff at line 2, column 13 is not utf-8"
+    );
+    assert_eq!(diagnostic["file"], "catalogue/a.yaml");
+    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&2.into(), &13.into()));
+
+    write(
+        &root.path().join("blueprint.yaml"),
+        format!("{SPEC_RESOURCE}      name: a\n"),
+    );
+    let (exit, diagnostics) = strata_json(
+        root.path(),
+        &["spec", "plan", "blueprint.yaml", "--state", "/dev/zero"],
+    );
+    assert_eq!(exit, 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "io/not-a-file");
+    assert_eq!(
+        diagnostics[0]["message"],
+        "`/dev/zero` is a device, not a regular file, and is not read"
+    );
+}

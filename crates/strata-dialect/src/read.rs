@@ -184,9 +184,23 @@ impl<'a> Reader<'a> {
         match self.fs.read(path, self.limits.max_bytes) {
             Ok(text) => Outcome::ok(self.db.add(self.fs.display(path), text)),
             Err(error) => {
-                let span = at.unwrap_or_else(|| self.placeholder(path));
+                let span = at.unwrap_or_else(|| self.unread_at(path, &error));
                 Outcome::error(error.diagnostic(span))
             }
+        }
+    }
+
+    /// Where a file that could not be read is reported when no other file
+    /// asked for it: at its first byte that is not UTF-8 (the text before
+    /// it registered under the file's name), else at the start of an empty
+    /// source named after it.
+    fn unread_at(&mut self, path: &Path, error: &FsError) -> Span {
+        match error {
+            FsError::NotUtf8 { before, .. } => {
+                let id = self.db.add(self.fs.display(path), before.as_str());
+                Span::new(id, before.len(), before.len())
+            }
+            _ => self.placeholder(path),
         }
     }
 

@@ -58,7 +58,14 @@ pub enum FsError {
         limit: usize,
     },
     /// The file is not UTF-8 text.
-    NotUtf8(PathBuf),
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The text before the first byte that is not UTF-8.
+        before: String,
+        /// That byte.
+        byte: u8,
+    },
     /// The path names something other than a regular file or folder.
     NotAFile {
         /// The path.
@@ -79,7 +86,15 @@ impl fmt::Display for FsError {
             FsError::TooLarge { path, limit, .. } => {
                 write!(f, "`{}` is larger than {limit} bytes", path.display())
             }
-            FsError::NotUtf8(path) => write!(f, "`{}` is not valid utf-8 text", path.display()),
+            FsError::NotUtf8 { path, before, byte } => {
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+                write!(
+                    f,
+                    "`{}` is not valid utf-8 text: the byte 0x{byte:02x} at line {line}, column {column} is not utf-8",
+                    path.display()
+                )
+            }
             FsError::NotAFile { path, kind } => write!(
                 f,
                 "`{}` is {kind}, not a regular file, and is not read",
@@ -110,9 +125,8 @@ impl FsError {
                 limit: *limit,
             }
             .into(),
-            FsError::NotUtf8(_) => {
-                Diagnostic::error(codes::NOT_UTF8, "file is not valid utf-8 text", span)
-            }
+            FsError::NotUtf8 { .. } => Diagnostic::error(codes::NOT_UTF8, self.to_string(), span)
+                .with_help("save the file as utf-8"),
             FsError::Escapes(_) => Diagnostic::error(codes::OUTSIDE_ROOT, self.to_string(), span),
             FsError::NotAFile { .. } => {
                 Diagnostic::error(codes::NOT_A_FILE, self.to_string(), span)
@@ -142,7 +156,7 @@ impl FsError {
     pub fn path(&self) -> &Path {
         match self {
             FsError::Escapes(path)
-            | FsError::NotUtf8(path)
+            | FsError::NotUtf8 { path, .. }
             | FsError::Io(path, _)
             | FsError::TooLarge { path, .. }
             | FsError::NotAFile { path, .. } => path,
@@ -219,7 +233,17 @@ pub fn read_bounded(
             limit,
         });
     }
-    String::from_utf8(bytes).map_err(|_| FsError::NotUtf8(path.to_path_buf()))
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = error.utf8_error().valid_up_to();
+        let mut bytes = error.into_bytes();
+        let byte = bytes.get(valid).copied().unwrap_or_default();
+        bytes.truncate(valid);
+        FsError::NotUtf8 {
+            path: path.to_path_buf(),
+            before: String::from_utf8(bytes).unwrap_or_default(),
+            byte,
+        }
+    })
 }
 
 /// Resolves `reference` against the folder of `from` (both relative to the
@@ -274,6 +298,11 @@ fn special_kind(file_type: std::fs::FileType) -> &'static str {
     } else {
         "not a regular file"
     }
+}
+
+fn is_fifo(file_type: std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    file_type.is_fifo()
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
@@ -422,9 +451,21 @@ pub struct PlainFs;
 
 impl Files for PlainFs {
     fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        // Before opening: a device can be read without end, and its size
+        // says nothing. A FIFO is read: a person who names one on the
+        // command line (`--state <(...)`) means it.
+        let metadata =
+            std::fs::metadata(path).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        let file_type = metadata.file_type();
+        if !metadata.is_file() && !metadata.is_dir() && !is_fifo(file_type) {
+            return Err(FsError::NotAFile {
+                path: path.to_path_buf(),
+                kind: special_kind(file_type),
+            });
+        }
         let file =
             std::fs::File::open(path).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
-        let size = file.metadata().ok().map(|metadata| metadata.len());
+        let size = metadata.is_file().then(|| metadata.len());
         read_bounded(path, file, size, limit)
     }
 
@@ -676,11 +717,46 @@ mod tests {
         assert_eq!(missing.diagnostic(span).code, codes::READ);
         let escapes = join(Path::new("a"), "../../b").unwrap_err();
         assert_eq!(escapes.diagnostic(span).code, codes::OUTSIDE_ROOT);
-        let not_text = FsError::NotUtf8(PathBuf::from("a")).diagnostic(span);
+        let bytes: &[u8] = b"name: a\nimage: caf\xc3\xa9 \xff\n";
+        let not_text = read_bounded(Path::new("dir/a.yaml"), bytes, None, 100)
+            .unwrap_err()
+            .diagnostic(span);
         assert_eq!(
             (not_text.code, not_text.message.as_str()),
-            (codes::NOT_UTF8, "file is not valid utf-8 text")
+            (
+                codes::NOT_UTF8,
+                "`dir/a.yaml` is not valid utf-8 text: the byte 0xff at line 2, column 13 is not utf-8"
+            )
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_named_on_the_command_line_is_not_a_file() {
+        let error = PlainFs.read(Path::new("/dev/zero"), 100).unwrap_err();
+        assert_eq!(
+            error.diagnostic(Span::default()).message,
+            "`/dev/zero` is a device, not a regular file, and is not read"
+        );
+        // A FIFO is read: `--state <(...)` names one.
+        let scratch = std::env::temp_dir().join(format!("strata-fs-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&scratch).unwrap();
+        let fifo = scratch.join("fifo");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, "a: 1\n").unwrap())
+        };
+        assert_eq!(PlainFs.read(&fifo, 100).unwrap(), "a: 1\n");
+        writer.join().unwrap();
+        std::fs::remove_dir_all(scratch).unwrap();
     }
 
     #[cfg(unix)]
