@@ -13,7 +13,7 @@ use codespan_reporting::diagnostic::{
 };
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, termcolor};
-use strata_syntax::{Diagnostic, Severity, SourceDb, SourceId};
+use strata_syntax::{Diagnostic, Severity, SourceDb, SourceId, Span};
 
 use crate::{ColorChoice, DiagnosticFormat, GlobalArgs};
 
@@ -80,14 +80,18 @@ fn to_report(db: &SourceDb, diagnostic: &Diagnostic) -> Report<SourceId> {
             ReportLabel::new(
                 LabelStyle::Primary,
                 primary.span.source,
-                primary.span.range(),
+                first_line(db, primary.span),
             )
             .with_message(&primary.message),
         ]
     };
     labels.extend(diagnostic.secondary.iter().map(|label| {
-        ReportLabel::new(LabelStyle::Secondary, label.span.source, label.span.range())
-            .with_message(&label.message)
+        ReportLabel::new(
+            LabelStyle::Secondary,
+            label.span.source,
+            first_line(db, label.span),
+        )
+        .with_message(&label.message)
     }));
     let mut notes = Vec::new();
     if let Some(path) = &diagnostic.path {
@@ -102,6 +106,21 @@ fn to_report(db: &SourceDb, diagnostic: &Diagnostic) -> Report<SourceId> {
         .with_message(&diagnostic.message)
         .with_labels(labels)
         .with_notes(notes)
+}
+
+/// The part of `span` on its first line. A label is drawn with every line
+/// it covers, and a span can cover a whole file (a document of the wrong
+/// shape): a diagnostic shows the line where a problem starts, never the
+/// rest of a file that may not be the user's (an include of
+/// `/etc/passwd`) or may hold secrets.
+fn first_line(db: &SourceDb, span: Span) -> Range<usize> {
+    let range = span.range();
+    let text = db.get(span.source).text();
+    let end = text
+        .get(range.clone())
+        .and_then(|covered| covered.find('\n'))
+        .map_or(range.end, |newline| range.start + newline);
+    range.start..end
 }
 
 /// The source database seen through `codespan-reporting`'s `Files`.

@@ -67,7 +67,7 @@ pub(crate) struct ResolveArgs {
     /// A YAML or JSON file of data source fields: data source name to export key to value.
     #[arg(long, value_name = "FILE")]
     datasources: Option<String>,
-    /// The folder includes are confined to (default: the working directory when the blueprint lies inside it, else the blueprint's folder).
+    /// The folder includes are confined to (default: the blueprint's folder; the working directory for `-`; never `/` unless given).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
 }
@@ -258,34 +258,41 @@ fn now_unix() -> i64 {
 
 /// Opens the blueprint `file`: standard input for `-` (includes then read
 /// relative to the working directory), else below a root that confines
-/// its includes: `root`, or the working directory when the blueprint lies
-/// inside it, else the blueprint's folder.
+/// its includes: `root`, or the blueprint's folder. A root is never `/`
+/// unless given: from `/` (a container's default working directory), a
+/// blueprint could otherwise include `/proc/self/environ`.
 fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<Spec> {
-    if file == Path::new("-") {
-        return session.open_command_line::<Spec>(Settings {
-            path: file.to_path_buf(),
-            root: Some(working_directory()),
-        });
-    }
     let cwd = working_directory();
     let absolute = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path));
     let here = absolute(&cwd);
+    let implicit = root.is_none();
+    if file == Path::new("-") {
+        if implicit && here.parent().is_none() {
+            return refuse_root(session, file, &here, "is read from `/`");
+        }
+        return session.open_command_line::<Spec>(Settings {
+            path: file.to_path_buf(),
+            root: Some(here),
+        });
+    }
     let blueprint = absolute(file);
     let root = match root {
         Some(root) => absolute(root),
-        None if blueprint.starts_with(&here) => here.clone(),
         None => blueprint
             .parent()
             .map_or_else(|| here.clone(), Path::to_path_buf),
     };
+    if implicit && root.parent().is_none() {
+        return refuse_root(session, file, &root, "lies in `/`");
+    }
     let Ok(path) = blueprint.strip_prefix(&root) else {
-        let source = session.db.add(file.display().to_string(), "");
         // The root as given relative to the working directory, when in it.
         let shown = match root.strip_prefix(&here) {
             Ok(inside) if inside.as_os_str().is_empty() => Path::new("."),
             Ok(inside) => inside,
             Err(_) => root.as_path(),
         };
+        let source = session.db.add(file.display().to_string(), "");
         session.diagnostics.push(Diagnostic::error(
             strata_fs::codes::OUTSIDE_ROOT,
             format!(
@@ -305,6 +312,25 @@ fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<S
         .strip_prefix(&here)
         .map_or(root.as_path(), |inside| inside);
     session.open::<Spec>(shown, settings)
+}
+
+/// Refuses to take `/` as the root of `file`'s includes without being
+/// told: the blueprint `where_` (in `/`, or read from there).
+fn refuse_root(session: &mut Session<'_>, file: &Path, root: &Path, where_: &str) -> Option<Spec> {
+    let source = session.db.add(file.display().to_string(), "");
+    session.diagnostics.push(
+        Diagnostic::error(
+            strata_fs::codes::OUTSIDE_ROOT,
+            format!(
+                "the blueprint `{}` {where_}, and `{}` is never the root its includes are read below unless `--root` names it",
+                file.display(),
+                root.display()
+            ),
+            Span::file_start(source),
+        )
+        .with_help("run from the blueprint's folder, or give `--root` the folder its includes may read"),
+    );
+    None
 }
 
 /// The values of `--vars` and `--var`, in that order; `None` (reported)

@@ -982,3 +982,38 @@ fn files_that_are_not_text_are_named_where_they_break() {
         "`/dev/zero` is a device, not a regular file, and is not read"
     );
 }
+
+/// Includes are confined to the blueprint's folder unless `--root` says
+/// otherwise (the working directory was the default: from `/`, a
+/// blueprint could include `/proc/self/environ`), and a file that does
+/// not parse as a blueprint is shown no further than its first line.
+#[test]
+fn includes_stay_in_the_blueprints_folder_and_show_one_line() {
+    let root = tempfile::tempdir().expect("a scratch folder");
+    write(
+        &root.path().join("environ"),
+        "TOKEN_ONE=first-secret\nTOKEN_TWO=second-secret\n",
+    );
+    write(
+        &root.path().join("project/blueprint.yaml"),
+        format!("version: 2023-04-20\ninclude:\n  env:\n    path: ../environ\n{}      name: a\n", &SPEC_RESOURCE["version: 2023-04-20\n".len()..]),
+    );
+    let (exit, diagnostics) = strata_json(root.path(), &["spec", "render", "project/blueprint.yaml"]);
+    assert_eq!(exit, 1);
+    let codes: Vec<&str> = diagnostics.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["io/outside-root"], "{diagnostics:?}");
+    let everything = format!("{diagnostics:?}");
+    assert!(!everything.contains("secret"), "{everything}");
+
+    // With a root that holds it, the file is read, and shown one line deep.
+    let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["spec", "render", "project/blueprint.yaml", "--root", "."])
+        .args(["--color", "never"])
+        .current_dir(root.path())
+        .output()
+        .expect("strata runs");
+    let shown = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("1 │ TOKEN_ONE=first-secret"), "{shown}");
+    assert!(!shown.contains("second-secret"), "{shown}");
+}

@@ -61,6 +61,7 @@ fn the_image_holds_a_static_binary_that_runs() {
     let inspected: serde_json::Value = serde_json::from_slice(&inspected.stdout).expect("JSON");
     let config = &inspected["OCIv1"]["config"];
     assert_eq!(config["User"], "65532:65532");
+    assert_eq!(config["WorkingDir"], "/work");
     assert_eq!(config["Entrypoint"], serde_json::json!(["/strata"]));
     let labels = &config["Labels"];
     assert_eq!(labels["org.opencontainers.image.version"], version);
