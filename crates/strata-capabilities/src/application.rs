@@ -31,6 +31,7 @@ use crate::codes;
 use crate::definitions::Definitions;
 use crate::handlers::{HandlerKind, Registry};
 use crate::model::Application;
+use crate::names::{self, Grammar};
 use crate::profile::EffectiveProfile;
 
 static APPLICATION: LazyLock<Decoder<Application>> = LazyLock::new(Decoder::new);
@@ -84,6 +85,23 @@ impl Dispatch<'_> {
         // Structure and semantics both: the rules below read the tree and
         // pass over what the schema already reported (a missing `type`).
         let mut problems = APPLICATION.validate(tree);
+        let metadata = FieldPath::root().key("metadata");
+        for (key, what, grammar) in [
+            ("name", "the application name", Grammar::Subdomain),
+            ("namespace", "the namespace", Grammar::Label),
+        ] {
+            if let Some(node) = tree.get("metadata").and_then(|m| m.get(key))
+                && let Some(text) = node.as_str()
+            {
+                problems.extend(names::check(
+                    what,
+                    text,
+                    grammar,
+                    node.span,
+                    metadata.clone().key(key),
+                ));
+            }
+        }
         let mut effective = tree.clone();
         let components = FieldPath::root().key("spec").key("components");
         let written = tree
@@ -96,17 +114,14 @@ impl Dispatch<'_> {
                 .get("name")
                 .and_then(Node::as_str)
                 .unwrap_or_default();
-            if let Some(name_node) = component.get("name")
-                && !strata_k8s::names::is_dns1123_label(name)
-            {
-                problems.push(
-                    Diagnostic::error(
-                        codes::INVALID_NAME,
-                        format!("the component name `{name}` is not a DNS-1123 label"),
-                        name_node.span,
-                    )
-                    .with_path(path.key("name")),
-                );
+            if let Some(name_node) = component.get("name") {
+                problems.extend(names::check(
+                    "the component name",
+                    name,
+                    Grammar::Label,
+                    name_node.span,
+                    path.key("name"),
+                ));
             }
             let component_type = self
                 .handled(component, HandlerKind::Component, &path, &mut problems)

@@ -2,7 +2,7 @@
 //!
 //! | code | when |
 //! |---|---|
-//! | `capabilities/invalid-name` | a profile's `metadata.name` is not a DNS-1123 subdomain, or a component's name not a DNS-1123 label |
+//! | `capabilities/invalid-name` | a name does not follow the Kubernetes grammar it becomes (the `names` module's table): a profile's or an Application's `metadata.name` not a DNS-1123 subdomain, a namespace, a component's name or a `CapabilityDefinition`'s name not a DNS-1123 label |
 //! | `capabilities/invalid-binding-key` | a `spec.capabilities` key is not `<traitType>` or `<traitType>.<scope>` |
 //! | `capabilities/missing-rendering-key` | a rendering misses a key its branch requires (`ingressClassName` when `controllerType` is `ingress`) |
 //! | `capabilities/branch-key` | a rendering key belongs to another branch (`gatewayName` under `ingress`), or needs a key that is absent (`authSigninURL` without `authURL`) |

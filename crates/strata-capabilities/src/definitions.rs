@@ -23,6 +23,7 @@ use strata_syntax::{Diagnostic, FieldPath, Node, Outcome, Span};
 use crate::codes;
 use crate::handlers::Registry;
 use crate::model::{CapabilityDefinition, RenderingSpec};
+use crate::names::{self, Grammar};
 use crate::rendering::set_default;
 
 static DEFINITION: LazyLock<Decoder<CapabilityDefinition>> = LazyLock::new(Decoder::new);
@@ -75,6 +76,16 @@ impl Definitions {
             .and_then(|m| m.get("name"))
             .map_or(document.span, |n| n.span);
         let mut problems = defaults_have_their_types(&definition, document);
+        if let Some(invalid) = names::check(
+            "the capability name",
+            &name,
+            Grammar::Label,
+            at,
+            FieldPath::root().key("metadata").key("name"),
+        ) {
+            problems.push(invalid);
+            return problems;
+        }
         if Registry::is_builtin(&name) {
             problems.push(
                 Diagnostic::error(

@@ -37,6 +37,7 @@ pub mod codes;
 mod definitions;
 mod handlers;
 mod model;
+mod names;
 mod navigate;
 mod package;
 mod profile;

@@ -22,6 +22,7 @@ use crate::codes;
 use crate::definitions::{self, Definitions};
 use crate::handlers::Registry;
 use crate::model::ClusterProfile;
+use crate::names::{self, Grammar};
 
 static PROFILE: LazyLock<Decoder<ClusterProfile>> = LazyLock::new(Decoder::new);
 
@@ -52,17 +53,14 @@ pub fn evaluate(
     let mut problems = PROFILE.validate(tree);
     if let Some(name) = tree.get("metadata").and_then(|m| m.get("name"))
         && let Some(text) = name.as_str()
-        && !strata_k8s::names::is_dns1123_subdomain(text)
     {
-        problems.push(
-            Diagnostic::error(
-                codes::INVALID_NAME,
-                format!("`{text}` is not a DNS-1123 subdomain"),
-                name.span,
-            )
-            .with_path(FieldPath::root().key("metadata").key("name"))
-            .with_help("use lowercase letters, digits, `-` and `.`, starting and ending with a letter or digit"),
-        );
+        problems.extend(names::check(
+            "the profile name",
+            text,
+            Grammar::Subdomain,
+            name.span,
+            FieldPath::root().key("metadata").key("name"),
+        ));
     }
     let mut effective = tree.clone();
     let empty = Mapping::default();
@@ -79,7 +77,8 @@ pub fn evaluate(
                     format!("`{key}` is not `<traitType>` or `<traitType>.<scope>`"),
                     binding.key_span,
                 )
-                .with_path(base),
+                .with_path(base)
+                .with_help("the trait type and the scope are DNS-1123 labels: lowercase letters, digits and `-`"),
             );
             continue;
         };
@@ -138,15 +137,15 @@ fn capabilities_path() -> FieldPath {
 }
 
 /// The trait type of a binding key: `<traitType>` or `<traitType>.<scope>`,
-/// neither part empty.
+/// each part a DNS-1123 label.
 fn trait_type(key: &str) -> Option<&str> {
-    match key.split_once('.') {
-        Some((trait_type, scope)) if !trait_type.is_empty() && !scope.is_empty() => {
-            Some(trait_type)
-        }
-        Some(_) => None,
-        None => (!key.is_empty()).then_some(key),
-    }
+    let (trait_type, scope) = match key.split_once('.') {
+        Some((trait_type, scope)) => (trait_type, Some(scope)),
+        None => (key, None),
+    };
+    let labels = Grammar::Label.accepts(trait_type)
+        && scope.is_none_or(|scope| Grammar::Label.accepts(scope));
+    labels.then_some(trait_type)
 }
 
 fn empty_mapping(span: Span) -> Node {

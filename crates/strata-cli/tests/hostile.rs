@@ -904,11 +904,15 @@ fn one_request_cannot_stop_the_service() {
     assert_eq!(status, 413, "{answer}");
     assert_eq!(answer["diagnostics"][0]["code"], "syntax/alias-expansion");
 
-    let mut repo = format!("blueprint:\n  template: data-science\n  env:\n    A: &a {long}\n    L:\n");
+    let mut repo =
+        format!("blueprint:\n  template: data-science\n  env:\n    A: &a {long}\n    L:\n");
     while repo.len() < 900_000 {
         repo.push_str("      - *a\n");
     }
-    let json = format!(r#"{{{COMPOSE_METADATA}, "repo": {}}}"#, serde_json::json!(repo));
+    let json = format!(
+        r#"{{{COMPOSE_METADATA}, "repo": {}}}"#,
+        serde_json::json!(repo)
+    );
     let (status, answer) = service.compose("application/json", json.as_bytes());
     assert_eq!(status, 413, "{answer}");
     assert_eq!(
@@ -919,7 +923,10 @@ fn one_request_cannot_stop_the_service() {
     // The largest request the body limit lets through still composes.
     let env: String = (0..68_000).map(|n| format!("    K{n}: v\n")).collect();
     let repo = format!("blueprint:\n  template: data-science\n  env:\n{env}");
-    let json = format!(r#"{{{COMPOSE_METADATA}, "repo": {}}}"#, serde_json::json!(repo));
+    let json = format!(
+        r#"{{{COMPOSE_METADATA}, "repo": {}}}"#,
+        serde_json::json!(repo)
+    );
     let (status, answer) = service.compose("application/json", json.as_bytes());
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["env"]["K67999"], "v");
@@ -964,7 +971,10 @@ fn files_that_are_not_text_are_named_where_they_break() {
         "`a.yaml` is not valid utf-8 text: the byte 0xff at line 2, column 13 is not utf-8"
     );
     assert_eq!(diagnostic["file"], "catalogue/a.yaml");
-    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&2.into(), &13.into()));
+    assert_eq!(
+        (&diagnostic["line"], &diagnostic["column"]),
+        (&2.into(), &13.into())
+    );
 
     write(
         &root.path().join("blueprint.yaml"),
@@ -996,11 +1006,18 @@ fn includes_stay_in_the_blueprints_folder_and_show_one_line() {
     );
     write(
         &root.path().join("project/blueprint.yaml"),
-        format!("version: 2023-04-20\ninclude:\n  env:\n    path: ../environ\n{}      name: a\n", &SPEC_RESOURCE["version: 2023-04-20\n".len()..]),
+        format!(
+            "version: 2023-04-20\ninclude:\n  env:\n    path: ../environ\n{}      name: a\n",
+            &SPEC_RESOURCE["version: 2023-04-20\n".len()..]
+        ),
     );
-    let (exit, diagnostics) = strata_json(root.path(), &["spec", "render", "project/blueprint.yaml"]);
+    let (exit, diagnostics) =
+        strata_json(root.path(), &["spec", "render", "project/blueprint.yaml"]);
     assert_eq!(exit, 1);
-    let codes: Vec<&str> = diagnostics.iter().filter_map(|d| d["code"].as_str()).collect();
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
     assert_eq!(codes, ["io/outside-root"], "{diagnostics:?}");
     let everything = format!("{diagnostics:?}");
     assert!(!everything.contains("secret"), "{everything}");

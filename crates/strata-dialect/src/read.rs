@@ -430,7 +430,13 @@ mod tests {
             Err(Unparsed::Invalid(diagnostics)) => diagnostics,
             other => panic!("not refused as invalid: {other:?}"),
         };
-        let json = invalid(parse_document(&mut db, "body", "a: 1\n", Format::Json, &limits));
+        let json = invalid(parse_document(
+            &mut db,
+            "body",
+            "a: 1\n",
+            Format::Json,
+            &limits,
+        ));
         assert_eq!(json[0].code, "syntax/json");
         assert!(parse_document(&mut db, "body", "a: 1\n", Format::Yaml, &limits).is_ok());
         let none = invalid(parse_document(&mut db, "body", "", Format::Yaml, &limits));
@@ -442,7 +448,13 @@ mod tests {
             max_alias_bytes: 4,
             ..limits
         };
-        let aliased = parse_document(&mut db, "body", "a: &a xyz\nb: *a\nc: *a\n", Format::Yaml, &tight);
+        let aliased = parse_document(
+            &mut db,
+            "body",
+            "a: &a xyz\nb: *a\nc: *a\n",
+            Format::Yaml,
+            &tight,
+        );
         assert!(matches!(aliased, Err(Unparsed::TooLarge(_))), "{aliased:?}");
     }
 

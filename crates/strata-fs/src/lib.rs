@@ -88,7 +88,11 @@ impl fmt::Display for FsError {
             }
             FsError::NotUtf8 { path, before, byte } => {
                 let line = before.matches('\n').count() + 1;
-                let column = before.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+                let column = before
+                    .rsplit('\n')
+                    .next()
+                    .map_or(0, |last| last.chars().count())
+                    + 1;
                 write!(
                     f,
                     "`{}` is not valid utf-8 text: the byte 0x{byte:02x} at line {line}, column {column} is not utf-8",

@@ -425,7 +425,8 @@ impl Builder<'_> {
             None
         };
         if let Some(limit) = crossed {
-            self.errors.push(SyntaxError::AliasExpansion { span, limit });
+            self.errors
+                .push(SyntaxError::AliasExpansion { span, limit });
             return ControlFlow::Break(());
         }
         // Aliases nest anchored trees inside each other: the depth bound
