@@ -19,13 +19,13 @@ use std::ops::Range;
 
 use libfuzzer_sys::fuzz_target;
 use strata_subst::{
-    Env, Lookup, Name, Reference, Scope, SubstError, Types, Value, check_template, evaluate,
-    parse_template,
+    Env, Lookup, Name, Reference, Scope, Steps, SubstError, Types, Value, check_template,
+    evaluate, parse_template,
 };
 
 /// Every reference is known: a string, an array, a mapping with an
-/// unknown part, an integer.
-struct Fixed;
+/// unknown part, an integer; each input evaluates within its own steps.
+struct Fixed(Steps);
 
 impl Env for Fixed {
     fn reference(&self, reference: &Reference) -> Lookup {
@@ -45,6 +45,10 @@ impl Env for Fixed {
             }
         };
         Lookup::Known(Value::from_json(&json))
+    }
+
+    fn steps(&self) -> &Steps {
+        &self.0
     }
 
     fn cwd(&self) -> Result<String, String> {
@@ -91,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
             for error in &errors {
                 inside(text, error);
             }
-            if let Err(strata_subst::Failure::Error(error)) = evaluate(&template, &Fixed) {
+            if let Err(strata_subst::Failure::Error(error)) = evaluate(&template, &Fixed(Steps::new(1_000_000))) {
                 inside(text, &error);
             }
         }

@@ -72,8 +72,17 @@ fn to_report(db: &SourceDb, diagnostic: &Diagnostic) -> Report<SourceId> {
         Severity::Note => ReportSeverity::Note,
     };
     let primary = &diagnostic.primary;
-    // A file that could not be read has no text to show: the message names it.
+    let mut notes = Vec::new();
+    // A file that could not be read has no text to show: the message names
+    // it. Text that may hold a secret is not shown: a note says where.
     let mut labels = if db.get(primary.span.source).text().is_empty() {
+        Vec::new()
+    } else if diagnostic.conceals_source {
+        let (file, at) = db.locate(primary.span);
+        notes.push(format!(
+            "at {file}:{}:{} (the line is not shown: it may hold a secret value)",
+            at.line, at.column
+        ));
         Vec::new()
     } else {
         vec![
@@ -93,7 +102,6 @@ fn to_report(db: &SourceDb, diagnostic: &Diagnostic) -> Report<SourceId> {
         )
         .with_message(&label.message)
     }));
-    let mut notes = Vec::new();
     if let Some(path) = &diagnostic.path {
         notes.push(format!("field: {path}"));
     }

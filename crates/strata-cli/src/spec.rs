@@ -9,7 +9,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
 use indexmap::IndexMap;
-use strata_spec::{Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Settings, Spec};
+use strata_spec::{
+    Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Resolved, Settings, Spec,
+};
 use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
@@ -70,6 +72,9 @@ pub(crate) struct ResolveArgs {
     /// The folder includes are confined to (default: the blueprint's folder; the working directory for `-`; never `/` unless given).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// The most evaluation steps a render may take (each expression node, function application and copied value node is a step).
+    #[arg(long, value_name = "N", default_value_t = strata_subst::Steps::DEFAULT_LIMIT)]
+    max_steps: u64,
 }
 
 /// `render` arguments.
@@ -227,20 +232,23 @@ fn resolve(
         Some(file) => Some(session.load_document(file)?),
         None => None,
     };
-    let resolved = session.render(&spec, &request(inputs, datasources))?;
+    let request = RenderRequest {
+        max_steps: Some(args.max_steps),
+        ..request(inputs, datasources)
+    };
+    let resolved = session.render(&spec, &request)?;
     Some((spec, resolved))
 }
 
 /// A render request of the given values, at the working directory and the
-/// current time.
+/// current time, within the default evaluation budget.
 fn request(inputs: Inputs, datasources: Option<strata_syntax::Node>) -> RenderRequest {
     RenderRequest {
         inputs,
         datasources,
         cwd: working_directory(),
         now_unix: now_unix(),
-        child_source: None,
-        datasource_providers: Vec::new(),
+        ..RenderRequest::default()
     }
 }
 
@@ -348,22 +356,15 @@ fn inputs(
             .report(&mut session.diagnostics)?;
     }
     for flag in &args.vars {
-        // A secret variable's value is registered masked, so no diagnostic
-        // quotes it (the positions stay those of the text given).
-        let secret = flag.split_once('=').is_some_and(|(name, _)| {
-            blueprint
-                .and_then(|blueprint| blueprint.variables.get(name.trim()))
-                .is_some_and(|variable| variable.secret)
-        });
-        let shown = match flag.split_once('=') {
-            Some((name, value)) if secret => format!("{name}={}", "*".repeat(value.len())),
-            _ => flag.clone(),
-        };
-        let source = session.db.add(format!("--var {shown}"), shown);
+        // A secret variable's value is registered masked (`name=********`),
+        // so no diagnostic quotes it, nor its length; so is the value of a
+        // name the blueprint does not define, which may be a secret's name
+        // mistyped.
         let Some((name, value)) = flag
             .split_once('=')
             .filter(|(name, _)| !name.trim().is_empty())
         else {
+            let source = session.db.add(format!("--var {flag}"), flag.as_str());
             session.diagnostics.push(Diagnostic::error(
                 strata_spec::codes::VARIABLE_INPUT,
                 format!("`--var {flag}` must be written `NAME=VALUE`"),
@@ -371,12 +372,25 @@ fn inputs(
             ));
             continue;
         };
+        let secret = blueprint.is_some_and(|blueprint| {
+            blueprint
+                .variables
+                .get(name.trim())
+                .is_none_or(|variable| variable.secret)
+        });
+        let shown = if secret {
+            format!("{name}={}", strata_spec::MASK)
+        } else {
+            flag.clone()
+        };
+        let source = session.db.add(format!("--var {shown}"), shown.as_str());
         inputs.given.push(Given {
             name: name.trim().to_owned(),
             value: GivenValue::Text(value.to_owned()),
-            span: Span::new(source, name.len() + 1, flag.len()),
+            span: Span::new(source, name.len() + 1, shown.len()),
             name_span: Span::new(source, 0, name.len()),
             origin: Origin::Flag,
+            secret: false,
         });
     }
     Some(inputs)
@@ -401,7 +415,7 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
     let Some(inputs) = inputs(&mut session, &args.variables, blueprint) else {
         return session.finish(|_| None);
     };
-    let variables: IndexMap<String, Value> = match blueprint {
+    let (variables, secret_variables) = match blueprint {
         Some(blueprint) => {
             let resolved = strata_spec::resolve_variables(blueprint, &inputs);
             // A variable nobody gave is an error only where the text reads it.
@@ -413,14 +427,9 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
             if session.has_errors() {
                 return session.finish(|_| None);
             }
-            resolved
-                .value
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(name, resolved)| (name, resolved.value))
-                .collect()
+            split_secrets(resolved.value.unwrap_or_default())
         }
-        None => untyped(&mut session, &inputs),
+        None => (untyped(&mut session, &inputs), Vec::new()),
     };
     let source = session.db.add("<text>", args.text.clone());
     let at = Span::new(source, 0, args.text.len());
@@ -454,7 +463,10 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
         .ok()
         .and_then(|elapsed| i64::try_from(elapsed.as_secs()).ok())
         .unwrap_or_default();
-    let environment = Environment::new(blueprint, variables, cwd, now);
+    let steps = strata_subst::Steps::default();
+    let secret: Vec<&str> = secret_variables.iter().map(String::as_str).collect();
+    let environment =
+        Environment::new(blueprint, variables, cwd, now, &steps).with_secret_variables(&secret);
     let value = match evaluate(&template, &environment) {
         Ok(value) => value,
         Err(Failure::Pending(what)) => {
@@ -482,6 +494,20 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
         };
         crate::write_value(session, &json, global.output(OutputFormat::Yaml))
     })
+}
+
+/// The variables' values, and the names of the secret ones.
+fn split_secrets(resolved: IndexMap<String, Resolved>) -> (IndexMap<String, Value>, Vec<String>) {
+    let secret = resolved
+        .iter()
+        .filter(|(_, resolved)| resolved.secret)
+        .map(|(name, _)| name.clone())
+        .collect();
+    let values = resolved
+        .into_iter()
+        .map(|(name, resolved)| (name, resolved.value))
+        .collect();
+    (values, secret)
 }
 
 /// Variables without a blueprint: each `--var` value read as a YAML

@@ -646,6 +646,74 @@ fn cases(root: &Path) -> Vec<Case> {
         0,
         &[],
     );
+    // Work, not size: an `each` over 60,000 items whose every instance
+    // copies the 60,000 items; a `compose` of 10,000 functions mapped over
+    // 10,000 items; a chain of includes where each file includes the next
+    // twice (2⁴⁰ blueprints).
+    let items: Vec<String> = (0..60_000).map(|n| format!("i{n}")).collect();
+    let dir = blueprint(
+        "each",
+        format!(
+            "version: 2023-04-20\nvalues:\n  csv:\n    type: string\n    value: \"{}\"\n  items:\n    type: array\n    value: ${{split(values.csv, \",\")}}\nresources:\n  r:\n    type: aws/sqs/queue\n    each: ${{values.items}}\n    spec:\n      name: ${{elem}}\n      all: ${{values.items}}\n",
+            items.join(",")
+        )
+        .as_bytes(),
+    );
+    for verb in ["render", "plan", "graph"] {
+        case(
+            "spec",
+            match verb {
+                "render" => "an `each` of 60,000 copying them all, rendered",
+                "plan" => "an `each` of 60,000 copying them all, planned",
+                _ => "an `each` of 60,000 copying them all, graphed",
+            },
+            dir.clone(),
+            vec!["spec", verb, "blueprint.yaml"],
+            1,
+            &["subst/step-limit"],
+        );
+    }
+    let dir = blueprint(
+        "compose",
+        format!(
+            "version: 2023-04-20\nvalues:\n  xs:\n    type: array\n    value: ${{split(\"{}\", \",\")}}\n  ys:\n    type: array\n    value: ${{map(values.xs, compose({}))}}\n{}      name: ${{len(values.ys)}}\n",
+            vec!["a"; 10_000].join(","),
+            vec!["trim"; 10_000].join(", "),
+            &SPEC_RESOURCE["version: 2023-04-20\n".len()..]
+        )
+        .as_bytes(),
+    );
+    case(
+        "spec",
+        "a `compose` of 10,000 functions mapped over 10,000 items",
+        dir,
+        vec!["spec", "render", "blueprint.yaml"],
+        1,
+        &["subst/step-limit"],
+    );
+    let dir = spec.join("includes");
+    for n in 0..40 {
+        write(
+            &dir.join(format!("b{n}.yaml")),
+            format!(
+                "version: 2023-04-20\ninclude:\n  x:\n    path: b{next}.yaml\n  y:\n    path: b{next}.yaml\n{}      name: r{n}\n",
+                &SPEC_RESOURCE["version: 2023-04-20\n".len()..],
+                next = n + 1
+            ),
+        );
+    }
+    write(
+        &dir.join("b40.yaml"),
+        format!("{SPEC_RESOURCE}      name: end\n"),
+    );
+    case(
+        "spec",
+        "40 files, each including the next twice",
+        dir,
+        vec!["spec", "render", "b0.yaml"],
+        1,
+        &["spec/too-many-includes"],
+    );
     let dir = blueprint(
         "utf8",
         &not_utf8(&format!("{SPEC_RESOURCE}      name: \""), "\"\n"),
@@ -921,7 +989,10 @@ fn one_request_cannot_stop_the_service() {
     );
 
     // The largest request the body limit lets through still composes.
-    let env: String = (0..68_000).map(|n| format!("    K{n}: v\n")).collect();
+    let env = (0..68_000).fold(String::new(), |mut env, n| {
+        let _ = writeln!(env, "    K{n}: v");
+        env
+    });
     let repo = format!("blueprint:\n  template: data-science\n  env:\n{env}");
     let json = format!(
         r#"{{{COMPOSE_METADATA}, "repo": {}}}"#,
@@ -1033,4 +1104,207 @@ fn includes_stay_in_the_blueprints_folder_and_show_one_line() {
     assert_eq!(output.status.code(), Some(1), "{shown}");
     assert!(shown.contains("1 │ TOKEN_ONE=first-secret"), "{shown}");
     assert!(!shown.contains("second-secret"), "{shown}");
+}
+
+/// A blueprint whose errors all come from secret material: each must say
+/// what went wrong without the value, its length or its keys.
+const SECRET_ERRORS: &str = r#"version: 2023-04-20
+variables:
+  password: {type: string, secret: true}
+  index: {type: integer, secret: true}
+  mode: {type: string, secret: true}
+values:
+  config:
+    type: object
+    value: ${object(key = variables.password)}
+resources:
+  db:
+    type: aws/rds/instance
+    spec:
+      when: ${datetime(variables.password)}
+      pointer: '${fromjson("{\"a\": 1}", variables.password)}'
+      attr: ${map(list(object(a = 1)), getattr(variables.password))}
+      elem: ${map(list(list(1)), getelem(variables.index))}
+      part: ${substr(variables.password, 0, 100)}
+      key: ${values.config.kee}
+  linked:
+    type: aws/rds/instance
+    condition: ${eq(link(variables.password, db).x, "y")}
+    spec: {name: l}
+include:
+  bypath:
+    path: ${variables.password}.yaml
+  bysource:
+    path: child.yaml
+    metadata:
+      sourceType: ${variables.password}
+  allowed:
+    path: child.yaml
+    variables:
+      mode: ${variables.mode}
+"#;
+
+/// The child `SECRET_ERRORS` includes: its `mode` allows `a` or `b`.
+const SECRET_CHILD: &str = "version: 2023-04-20\nvariables:\n  mode: {type: string, allowedValues: [a, b]}\nresources:\n  c: {type: aws/sqs/queue, spec: {name: \"${variables.mode}\"}}\n";
+
+/// A blueprint that plans: a secret inside a list, and under a field whose
+/// deployed value was of another kind.
+const SECRET_PLAN: &str = "version: 2023-04-20\nvariables:\n  password: {type: string, secret: true}\nresources:\n  db:\n    type: aws/rds/instance\n    spec:\n      args: [\"--db-password\", \"${variables.password}\"]\n      env:\n        pw: ${variables.password}\n";
+
+/// Its previous deployment: the old password in the list, `env` a string.
+const SECRET_STATE: &str = r#"{"formatVersion": 1, "resources": {"db": {"type": "aws/rds/instance", "spec": {"args": ["--db-password", "TOPSECRET_OLD"], "env": "not-an-object"}}}}"#;
+
+/// No command prints a secret, in any output: errors computed from one
+/// (`datetime`, a `fromjson` pointer, `getattr` through `map`, a negative
+/// `getelem` index, `substr`'s range, a did-you-mean of a secret object's
+/// keys, an include's path or source, a child's allowed values, `link`),
+/// plans (a secret in a list, a change of kind), variables files (the
+/// line of a secret of the wrong type) and mistyped `--var` names.
+#[test]
+#[expect(clippy::too_many_lines, reason = "one list of runs, each a command line")]
+fn secrets_are_never_printed() {
+    let root = tempfile::tempdir().expect("a scratch folder");
+    let dir = root.path();
+    write(&dir.join("errors.yaml"), SECRET_ERRORS);
+    write(&dir.join("child.yaml"), SECRET_CHILD);
+    write(&dir.join("plan.yaml"), SECRET_PLAN);
+    write(&dir.join("state.json"), SECRET_STATE);
+    write(
+        &dir.join("vars.yaml"),
+        "password: TOPSECRET_FILE\nindex: TOPSECRET_FILE\n",
+    );
+    let vars = [
+        "--var",
+        "password=TOPSECRET",
+        "--var",
+        "index=-7",
+        "--var",
+        "mode=TOPSECRET",
+    ];
+    let with = |command: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
+        command.iter().chain(extra).copied().collect()
+    };
+    let runs: Vec<(Vec<&str>, &[&str])> = vec![
+        (
+            with(&["spec", "render", "errors.yaml"], &vars),
+            &[
+                "io/read",
+                "spec/include",
+                "spec/variable-input",
+                "subst/eval",
+            ],
+        ),
+        (
+            with(&["spec", "check", "errors.yaml"], &vars),
+            &["subst/eval"],
+        ),
+        (
+            with(&["spec", "graph", "errors.yaml"], &vars),
+            &["subst/eval"],
+        ),
+        (
+            with(
+                &[
+                    "spec",
+                    "eval",
+                    "${substr(variables.password, 0, 100)}",
+                    "--blueprint",
+                    "errors.yaml",
+                ],
+                &vars,
+            ),
+            &["subst/eval"],
+        ),
+        (
+            with(
+                &[
+                    "spec",
+                    "eval",
+                    "${values.config.kee}",
+                    "--blueprint",
+                    "errors.yaml",
+                ],
+                &vars,
+            ),
+            &["subst/eval"],
+        ),
+        (
+            vec![
+                "spec",
+                "plan",
+                "plan.yaml",
+                "--state",
+                "state.json",
+                "--var",
+                "password=TOPSECRET",
+            ],
+            &[],
+        ),
+        (
+            vec![
+                "spec",
+                "plan",
+                "plan.yaml",
+                "--state",
+                "state.json",
+                "--var",
+                "password=TOPSECRET",
+                "-o",
+                "json",
+            ],
+            &[],
+        ),
+        (
+            vec![
+                "spec",
+                "check",
+                "errors.yaml",
+                "--vars",
+                "vars.yaml",
+                "--var",
+                "pasword=TOPSECRET_TYPO",
+            ],
+            &["spec/variable-input"],
+        ),
+    ];
+    let problems: Vec<String> = runs
+        .iter()
+        .flat_map(|(args, expected)| leaks(dir, args, expected))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Runs `args` in `dir` with human and with JSON diagnostics: what either
+/// shows of a secret (its text, its length, a key of a secret object, a
+/// secret index), and the `expected` codes it does not name.
+fn leaks(dir: &Path, args: &[&str], expected: &[&str]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for diagnostics in ["human", "json"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .args(args)
+            .args(["--diagnostics", diagnostics, "--color", "never"])
+            .current_dir(dir)
+            .output()
+            .expect("strata runs");
+        let everything = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        for leak in ["TOPSECRET", "9 characters", "`key`", "-7"] {
+            if everything.contains(leak) {
+                problems.push(format!(
+                    "{args:?} ({diagnostics}) shows {leak}:\n{everything}"
+                ));
+            }
+        }
+        for code in expected {
+            if !everything.contains(code) {
+                problems.push(format!(
+                    "{args:?} ({diagnostics}) has no {code}:\n{everything}"
+                ));
+            }
+        }
+    }
+    problems
 }

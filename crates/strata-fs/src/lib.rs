@@ -469,7 +469,7 @@ impl Files for PlainFs {
         }
         let file =
             std::fs::File::open(path).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
-        let size = metadata.is_file().then(|| metadata.len());
+        let size = metadata.is_file().then_some(metadata.len());
         read_bounded(path, file, size, limit)
     }
 

@@ -42,6 +42,7 @@
 //! | `spec/variable-input` | a given variable value is of the wrong type, not allowed, or names no variable |
 //! | `spec/include` | an include whose path is not a known string, or whose remote source is not configured or fails |
 //! | `spec/include-cycle` | includes form a cycle (the chain is printed) |
+//! | `spec/too-many-includes` | a render includes more than 1,000 blueprints, counting a file each time it is included |
 //! | `spec/datasource-input` | a `--datasources` file names a data source or field the blueprint does not export, or gives a value of the wrong type |
 //! | `spec/order-cycle` | hard links and references ask for a deployment order with a cycle (printed) |
 //! | `spec/state` | a state file of another format version |
@@ -134,6 +135,8 @@ pub const KNOWN_AFTER_DEPLOY: &str = "spec/known-after-deploy";
 pub const INCLUDE: &str = "spec/include";
 /// Includes form a cycle.
 pub const INCLUDE_CYCLE: &str = "spec/include-cycle";
+/// A render includes more blueprints than the bound.
+pub const TOO_MANY_INCLUDES: &str = "spec/too-many-includes";
 /// A `--datasources` value that does not fit.
 pub const DATASOURCE_INPUT: &str = "spec/datasource-input";
 /// The deployment order has a cycle.

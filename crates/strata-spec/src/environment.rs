@@ -17,14 +17,19 @@
 //!   else known after deployment.
 //! - `elem` and `i` have values only while `each` is expanded
 //!   ([`Instance`]).
+//! - Secrets: a reference to what is secret, or reads something secret,
+//!   is secret material ([`Env::secret`]), so errors about what is
+//!   computed from it withhold the values.
+//! - Every evaluation spends the render's [`Steps`].
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
-use strata_subst::{Env, Failure, Lookup, Reference, Types, Value, evaluate};
+use strata_subst::{Env, Failure, Lookup, Reference, Steps, Types, Value, evaluate};
 
 use crate::model::{Blueprint, Metadata, Resource, Tree};
+use crate::secrets::{Secrets, secret_elements};
 
 /// References answered from a blueprint and variable values.
 pub struct Environment<'a> {
@@ -34,6 +39,8 @@ pub struct Environment<'a> {
     children: IndexMap<String, Value>,
     cwd: String,
     now_unix: i64,
+    steps: &'a Steps,
+    secrets: Secrets,
     values: RefCell<HashMap<String, Lookup>>,
     resources: RefCell<HashMap<String, Lookup>>,
     evaluating: RefCell<Vec<String>>,
@@ -42,13 +49,14 @@ pub struct Environment<'a> {
 impl<'a> Environment<'a> {
     /// An environment of `variables`, with `blueprint`'s values and
     /// resources when there is one; `cwd()` and `datetime()` answer `cwd`
-    /// and `now_unix`.
+    /// and `now_unix`; evaluation spends `steps`.
     #[must_use]
     pub fn new(
         blueprint: Option<&'a Blueprint>,
         variables: IndexMap<String, Value>,
         cwd: String,
         now_unix: i64,
+        steps: &'a Steps,
     ) -> Environment<'a> {
         Environment {
             blueprint,
@@ -57,6 +65,8 @@ impl<'a> Environment<'a> {
             children: IndexMap::new(),
             cwd,
             now_unix,
+            steps,
+            secrets: Secrets::default(),
             values: RefCell::new(HashMap::new()),
             resources: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
@@ -79,6 +89,24 @@ impl<'a> Environment<'a> {
     #[must_use]
     pub fn with_children(mut self, children: IndexMap<String, Value>) -> Environment<'a> {
         self.children = children;
+        self
+    }
+
+    /// With the variables named secret (the blueprint's own `secret: true`
+    /// ones, and any other given as secret), and what reads them.
+    #[must_use]
+    pub fn with_secret_variables(mut self, names: &[&str]) -> Environment<'a> {
+        if let Some(blueprint) = self.blueprint {
+            self.secrets = secret_elements(blueprint, names, &HashSet::new());
+        }
+        self
+    }
+
+    /// With what is secret, as resolution computed it (children's exports
+    /// included).
+    #[must_use]
+    pub(crate) fn with_secrets(mut self, secrets: Secrets) -> Environment<'a> {
+        self.secrets = secrets;
         self
     }
 
@@ -146,7 +174,8 @@ impl<'a> Environment<'a> {
                     .into_iter()
                     .enumerate()
                     .map(|(index, elem)| {
-                        let instance = Instance::new(self, elem, index);
+                        let instance = Instance::new(self, elem, index)
+                            .with_secret_elem(self.secrets.each.contains(name));
                         resource_value(resource, &format!("{name}[{index}]"), &instance)
                     })
                     .collect(),
@@ -211,6 +240,7 @@ fn metadata_value(metadata: &Metadata, env: &dyn Env) -> Value {
 pub struct Instance<'e> {
     base: &'e dyn Env,
     item: Option<(Value, usize)>,
+    secret_elem: bool,
 }
 
 impl<'e> Instance<'e> {
@@ -220,14 +250,27 @@ impl<'e> Instance<'e> {
         Instance {
             base,
             item: Some((elem, index)),
+            secret_elem: false,
         }
+    }
+
+    /// With `elem` secret (the resource's `each` reads a secret) when
+    /// `secret`.
+    #[must_use]
+    pub fn with_secret_elem(mut self, secret: bool) -> Instance<'e> {
+        self.secret_elem = secret;
+        self
     }
 
     /// The one instance known before deployment of an `each` that waits on
     /// it: `elem` and `i` are known after deployment.
     #[must_use]
     pub fn pending(base: &'e dyn Env) -> Instance<'e> {
-        Instance { base, item: None }
+        Instance {
+            base,
+            item: None,
+            secret_elem: false,
+        }
     }
 }
 
@@ -245,6 +288,17 @@ impl Env for Instance<'_> {
                 .map_or(Lookup::Pending, |index| Lookup::Known(Value::Int(index))),
             other => self.base.reference(other),
         }
+    }
+
+    fn secret(&self, reference: &Reference) -> bool {
+        match reference {
+            Reference::Elem { .. } => self.secret_elem,
+            other => self.base.secret(other),
+        }
+    }
+
+    fn steps(&self) -> &Steps {
+        self.base.steps()
     }
 
     fn link(&self, from: &str, to: &str) -> Lookup {
@@ -286,6 +340,31 @@ impl Env for Environment<'_> {
             Reference::Elem { .. } | Reference::ElemIndex => Lookup::Missing(
                 "`elem` and `i` have values only while a resource's `each` is expanded".to_owned(),
             ),
+        }
+    }
+
+    fn secret(&self, reference: &Reference) -> bool {
+        self.secrets.reads(reference, None)
+    }
+
+    fn steps(&self) -> &Steps {
+        self.steps
+    }
+
+    /// Pending between two resources of the blueprint (links are decided
+    /// by deployment); an error when either is not one.
+    fn link(&self, from: &str, to: &str) -> Lookup {
+        let Some(blueprint) = self.blueprint else {
+            return Lookup::Pending;
+        };
+        match [from, to]
+            .into_iter()
+            .find(|name| !blueprint.resources.contains_key(*name))
+        {
+            Some(missing) => Lookup::Missing(format!(
+                "`link` takes two resources of the blueprint, and `{missing}` is not one"
+            )),
+            None => Lookup::Pending,
         }
     }
 

@@ -41,6 +41,7 @@ mod placement;
 mod plan;
 mod resolve;
 mod schema;
+mod secrets;
 mod validate;
 mod variables;
 
@@ -48,6 +49,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use strata_dialect::Reader;
+use strata_subst::Steps;
 use strata_syntax::SourceDb;
 
 pub use environment::{Environment, Instance, as_declared, evaluate_tree};
@@ -63,7 +65,7 @@ pub use plan::{
 };
 pub use resolve::{
     ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,
-    ResolvedResource, template_reads_secret, value_node,
+    ResolvedResource, value_node,
 };
 pub use schema::{
     BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,
@@ -71,6 +73,7 @@ pub use schema::{
     LinkSelectorSchema, ResourceMetadataSchema, ResourceSchema, Scalar, SearchSchema, Transform,
     ValueSchema, ValueType, VariableSchema, Version,
 };
+pub use secrets::template_reads_secret;
 pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
 pub use validate::{Edge, Element, References, check_text};
 pub use variables::{Given, GivenValue, Inputs, Origin, Resolved, resolve as resolve_variables};
@@ -149,21 +152,17 @@ impl Dialect for Spec {
             return Outcome::failed(Vec::new());
         };
         let path = &self.options.settings.path;
+        let steps = strata_subst::Steps::new(request.max_steps.unwrap_or(Steps::DEFAULT_LIMIT));
         let mut resolver = resolve::Resolver {
             files: self.files.as_ref(),
             db,
             limits: self.options.limits,
             request,
             root: self.options.settings.root.clone(),
+            steps: &steps,
+            children: resolve::Children::default(),
         };
-        resolver.blueprint(
-            loaded,
-            path,
-            &request.inputs,
-            request.datasources.as_ref(),
-            &mut vec![path.clone()],
-            &std::collections::HashSet::new(),
-        )
+        resolver.resolve(loaded, path)
     }
     fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {
         self.loaded

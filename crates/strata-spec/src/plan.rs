@@ -67,6 +67,10 @@ pub struct StateResource {
     /// The resources it links to.
     #[serde(default)]
     pub links: Vec<String>,
+    /// The spec fields that held secret material when it was deployed
+    /// (`env.password`, `args[1]`): a plan masks their old values too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret_fields: Vec<String>,
 }
 
 impl State {
@@ -99,6 +103,11 @@ impl State {
                         spec: known_json(&resource.spec),
                         state: Json::Null,
                         links: links.remove(name.as_str()).unwrap_or_default(),
+                        secret_fields: resource
+                            .secret_fields
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect(),
                     };
                     (name.clone(), deployed)
                 })
@@ -394,14 +403,25 @@ fn plan_resources(
                 name: name.clone(),
                 resource_type: resource.resource_type.clone(),
                 action: Action::Create,
-                changes: masked(diff(None, Some(&after), &FieldPath::root()), resource),
+                changes: masked(
+                    diff(None, Some(&after), &FieldPath::root()),
+                    &resource.secret_fields,
+                ),
                 reason: None,
             });
             continue;
         };
+        // Secret now, or secret when deployed: either side may hold one.
+        let mut secrets = resource.secret_fields.clone();
+        secrets.extend(
+            before
+                .secret_fields
+                .iter()
+                .filter_map(|field| FieldPath::parse(field).ok()),
+        );
         let mut changes = masked(
             diff(Some(&before.spec), Some(&after), &FieldPath::root()),
-            resource,
+            &secrets,
         );
         let mut reason = None;
         if let Some(provider) = provider {
@@ -519,14 +539,16 @@ fn summary_action(plan: &Plan) -> Action {
     }
 }
 
-/// The changes with the values of secret fields (and what lies below them)
-/// masked: a secret that changes is an update, shown `********`.
-fn masked(mut changes: Vec<Change>, resource: &crate::resolve::ResolvedResource) -> Vec<Change> {
+/// The changes that touch secret material masked, both sides: a change
+/// at or below a secret field, and a change of a field that holds one
+/// below it (a list or a mapping replaced whole, or a value that changes
+/// kind). A secret that changes is an update, shown `********`.
+fn masked(mut changes: Vec<Change>, secrets: &[FieldPath]) -> Vec<Change> {
     for change in &mut changes {
-        let secret = resource
-            .secret_fields
-            .iter()
-            .any(|secret| change.path.segments().starts_with(secret.segments()));
+        let (at, secrets) = (change.path.segments(), secrets.iter());
+        let secret = secrets
+            .map(FieldPath::segments)
+            .any(|secret| at.starts_with(secret) || secret.starts_with(at));
         if secret {
             let mask = |value: &mut Option<Json>| {
                 if value.is_some() {
@@ -590,6 +612,11 @@ fn diff(before: Option<&Json>, after: Option<&Json>, path: &FieldPath) -> Vec<Ch
                 .flat_map(|(key, value)| diff(None, Some(value), &path.key(key)))
                 .collect()
         }
+        // Lists item by item, so a change names the item it is in (and a
+        // secret item is masked alone).
+        (Some(Json::Array(old)), Some(Json::Array(new))) => (0..old.len().max(new.len()))
+            .flat_map(|index| diff(old.get(index), new.get(index), &path.index(index)))
+            .collect(),
         (before, after) if before == after => Vec::new(),
         (before, after) => {
             let known_after_deploy = after.and_then(unknown_of).is_some();

@@ -33,14 +33,14 @@
 //!   unless asked otherwise; a child variable fed by a secret is secret in
 //!   the child.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use strata_dialect::{Files, Reader};
 use strata_subst::{
-    Accessor, Env, Failure, Reference, SubstError, Types, Value, evaluate, evaluate_expr,
+    Env, Failure, Reference, Steps, SubstError, Types, Value, evaluate, evaluate_expr,
 };
 use strata_syntax::{
     Diagnostic, FieldPath, Limits, Mapping, Node, Outcome, Segment, SourceDb, Span, Tag,
@@ -50,6 +50,8 @@ use crate::codes;
 use crate::environment::{Environment, Instance, as_declared};
 use crate::load::{self, Loaded};
 use crate::model::{Blueprint, Condition, Tree};
+use crate::secrets::{Secrets, secret_elements};
+use crate::validate::Element;
 use crate::variables::{Given, GivenValue, Inputs, Origin, Resolved, resolve as resolve_variables};
 
 /// What a masked secret is written as.
@@ -108,6 +110,9 @@ pub struct RenderRequest {
     /// The providers that answer data sources (the `--datasources` values
     /// come first).
     pub datasource_providers: Vec<Arc<dyn DatasourceProvider>>,
+    /// The most evaluation steps the render may take
+    /// ([`strata_subst::Steps`]; `None`: its default limit).
+    pub max_steps: Option<u64>,
 }
 
 impl std::fmt::Debug for RenderRequest {
@@ -118,6 +123,7 @@ impl std::fmt::Debug for RenderRequest {
             .field("cwd", &self.cwd)
             .field("child_source", &self.child_source.is_some())
             .field("datasource_providers", &self.datasource_providers.len())
+            .field("max_steps", &self.max_steps)
             .finish_non_exhaustive()
     }
 }
@@ -168,6 +174,30 @@ pub struct ResolvedBlueprint {
     pub declared: IndexMap<String, Types>,
 }
 
+/// The most blueprints one render includes, counting a file included
+/// again each time: a chain where each file includes the next twice
+/// doubles at each step.
+pub(crate) const MAX_INCLUDES: usize = 1_000;
+
+/// The children one render resolved: each file once per distinct
+/// variables given (an include chain that includes each file twice
+/// resolves each once, not 2ⁿ times), and how many includes it made.
+#[derive(Default)]
+pub(crate) struct Children {
+    /// Each child file resolved with given variables.
+    resolved: Vec<ResolvedChild>,
+    /// The includes made so far.
+    included: usize,
+}
+
+/// A child file resolved with the variables it was given (name, value,
+/// whether secret), and what came of it.
+struct ResolvedChild {
+    path: PathBuf,
+    given: Vec<(String, Value, bool)>,
+    child: Option<ResolvedBlueprint>,
+}
+
 /// Resolves a loaded blueprint.
 pub(crate) struct Resolver<'a> {
     pub(crate) files: &'a dyn Files,
@@ -177,24 +207,47 @@ pub(crate) struct Resolver<'a> {
     /// The absolute folder the files are rooted at, for absolute include
     /// paths.
     pub(crate) root: Option<PathBuf>,
+    /// The render's evaluation budget.
+    pub(crate) steps: &'a Steps,
+    /// The children resolved so far.
+    pub(crate) children: Children,
 }
 
 impl Resolver<'_> {
+    /// Resolves the opened blueprint at `path` with the request's values.
+    /// Once the evaluation budget runs out, the first field that met it is
+    /// reported and nothing after it is evaluated.
+    pub(crate) fn resolve(&mut self, loaded: &Loaded, path: &Path) -> Outcome<ResolvedBlueprint> {
+        let request = self.request;
+        let mut outcome = self.blueprint(
+            loaded,
+            path,
+            &request.inputs,
+            request.datasources.as_ref(),
+            &mut vec![path.to_path_buf()],
+        );
+        let mut seen = false;
+        outcome.diagnostics.retain(|diagnostic| {
+            let again = seen && diagnostic.code == strata_subst::codes::STEP_LIMIT;
+            seen |= diagnostic.code == strata_subst::codes::STEP_LIMIT;
+            !again
+        });
+        outcome
+    }
+
     /// Resolves the blueprint at `path` (already loaded) with `inputs`;
-    /// `chain` holds the including files, for cycles; `tainted` names the
-    /// variables fed by a parent's secret.
-    pub(crate) fn blueprint(
+    /// `chain` holds the including files, for cycles.
+    fn blueprint(
         &mut self,
         loaded: &Loaded,
         path: &Path,
         inputs: &Inputs,
         datasources: Option<&Node>,
         chain: &mut Vec<PathBuf>,
-        tainted: &HashSet<String>,
     ) -> Outcome<ResolvedBlueprint> {
         let blueprint = &loaded.blueprint;
         let mut problems = Vec::new();
-        let Some(mut variables) = resolve_variables(blueprint, inputs).report(&mut problems) else {
+        let Some(variables) = resolve_variables(blueprint, inputs).report(&mut problems) else {
             return Outcome::failed(problems);
         };
         if chain.len() > 1 {
@@ -211,11 +264,11 @@ impl Resolver<'_> {
         if problems.iter().any(Diagnostic::is_error) {
             return Outcome::failed(problems);
         }
-        for name in tainted {
-            if let Some(variable) = variables.get_mut(name) {
-                variable.secret = true;
-            }
-        }
+        let secret_variables: Vec<&str> = variables
+            .iter()
+            .filter(|(_, resolved)| resolved.secret)
+            .map(|(name, _)| name.as_str())
+            .collect();
         let mut datasource_values = datasources
             .map(|document| datasource_values(blueprint, document, &mut problems))
             .unwrap_or_default();
@@ -223,6 +276,7 @@ impl Resolver<'_> {
         self.fetch_datasources(
             blueprint,
             &variables,
+            &secret_elements(blueprint, &secret_variables, &HashSet::new()),
             &cwd,
             &mut datasource_values,
             &mut problems,
@@ -235,11 +289,6 @@ impl Resolver<'_> {
             datasources: datasource_values.clone(),
             ..ResolvedBlueprint::default()
         };
-        let secret_variables: Vec<&str> = variables
-            .iter()
-            .filter(|(_, resolved)| resolved.secret)
-            .map(|(name, _)| name.as_str())
-            .collect();
         // The children's exports that read a secret, as they are resolved.
         let mut secret_exports = HashSet::new();
         // Children first, in the order their references ask.
@@ -252,31 +301,18 @@ impl Resolver<'_> {
                 plain.clone(),
                 cwd.clone(),
                 self.request.now_unix,
+                self.steps,
             )
             .with_datasources(datasource_values.clone())
-            .with_children(exports_of_children.clone());
+            .with_children(exports_of_children.clone())
+            .with_secrets(secrets.clone());
             let Some(child) = self
                 .child(&name, include, path, &env, &secrets, chain)
                 .report(&mut problems)
             else {
                 continue;
             };
-            // What waits on the child's deployment says so in this
-            // blueprint's terms.
-            let exports = child
-                .exports
-                .iter()
-                .map(|(export, value)| {
-                    let value = match value {
-                        Value::Unknown(_) => {
-                            Value::Unknown(format!("children.{name}.{export}").into())
-                        }
-                        known => known.clone(),
-                    };
-                    (export.clone(), value)
-                })
-                .collect();
-            exports_of_children.insert(name.clone(), Value::Object(exports));
+            exports_of_children.insert(name.clone(), exports_seen_from_parent(&name, &child));
             for export in child.exports.keys() {
                 if child.secret.contains(&format!("exports.{export}")) {
                     secret_exports.insert((name.clone(), export.clone()));
@@ -285,9 +321,16 @@ impl Resolver<'_> {
             resolved.children.insert(name, child);
         }
         let secrets = secret_elements(blueprint, &secret_variables, &secret_exports);
-        let env = Environment::new(Some(blueprint), plain, cwd, self.request.now_unix)
-            .with_datasources(datasource_values)
-            .with_children(exports_of_children);
+        let env = Environment::new(
+            Some(blueprint),
+            plain,
+            cwd,
+            self.request.now_unix,
+            self.steps,
+        )
+        .with_datasources(datasource_values)
+        .with_children(exports_of_children)
+        .with_secrets(secrets.clone());
         self.values(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.resources(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.exports(blueprint, &env, &secrets, &mut resolved, &mut problems);
@@ -301,6 +344,7 @@ impl Resolver<'_> {
         &self,
         blueprint: &Blueprint,
         variables: &IndexMap<String, Resolved>,
+        secrets: &Secrets,
         cwd: &str,
         found: &mut IndexMap<String, IndexMap<String, Value>>,
         problems: &mut Vec<Diagnostic>,
@@ -326,8 +370,10 @@ impl Resolver<'_> {
                 plain.clone(),
                 cwd.to_owned(),
                 self.request.now_unix,
+                self.steps,
             )
-            .with_datasources(found.clone());
+            .with_datasources(found.clone())
+            .with_secrets(secrets.clone());
             let path = FieldPath::root().key("datasources").key(name);
             let search = resolve_tree(
                 &filter.search,
@@ -490,7 +536,11 @@ impl Resolver<'_> {
         problems: &mut Vec<Diagnostic>,
     ) {
         for (name, definition) in &blueprint.values {
+            if self.steps.exhausted() {
+                return;
+            }
             let path = FieldPath::root().key("values").key(name);
+            let reported = problems.len();
             let value = as_declared(
                 resolve_tree(
                     &definition.value,
@@ -501,7 +551,12 @@ impl Resolver<'_> {
                 ),
                 definition.value_type.value,
             );
-            if value.unknown().is_none() && !value_fits(definition.value_type.value, &value) {
+            // A value whose evaluation failed is not also of the wrong type.
+            let evaluated = problems.len() == reported;
+            if evaluated
+                && value.unknown().is_none()
+                && !value_fits(definition.value_type.value, &value)
+            {
                 problems.push(
                     Diagnostic::error(
                         codes::VALUE_TYPE,
@@ -515,7 +570,7 @@ impl Resolver<'_> {
                     .with_path(path.key("value")),
                 );
             }
-            if secrets.elements.contains(&Element::value(name)) {
+            if secrets.elements.contains(&Element::Value(name.clone())) {
                 resolved.secret.insert(format!("values.{name}"));
             }
             resolved
@@ -535,6 +590,9 @@ impl Resolver<'_> {
         problems: &mut Vec<Diagnostic>,
     ) {
         for (name, resource) in &blueprint.resources {
+            if self.steps.exhausted() {
+                return;
+            }
             let path = FieldPath::root().key("resources").key(name);
             let instances = match env.each_items(resource) {
                 None => vec![None],
@@ -555,10 +613,16 @@ impl Resolver<'_> {
                 }
             };
             for instance in instances {
+                if self.steps.exhausted() {
+                    return;
+                }
                 let (instance_name, env): (String, Box<dyn Env + '_>) = match &instance {
                     Some((index, elem)) => (
                         format!("{name}_{index}"),
-                        Box::new(Instance::new(env, elem.clone(), *index)),
+                        Box::new(
+                            Instance::new(env, elem.clone(), *index)
+                                .with_secret_elem(secrets.each.contains(name)),
+                        ),
                     ),
                     None => (name.clone(), Box::new(EnvRef(env))),
                 };
@@ -601,6 +665,9 @@ impl Resolver<'_> {
         problems: &mut Vec<Diagnostic>,
     ) {
         for (name, export) in &blueprint.exports {
+            if self.steps.exhausted() {
+                return;
+            }
             let path = FieldPath::root().key("exports").key(name);
             let declared = export.export_type.value;
             resolved
@@ -793,9 +860,25 @@ impl Resolver<'_> {
             }),
             _ => None,
         };
+        if let Err(too_many) = self.count_includes(1, name, include) {
+            problems.extend(too_many);
+            return Outcome::failed(problems);
+        }
+        // The path and source of an include computed from a secret are
+        // not quoted when it cannot be read.
+        let path_secret = secrets.tree_reads(&include.path, None)
+            || include
+                .metadata
+                .as_ref()
+                .is_some_and(|metadata| secrets.tree_reads(metadata, None));
         let read = match remote {
             Some(kind) => self.fetch(name, include, &kind, &written, &metadata),
             None => self.read_local(name, include, parent, &written, chain),
+        };
+        let read = if path_secret {
+            withhold_read(read, name, include)
+        } else {
+            read
         };
         let Some((child_path, loaded)) = read.report(&mut problems) else {
             return Outcome::failed(problems);
@@ -804,29 +887,142 @@ impl Resolver<'_> {
             return Outcome::failed(problems);
         }
         let mut inputs = Inputs::default();
-        let mut tainted = HashSet::new();
+        let mut given = Vec::new();
         for (variable, (key_span, tree)) in &include.variables {
             let path = base.key("variables").key(variable);
             let value = resolve_tree(tree, env, self.db, &path, &mut problems);
-            if secrets.tree_reads(tree, None) {
-                tainted.insert(variable.clone());
-            }
+            let secret = secrets.tree_reads(tree, None);
+            given.push((variable.clone(), value.clone(), secret));
             inputs.given.push(Given {
                 name: variable.clone(),
                 value: GivenValue::Value(value),
                 span: tree.span(),
                 name_span: *key_span,
                 origin: Origin::Include,
+                secret,
             });
         }
+        // The same file with the same variables resolves the same: once.
+        if let Some(earlier) = self
+            .children
+            .resolved
+            .iter()
+            .find(|earlier| earlier.path == child_path && earlier.given == given)
+        {
+            // Its problems were reported where it was first included; its
+            // own includes count again, as they are copied again.
+            let child = earlier.child.clone();
+            let nested = child.as_ref().map_or(0, ResolvedBlueprint::includes);
+            if let Err(too_many) = self.count_includes(nested, name, include) {
+                problems.extend(too_many);
+                return Outcome::failed(problems);
+            }
+            return Outcome::new(child, problems);
+        }
         chain.push(child_path.clone());
-        let child = self.blueprint(&loaded, &child_path, &inputs, None, chain, &tainted);
+        let child = self.blueprint(&loaded, &child_path, &inputs, None, chain);
         chain.pop();
-        child.report(&mut problems).map_or_else(
-            || Outcome::failed(problems.clone()),
-            |child| Outcome::new(Some(child), problems.clone()),
-        )
+        let child = child.report(&mut problems);
+        self.children.resolved.push(ResolvedChild {
+            path: child_path,
+            given,
+            child: child.clone(),
+        });
+        match child {
+            Some(child) => Outcome::new(Some(child), problems),
+            None => Outcome::failed(problems),
+        }
     }
+}
+
+impl Resolver<'_> {
+    /// Counts `more` includes made by include `name`: an error once the
+    /// render has made more than [`MAX_INCLUDES`], with the problem the
+    /// first time (the includes that fail after it say nothing more).
+    fn count_includes(
+        &mut self,
+        more: usize,
+        name: &str,
+        include: &crate::model::Include,
+    ) -> Result<(), Option<Diagnostic>> {
+        let before = self.children.included;
+        self.children.included = before.saturating_add(more);
+        if self.children.included <= MAX_INCLUDES {
+            return Ok(());
+        }
+        Err((before <= MAX_INCLUDES).then(|| {
+            Diagnostic::error(
+                codes::TOO_MANY_INCLUDES,
+                format!("the blueprint includes more than {MAX_INCLUDES} blueprints in all"),
+                include.name_span,
+            )
+            .with_note("each include of a file counts, however often the file is included")
+            .with_path(FieldPath::root().key("include").key(name))
+        }))
+    }
+}
+
+impl ResolvedBlueprint {
+    /// How many blueprints it includes, its children's includes counted.
+    #[must_use]
+    pub fn includes(&self) -> usize {
+        self.children
+            .values()
+            .map(|child| 1 + child.includes())
+            .sum()
+    }
+}
+
+/// A failed read of include `name` whose path or source reads a secret:
+/// every problem about the reading itself (reported at the include, which
+/// may quote the path it computed) says only that it could not be read.
+fn withhold_read(
+    read: Outcome<(PathBuf, Loaded)>,
+    name: &str,
+    include: &crate::model::Include,
+) -> Outcome<(PathBuf, Loaded)> {
+    let at_include = [include.path.span(), include.name_span];
+    let diagnostics = read
+        .diagnostics
+        .into_iter()
+        .map(|diagnostic| {
+            if at_include.contains(&diagnostic.primary.span)
+                || include
+                    .metadata
+                    .as_ref()
+                    .is_some_and(|metadata| metadata.span().contains(diagnostic.primary.span))
+            {
+                Diagnostic {
+                    message: format!("include `{name}` cannot be read"),
+                    help: None,
+                    notes: vec![strata_subst::WITHHELD_NOTE.to_owned()],
+                    ..diagnostic
+                }
+            } else {
+                diagnostic
+            }
+        })
+        .collect();
+    Outcome::new(read.value, diagnostics)
+}
+
+/// The exports of the child included as `name`, as its parent reads them:
+/// what waits on the child's deployment says so in the parent's terms
+/// (`children.<name>.<export>`).
+fn exports_seen_from_parent(name: &str, child: &ResolvedBlueprint) -> Value {
+    Value::Object(
+        child
+            .exports
+            .iter()
+            .map(|(export, value)| {
+                let value = match value {
+                    Value::Unknown(_) => Value::Unknown(format!("children.{name}.{export}").into()),
+                    known => known.clone(),
+                };
+                (export.clone(), value)
+            })
+            .collect(),
+    )
 }
 
 /// The path below the root of a local include written `written` in the
@@ -862,6 +1058,12 @@ impl Env for EnvRef<'_, '_> {
     fn reference(&self, reference: &Reference) -> strata_subst::Lookup {
         self.0.reference(reference)
     }
+    fn secret(&self, reference: &Reference) -> bool {
+        self.0.secret(reference)
+    }
+    fn steps(&self) -> &Steps {
+        self.0.steps()
+    }
     fn link(&self, from: &str, to: &str) -> strata_subst::Lookup {
         self.0.link(from, to)
     }
@@ -871,166 +1073,6 @@ impl Env for EnvRef<'_, '_> {
     fn now_unix(&self) -> i64 {
         self.0.now_unix()
     }
-}
-
-/// A variable or value, for secrecy.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Element(String);
-
-impl Element {
-    fn variable(name: &str) -> Element {
-        Element(format!("variables.{name}"))
-    }
-    fn value(name: &str) -> Element {
-        Element(format!("values.{name}"))
-    }
-}
-
-/// What is secret in one blueprint, or reads a secret: what is masked,
-/// and what makes a field that reads it masked too.
-#[derive(Debug, Clone, Default)]
-struct Secrets {
-    /// The secret variables, and the values that are secret or read one.
-    elements: HashSet<Element>,
-    /// Per resource, its fields (`spec…`, `metadata…`) that read one.
-    fields: HashMap<String, Vec<FieldPath>>,
-    /// The resources whose `each` reads one: their `elem` is secret.
-    each: HashSet<String>,
-    /// The children's exports that read one, as (child, export).
-    exports: HashSet<(String, String)>,
-}
-
-impl Secrets {
-    fn size(&self) -> usize {
-        self.elements.len() + self.each.len() + self.fields.values().map(Vec::len).sum::<usize>()
-    }
-
-    /// Whether `reference` (written in the resource `within`, for `elem`)
-    /// reads a secret.
-    fn reads(&self, reference: &Reference, within: Option<&str>) -> bool {
-        match reference {
-            Reference::Variable { name } => self.elements.contains(&Element::variable(&name.text)),
-            Reference::Value { name, .. } => self.elements.contains(&Element::value(&name.text)),
-            Reference::Resource { name, path, .. } => {
-                let path = match path.split_first() {
-                    Some((Accessor::Index { .. }, rest)) => rest,
-                    _ => path.as_slice(),
-                };
-                // A bare resource (an argument of `link`) reads no field.
-                !path.is_empty()
-                    && self
-                        .fields
-                        .get(&name.text)
-                        .is_some_and(|fields| fields.iter().any(|field| overlaps(field, path)))
-            }
-            Reference::Child { name, path } => match path.first() {
-                Some(Accessor::Field(export)) => self
-                    .exports
-                    .contains(&(name.text.clone(), export.text.clone())),
-                _ => self.exports.iter().any(|(child, _)| *child == name.text),
-            },
-            Reference::Elem { .. } => within.is_some_and(|resource| self.each.contains(resource)),
-            Reference::Datasource { .. } | Reference::ElemIndex => false,
-        }
-    }
-
-    fn template_reads(&self, template: &strata_subst::Template, within: Option<&str>) -> bool {
-        template
-            .references()
-            .into_iter()
-            .any(|reference| self.reads(reference, within))
-    }
-
-    fn tree_reads(&self, tree: &Tree, within: Option<&str>) -> bool {
-        tree.templates(&FieldPath::root())
-            .into_iter()
-            .any(|(_, template, _)| self.template_reads(template, within))
-    }
-}
-
-/// Whether a field at `field` (from the resource) and a reference's
-/// accessors after the resource name lie one within the other.
-fn overlaps(field: &FieldPath, accessors: &[Accessor]) -> bool {
-    field
-        .segments()
-        .iter()
-        .zip(accessors)
-        .all(|(segment, accessor)| match (segment, accessor) {
-            (Segment::Key(key), Accessor::Field(name)) => *key == name.text,
-            (Segment::Index(at), Accessor::Index { index, .. }) => *at == index.unwrap_or(0),
-            _ => false,
-        })
-}
-
-/// The secret variables (`variables`), the values that are secret or read
-/// one, the resource fields that read one (through values, other
-/// resources' fields and a secret `each`'s `elem` too), given the
-/// children's exports that read one (`exports`).
-fn secret_elements(
-    blueprint: &Blueprint,
-    variables: &[&str],
-    exports: &HashSet<(String, String)>,
-) -> Secrets {
-    let mut secrets = Secrets {
-        elements: variables
-            .iter()
-            .map(|name| Element::variable(name))
-            .collect(),
-        exports: exports.clone(),
-        ..Secrets::default()
-    };
-    loop {
-        let before = secrets.size();
-        for (name, value) in &blueprint.values {
-            if value.secret || secrets.tree_reads(&value.value, None) {
-                secrets.elements.insert(Element::value(name));
-            }
-        }
-        for (name, resource) in &blueprint.resources {
-            if resource
-                .each
-                .as_ref()
-                .is_some_and(|each| secrets.tree_reads(each, None))
-            {
-                secrets.each.insert(name.clone());
-            }
-            let metadata = FieldPath::root().key("metadata");
-            let mut trees = vec![(FieldPath::root().key("spec"), &resource.spec)];
-            if let Some(display) = &resource.metadata.display_name {
-                trees.push((metadata.key("displayName"), display));
-            }
-            for (key, (_, tree)) in &resource.metadata.annotations {
-                trees.push((metadata.key("annotations").key(key), tree));
-            }
-            if let Some(custom) = &resource.metadata.custom {
-                trees.push((metadata.key("custom"), custom));
-            }
-            let fields = trees
-                .iter()
-                .flat_map(|(base, tree)| tree.templates(base))
-                .filter(|(_, template, _)| secrets.template_reads(template, Some(name)))
-                .map(|(path, _, _)| path)
-                .collect();
-            secrets.fields.insert(name.clone(), fields);
-        }
-        if secrets.size() == before {
-            return secrets;
-        }
-    }
-}
-
-/// Whether a field text reads a secret variable or value of `blueprint`
-/// (a value computed from a secret is secret, so is a resource field that
-/// reads one), for outputs that must mask it.
-#[must_use]
-pub fn template_reads_secret(blueprint: &Blueprint, template: &strata_subst::Template) -> bool {
-    let variables: Vec<&str> = blueprint
-        .variables
-        .iter()
-        .filter(|(_, variable)| variable.secret)
-        .map(|(name, _)| name.as_str())
-        .collect();
-    secret_elements(blueprint, &variables, &HashSet::new()).template_reads(template, None)
 }
 
 /// The includes in the order their references ask: a child whose

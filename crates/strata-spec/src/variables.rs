@@ -11,6 +11,11 @@
 //!   blueprint does not define, and a variable without a default that is
 //!   given no value. Each message names the variable and where the value
 //!   came from.
+//! - A secret's value (the variable's `secret: true`, or a value given as
+//!   secret: an include's variable computed from a parent's secret) is
+//!   never quoted, and neither is the source line it is written on; nor
+//!   is the line of a name the blueprint does not define, which may be a
+//!   secret's name mistyped.
 
 use indexmap::IndexMap;
 use strata_subst::Value;
@@ -57,6 +62,10 @@ pub struct Given {
     pub name_span: Span,
     /// Where it came from.
     pub origin: Origin,
+    /// Whether the value is secret material whatever the definition says
+    /// (an include's variable computed from the parent's secret): it is
+    /// checked, reported and resolved as a secret variable's value is.
+    pub secret: bool,
 }
 
 /// A given value before it is typed.
@@ -98,6 +107,7 @@ impl Inputs {
                 span: entry.value.span,
                 name_span: entry.key_span,
                 origin: Origin::File,
+                secret: false,
             });
         }
         Outcome::ok(())
@@ -132,7 +142,9 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                     given.name
                 ),
                 given.name_span,
-            );
+            )
+            // The name may be a secret's, mistyped: its value is not shown.
+            .concealing_source();
             if let Some(near) =
                 did_you_mean(&given.name, blueprint.variables.keys().map(String::as_str))
             {
@@ -141,11 +153,10 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
             problems.push(problem);
             continue;
         };
+        let secret = variable.secret || given.secret;
         match typed(variable, &given.value) {
             Ok(value) => {
-                if let Some(problem) =
-                    outside_allowed(variable, &value, &given.name, given.origin, given.span)
-                {
+                if let Some(problem) = outside_allowed(variable, &value, given, secret) {
                     problems.push(problem);
                     refused.push(&given.name);
                     continue;
@@ -155,12 +166,12 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                     Resolved {
                         value,
                         origin: given.origin,
-                        secret: variable.secret,
+                        secret,
                     },
                 );
             }
             Err(message) => {
-                let message = if variable.secret {
+                let message = if secret {
                     format!(
                         "a value that is not {} (the variable is secret: its value is not shown)",
                         variable.variable_type.value.name()
@@ -168,18 +179,21 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                 } else {
                     message
                 };
-                problems.push(
-                    Diagnostic::error(
-                        codes::VARIABLE_INPUT,
-                        format!(
-                            "{} gives `{}` {message}",
-                            given.origin.describe(),
-                            given.name
-                        ),
-                        given.span,
-                    )
-                    .with_secondary(variable.variable_type.span, "the variable's type"),
-                );
+                let problem = Diagnostic::error(
+                    codes::VARIABLE_INPUT,
+                    format!(
+                        "{} gives `{}` {message}",
+                        given.origin.describe(),
+                        given.name
+                    ),
+                    given.span,
+                )
+                .with_secondary(variable.variable_type.span, "the variable's type");
+                problems.push(if secret {
+                    problem.concealing_source()
+                } else {
+                    problem
+                });
                 refused.push(&given.name);
             }
         }
@@ -266,13 +280,13 @@ fn typed_value(declared: &VariableType, value: Value) -> Result<Value, String> {
     }
 }
 
-/// A value outside the variable's `allowedValues`.
+/// A value outside the variable's `allowedValues`; a `secret` value is
+/// not quoted, nor is the source it is written in shown.
 fn outside_allowed(
     variable: &Variable,
     value: &Value,
-    name: &str,
-    origin: Origin,
-    span: Span,
+    given: &Given,
+    secret: bool,
 ) -> Option<Diagnostic> {
     let allowed = variable.allowed_values.as_ref()?;
     let typed_allowed: Vec<Value> = allowed
@@ -285,22 +299,26 @@ fn outside_allowed(
     }
     let listed: Vec<String> = typed_allowed.iter().map(ToString::to_string).collect();
     // A secret's value is not written in a diagnostic either.
-    let shown = if variable.secret {
+    let shown = if secret {
         crate::resolve::MASK.to_owned()
     } else {
         value.to_string()
     };
-    Some(
-        Diagnostic::error(
-            codes::VARIABLE_INPUT,
-            format!(
-                "{} gives `{name}` the value `{}`, which is not one of its allowed values",
-                origin.describe(),
-                shown
-            ),
-            span,
-        )
-        .with_secondary(allowed.span, "the allowed values")
-        .with_help(format!("allowed: {}", listed.join(", "))),
+    let problem = Diagnostic::error(
+        codes::VARIABLE_INPUT,
+        format!(
+            "{} gives `{}` the value `{}`, which is not one of its allowed values",
+            given.origin.describe(),
+            given.name,
+            shown
+        ),
+        given.span,
     )
+    .with_secondary(allowed.span, "the allowed values")
+    .with_help(format!("allowed: {}", listed.join(", ")));
+    Some(if secret {
+        problem.concealing_source()
+    } else {
+        problem
+    })
 }

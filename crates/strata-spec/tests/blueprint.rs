@@ -83,6 +83,7 @@ fn flag(name: &str, value: &str) -> Given {
         span: Span::default(),
         name_span: Span::default(),
         origin: Origin::Flag,
+        secret: false,
     }
 }
 
@@ -160,7 +161,8 @@ fn fields_evaluate_before_deployment_where_they_can() {
     let mut variables = IndexMap::new();
     variables.insert("env".to_owned(), Value::String("prod".into()));
     variables.insert("port".to_owned(), Value::Int(80));
-    let env = Environment::new(Some(blueprint), variables, "/work".into(), 0);
+    let steps = strata_subst::Steps::default();
+    let env = Environment::new(Some(blueprint), variables, "/work".into(), 0, &steps);
     let eval = |text: &str| evaluate(&parse_template(text).unwrap(), &env);
     assert_eq!(
         eval("${values.name}"),

@@ -16,6 +16,7 @@
 //! | `subst/datetime-format` | `datetime` is given a format other than `unix`, `rfc3339`, `tag`, `tagcompact` |
 //! | `subst/complex-interpolation` | an array or mapping inside a string interpolation |
 //! | `subst/eval` | evaluating failed: a function's error, an index out of range, a missing field, an overflow |
+//! | `subst/step-limit` | evaluation took more steps than the render's budget ([`crate::Steps`]) |
 
 /// The text inside `${..}` does not follow the grammar.
 pub const SYNTAX: &str = "subst/syntax";
@@ -45,3 +46,5 @@ pub const DATETIME_FORMAT: &str = "subst/datetime-format";
 pub const COMPLEX_INTERPOLATION: &str = "subst/complex-interpolation";
 /// Evaluating failed.
 pub const EVAL: &str = "subst/eval";
+/// Evaluation took more steps than the render's budget.
+pub const STEP_LIMIT: &str = "subst/step-limit";

@@ -203,16 +203,38 @@ pub(crate) enum Fail {
     /// An argument is known only after deployment.
     Pending(Arc<str>),
     /// The call failed; `argument` is the position of the argument at
-    /// fault, when one is.
+    /// fault, when one is. `withheld` says the same without the values it
+    /// was given (their text, length, positions or keys), for a call whose
+    /// arguments hold secret material; `None` when `message` quotes none.
     Error {
         message: String,
+        withheld: Option<String>,
         argument: Option<usize>,
     },
+}
+
+impl Fail {
+    /// With `message`, said without the values, for secret arguments.
+    fn withholding(self, message: impl Into<String>) -> Fail {
+        match self {
+            Fail::Error {
+                message: shown,
+                argument,
+                ..
+            } => Fail::Error {
+                message: shown,
+                withheld: Some(message.into()),
+                argument,
+            },
+            pending @ Fail::Pending(_) => pending,
+        }
+    }
 }
 
 fn fail(message: impl Into<String>) -> Fail {
     Fail::Error {
         message: message.into(),
+        withheld: None,
         argument: None,
     }
 }
@@ -220,6 +242,7 @@ fn fail(message: impl Into<String>) -> Fail {
 fn fail_at(argument: usize, message: impl Into<String>) -> Fail {
     Fail::Error {
         message: message.into(),
+        withheld: None,
         argument: Some(argument),
     }
 }
@@ -306,16 +329,24 @@ impl Args<'_> {
     fn apply(&self, index: usize, args: Vec<Value>, what: &str) -> Result<Value, Fail> {
         let function = self.function(index)?;
         apply(function, args, self.env).map_err(|failure| match failure {
-            Fail::Error { message, .. } => {
-                fail_at(index, format!("{function} failed {what}: {message}"))
+            Fail::Error {
+                message, withheld, ..
+            } => {
+                let withheld = format!(
+                    "the function given to `{}` failed: {}",
+                    self.name,
+                    withheld.as_deref().unwrap_or(&message)
+                );
+                fail_at(index, format!("{function} failed {what}: {message}")).withholding(withheld)
             }
             pending @ Fail::Pending(_) => pending,
         })
     }
 }
 
-/// Applies a function value to `args`.
+/// Applies a function value to `args` (a step of evaluation).
 pub(crate) fn apply(function: &Function, args: Vec<Value>, env: &dyn Env) -> Result<Value, Fail> {
+    env.steps().spend(1).map_err(fail)?;
     match function {
         Function::Core(def) => {
             let mut args = args;
@@ -330,13 +361,15 @@ pub(crate) fn apply(function: &Function, args: Vec<Value>, env: &dyn Env) -> Res
             call(def, all, IndexMap::new(), env)
         }
         Function::Attr(name) => match args.into_iter().next() {
-            Some(Value::Object(mut fields)) => fields
-                .shift_remove(name)
-                .ok_or_else(|| fail(format!("the object has no attribute `{name}`"))),
+            Some(Value::Object(mut fields)) => fields.shift_remove(name).ok_or_else(|| {
+                fail(format!("the object has no attribute `{name}`"))
+                    .withholding("the object has no such attribute")
+            }),
             Some(other) => Err(fail(format!(
                 "getattr(\"{name}\") takes an object, found {}",
                 other.types()
-            ))),
+            ))
+            .withholding(format!("getattr takes an object, found {}", other.types()))),
             None => Err(fail("getattr needs a value")),
         },
         Function::Elem(index) => match args.into_iter().next() {
@@ -346,12 +379,14 @@ pub(crate) fn apply(function: &Function, args: Vec<Value>, env: &dyn Env) -> Res
                     fail(format!(
                         "index {index} is out of range for an array of {len}"
                     ))
+                    .withholding("the index is out of range for the array")
                 })
             }
             Some(other) => Err(fail(format!(
                 "getelem({index}) takes an array, found {}",
                 other.types()
-            ))),
+            ))
+            .withholding(format!("getelem takes an array, found {}", other.types()))),
             None => Err(fail("getelem needs a value")),
         },
         Function::Compose(functions) => {
@@ -416,6 +451,8 @@ pub(crate) fn call(
     for value in values.iter().chain(named.values()) {
         budget.add(value).map_err(fail)?;
     }
+    // A call's work is its arguments and its result, each weighed once.
+    env.steps().spend(budget.steps).map_err(fail)?;
     match def.body {
         Body::Eval(body) => {
             let result = body(&Args {
@@ -424,7 +461,9 @@ pub(crate) fn call(
                 named,
                 env,
             })?;
-            Budget::default().add(&result).map_err(fail)?;
+            let mut weighed = Budget::default();
+            weighed.add(&result).map_err(fail)?;
+            env.steps().spend(weighed.steps).map_err(fail)?;
             Ok(result)
         }
         Body::Partial(base) => {
@@ -447,11 +486,15 @@ pub const MAX_VALUE_DEPTH: usize = 128;
 #[derive(Default)]
 struct Budget {
     used: usize,
+    /// The steps of evaluation weighing cost ([`crate::eval::weight`]).
+    steps: u64,
 }
 
 impl Budget {
     fn add(&mut self, value: &Value) -> Result<(), String> {
-        self.weigh(value, 0)
+        self.weigh(value, 0)?;
+        self.steps = self.steps.saturating_add(crate::eval::weight(value));
+        Ok(())
     }
 
     fn reserve(&mut self, bytes: usize) -> Result<(), String> {
@@ -947,22 +990,26 @@ fn int(count: usize) -> Result<Value, Fail> {
 }
 
 fn fromjson(args: &Args<'_>) -> Result<Value, Fail> {
-    let document: serde_json::Value = serde_json::from_str(args.string(0)?)
-        .map_err(|error| fail_at(0, format!("the text is not JSON: {error}")))?;
+    let document: serde_json::Value = serde_json::from_str(args.string(0)?).map_err(|error| {
+        fail_at(0, format!("the text is not JSON: {error}")).withholding("the text is not JSON")
+    })?;
     if !document.is_object() {
         return Err(fail_at(0, "the JSON document's root must be an object"));
     }
     let written = args.string(1)?;
     let pointer = match written.strip_prefix('#') {
-        Some(fragment) => percent_decode(fragment)
-            .ok_or_else(|| fail_at(1, format!("`{written}` is not a valid URI fragment")))?,
+        Some(fragment) => percent_decode(fragment).ok_or_else(|| {
+            fail_at(1, format!("`{written}` is not a valid URI fragment"))
+                .withholding("the pointer is not a valid URI fragment")
+        })?,
         None => written.to_owned(),
     };
     if !pointer.is_empty() && !pointer.starts_with('/') {
         return Err(fail_at(
             1,
             format!("`{written}` is not a JSON pointer: it must start with `/`"),
-        ));
+        )
+        .withholding("the pointer is not a JSON pointer: it must start with `/`"));
     }
     document
         .pointer(&pointer)
@@ -972,6 +1019,7 @@ fn fromjson(args: &Args<'_>) -> Result<Value, Fail> {
                 1,
                 format!("the pointer `{written}` finds nothing in the document"),
             )
+            .withholding("the pointer finds nothing in the document")
         })
 }
 
@@ -994,7 +1042,9 @@ fn percent_decode(text: &str) -> Option<String> {
 fn jsondecode(args: &Args<'_>) -> Result<Value, Fail> {
     serde_json::from_str::<serde_json::Value>(args.string(0)?)
         .map(|json| Value::from_json(&json))
-        .map_err(|error| fail_at(0, format!("the text is not JSON: {error}")))
+        .map_err(|error| {
+            fail_at(0, format!("the text is not JSON: {error}")).withholding("the text is not JSON")
+        })
 }
 
 fn len(args: &Args<'_>) -> Result<Value, Fail> {
@@ -1018,6 +1068,10 @@ fn substr(args: &Args<'_>) -> Result<Value, Fail> {
                     index,
                     format!("{value} is out of range for a string of {count} characters"),
                 )
+                .withholding(format!(
+                    "argument {} is out of range for the string",
+                    index + 1
+                ))
             })
     };
     let start = position(1, args.int(1)?)?;
@@ -1026,10 +1080,10 @@ fn substr(args: &Args<'_>) -> Result<Value, Fail> {
         None => count,
     };
     if end < start {
-        return Err(fail_at(
-            2,
-            format!("the end {end} comes before the start {start}"),
-        ));
+        return Err(
+            fail_at(2, format!("the end {end} comes before the start {start}"))
+                .withholding("the end comes before the start"),
+        );
     }
     string(
         text.chars()
@@ -1096,7 +1150,11 @@ fn join(args: &Args<'_>) -> Result<Value, Fail> {
                         "`join` takes an array of strings; item {position} is {}",
                         other.types()
                     ),
-                ));
+                )
+                .withholding(format!(
+                    "`join` takes an array of strings; an item is {}",
+                    other.types()
+                )));
             }
         }
     }
@@ -1276,7 +1334,11 @@ fn filter(args: &Args<'_>) -> Result<Value, Fail> {
                         "the function given to `filter` must give a boolean, it gave {} for item {position}",
                         other.types()
                     ),
-                ));
+                )
+                .withholding(format!(
+                    "the function given to `filter` must give a boolean, it gave {}",
+                    other.types()
+                )));
             }
         }
     }
@@ -1366,7 +1428,11 @@ fn flatmap(args: &Args<'_>) -> Result<Value, Fail> {
                         "the function given to `flatmap` must give an array, it gave {} for item {position}",
                         other.types()
                     ),
-                ));
+                )
+                .withholding(format!(
+                    "the function given to `flatmap` must give an array, it gave {}",
+                    other.types()
+                )));
             }
         }
     }
@@ -1395,7 +1461,10 @@ fn getelem(args: &Args<'_>) -> Result<Value, Fail> {
     let index = args.int(0)?;
     usize::try_from(index)
         .map(|index| Value::Function(Function::Elem(index)))
-        .map_err(|_| fail_at(0, format!("an index is zero or more, not {index}")))
+        .map_err(|_| {
+            fail_at(0, format!("an index is zero or more, not {index}"))
+                .withholding("an index is zero or more")
+        })
 }
 
 fn link(args: &Args<'_>) -> Result<Value, Fail> {
@@ -1403,7 +1472,9 @@ fn link(args: &Args<'_>) -> Result<Value, Fail> {
     match args.env.link(from, to) {
         Lookup::Known(value) => Ok(value),
         Lookup::Pending => Err(Fail::Pending(format!("link({from}, {to})").into())),
-        Lookup::Missing(message) => Err(fail(message)),
+        Lookup::Missing(message) => {
+            Err(fail(message).withholding("`link` takes two resources of the blueprint"))
+        }
     }
 }
 
@@ -1472,7 +1543,11 @@ fn datetime(args: &Args<'_>) -> Result<Value, Fail> {
                     "`{other}` is not a datetime format: use one of {}",
                     DATETIME_FORMATS.join(", ")
                 ),
-            ));
+            )
+            .withholding(format!(
+                "the format is not a datetime format: use one of {}",
+                DATETIME_FORMATS.join(", ")
+            )));
         }
     })
 }

@@ -23,12 +23,15 @@
 //! The codes are listed in [`codes`].
 //!
 //! ```
-//! use strata_subst::{Env, Lookup, Reference, Value, evaluate, parse_template};
+//! use strata_subst::{Env, Lookup, Reference, Steps, Value, evaluate, parse_template};
 //!
-//! struct NoBlueprint;
+//! struct NoBlueprint(Steps);
 //! impl Env for NoBlueprint {
 //!     fn reference(&self, _: &Reference) -> Lookup {
 //!         Lookup::Missing("no blueprint".into())
+//!     }
+//!     fn steps(&self) -> &Steps {
+//!         &self.0
 //!     }
 //!     fn cwd(&self) -> Result<String, String> {
 //!         Ok("/work".into())
@@ -39,7 +42,8 @@
 //! }
 //!
 //! let template = parse_template(r#"${join(split("a,b", ","), "-")}"#).unwrap();
-//! assert_eq!(evaluate(&template, &NoBlueprint), Ok(Value::String("a-b".into())));
+//! let env = NoBlueprint(Steps::default());
+//! assert_eq!(evaluate(&template, &env), Ok(Value::String("a-b".into())));
 //! ```
 
 #![forbid(unsafe_code)]
@@ -62,7 +66,7 @@ pub use ast::{
     Template,
 };
 pub use check::{Scope, check_expr, check_template};
-pub use eval::{Env, Failure, Lookup, evaluate, evaluate_expr};
+pub use eval::{Env, Failure, Lookup, Steps, WITHHELD_NOTE, evaluate, evaluate_expr};
 pub use functions::{Def, Function};
 pub use parse::{MAX_DEPTH, MAX_LENGTH, parse_expr, parse_template};
 pub use types::Types;

@@ -14,6 +14,9 @@ use strata_subst::{
     evaluate, parse_template,
 };
 
+/// Evaluation without a step limit: these tests bound values, not work.
+static UNLIMITED: strata_subst::Steps = strata_subst::Steps::new(u64::MAX);
+
 // ---------------------------------------------------------------------------
 // The environment
 
@@ -106,6 +109,10 @@ impl Env for TestEnv {
         self.link.clone().unwrap_or(Lookup::Pending)
     }
 
+    fn steps(&self) -> &strata_subst::Steps {
+        &UNLIMITED
+    }
+
     fn cwd(&self) -> Result<String, String> {
         match &self.cwd {
             Ok(dir) if dir.is_empty() => Ok("/work/project".into()),
@@ -125,6 +132,10 @@ impl Env for Plain {
     fn reference(&self, reference: &Reference) -> Lookup {
         ENV.reference(reference)
     }
+    fn steps(&self) -> &strata_subst::Steps {
+        &UNLIMITED
+    }
+
     fn cwd(&self) -> Result<String, String> {
         ENV.cwd()
     }

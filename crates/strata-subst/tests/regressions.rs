@@ -10,6 +10,9 @@ use strata_subst::{
     check_template, evaluate, parse_template,
 };
 
+/// Evaluation without a step limit: these tests bound values, not work.
+static UNLIMITED: strata_subst::Steps = strata_subst::Steps::new(u64::MAX);
+
 /// Every reference is known: a string, an array, a mapping with an unknown
 /// part, an integer (as in the fuzz target).
 struct Fixed;
@@ -32,6 +35,10 @@ impl Env for Fixed {
             }
         };
         Lookup::Known(Value::from_json(&json))
+    }
+
+    fn steps(&self) -> &strata_subst::Steps {
+        &UNLIMITED
     }
 
     fn cwd(&self) -> Result<String, String> {
@@ -270,6 +277,10 @@ fn runaway_values_are_errors() {
         fn reference(&self, _: &Reference) -> Lookup {
             Lookup::Missing("nothing".into())
         }
+        fn steps(&self) -> &strata_subst::Steps {
+            &UNLIMITED
+        }
+
         fn cwd(&self) -> Result<String, String> {
             Ok(String::new())
         }

@@ -53,6 +53,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The field path of the node concerned, when there is one.
     pub path: Option<FieldPath>,
+    /// The text under the labels may hold secret material (a secret
+    /// variable's value in a variables file): renderers say where, never
+    /// show the text.
+    pub conceals_source: bool,
 }
 
 impl Diagnostic {
@@ -71,6 +75,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             path: None,
+            conceals_source: false,
         }
     }
 
@@ -140,6 +145,14 @@ impl Diagnostic {
     #[must_use]
     pub fn with_path(mut self, path: FieldPath) -> Diagnostic {
         self.path = Some(path);
+        self
+    }
+
+    /// With the text under its labels never shown (see
+    /// [`Diagnostic::conceals_source`]).
+    #[must_use]
+    pub fn concealing_source(mut self) -> Diagnostic {
+        self.conceals_source = true;
         self
     }
 

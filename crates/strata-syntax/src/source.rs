@@ -51,6 +51,12 @@ impl Span {
         Span::new(source, 0, 0)
     }
 
+    /// Whether `other` lies within this span, in the same source.
+    #[must_use]
+    pub fn contains(self, other: Span) -> bool {
+        self.source == other.source && self.start <= other.start && other.end <= self.end
+    }
+
     /// The byte range as `usize`s, for slicing the source text.
     #[must_use]
     pub fn range(self) -> std::ops::Range<usize> {

@@ -209,6 +209,7 @@ pub(crate) fn previous_state(text: &str) -> Option<State> {
         span: Span::default(),
         name_span: Span::default(),
         origin: Origin::Flag,
+        secret: false,
     };
     let request = RenderRequest {
         inputs: Inputs { given: vec![given] },
