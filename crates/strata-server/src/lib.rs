@@ -55,15 +55,21 @@ pub struct Config {
     pub body_limit: usize,
     /// How long a request may take.
     pub request_timeout: Duration,
-    /// How long the watcher waits for a burst of changes to settle.
+    /// The quiet period that ends a burst of changes: a reload comes once
+    /// no change has been seen for this long.
     pub debounce: Duration,
+    /// The longest a change waits for its reload while changes keep coming
+    /// closer together than `debounce`, counted from the first change not
+    /// reloaded yet.
+    pub max_wait: Duration,
     /// How often the watcher checks that the root and the users file are
     /// the ones it watches.
     pub poll: Duration,
 }
 
 impl Config {
-    /// The defaults: 1 MiB bodies, 30 s per request, 200 ms debounce, 1 s poll.
+    /// The defaults: 1 MiB bodies, 30 s per request, 200 ms debounce, 1 s
+    /// maximum wait, 1 s poll.
     #[must_use]
     pub fn new(catalogue: impl Into<PathBuf>, users: impl Into<PathBuf>) -> Config {
         Config {
@@ -73,6 +79,7 @@ impl Config {
             body_limit: DEFAULT_BODY_LIMIT,
             request_timeout: Duration::from_secs(30),
             debounce: Duration::from_millis(200),
+            max_wait: Duration::from_secs(1),
             poll: Duration::from_secs(1),
         }
     }

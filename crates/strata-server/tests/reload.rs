@@ -1,6 +1,7 @@
 //! Live reload: edits become generations, broken edits keep the old one,
-//! mounts and re-created roots are followed, and requests racing reloads
-//! each see exactly one generation.
+//! mounts and re-created roots are followed, requests racing reloads each
+//! see exactly one generation, and edits that never pause are still
+//! reloaded.
 
 mod support;
 
@@ -263,4 +264,51 @@ fn concurrent_composes_during_reloads_each_see_one_generation() {
         "the clients saw the reloads: {:?}",
         by_generation.keys()
     );
+}
+
+/// Edits 120 ms apart for 4.5 s, each a new file renamed over the old (as
+/// editors save), closer together than the 200 ms debounce: the quiet
+/// period never comes, and the maximum wait reloads anyway, so the content
+/// served advances every second or two while the edits go on.
+#[test]
+fn edits_closer_than_the_debounce_still_reload_every_second() {
+    const REWRITES: usize = 36;
+    let service = Running::start_with(&[("all.yaml", &catalogue("e0"))], |config| {
+        config.debounce = Duration::from_millis(200);
+        config.max_wait = Duration::from_secs(1);
+    });
+    let file = service.catalogue.join("all.yaml");
+    let writer = std::thread::spawn(move || {
+        for round in 1..=REWRITES {
+            replace(&file, &catalogue(&format!("e{round}")));
+            std::thread::sleep(Duration::from_millis(120));
+        }
+    });
+    // What `python-data` says now, when it composes.
+    let served = || {
+        let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
+        (answer.status == 200).then(|| answer.json()["env"]["MARK"].clone())
+    };
+    let started = Instant::now();
+    let mut last = (started, served());
+    let mut longest = Duration::ZERO;
+    while !writer.is_finished() {
+        let mark = served();
+        let now = Instant::now();
+        if mark.is_some() && mark != last.1 {
+            longest = longest.max(now - last.0);
+            last = (now, mark);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    longest = longest.max(last.0.elapsed());
+    writer.join().expect("the writer does not panic");
+    assert!(
+        longest <= Duration::from_secs(2),
+        "the content served stood still for {longest:?} while edits went on for {:?}",
+        started.elapsed()
+    );
+    service.wait_until("the last rewrite to be served", |r| {
+        mark_served(r).1 == format!("e{REWRITES}")
+    });
 }
