@@ -62,6 +62,11 @@ pub struct Config {
     /// closer together than `debounce`, counted from the first change not
     /// reloaded yet.
     pub max_wait: Duration,
+    /// How long after its last read a catalogue reload asks every file
+    /// again; a reload that finds one changed (caught mid-rewrite, say) is
+    /// not swapped in, and is tried again. It must be longer than any pause
+    /// a writer makes in the middle of rewriting a file.
+    pub settle: Duration,
     /// How often the watcher checks that the root and the users file are
     /// the ones it watches.
     pub poll: Duration,
@@ -69,7 +74,7 @@ pub struct Config {
 
 impl Config {
     /// The defaults: 1 MiB bodies, 30 s per request, 200 ms debounce, 1 s
-    /// maximum wait, 1 s poll.
+    /// maximum wait, 20 ms settle, 1 s poll.
     #[must_use]
     pub fn new(catalogue: impl Into<PathBuf>, users: impl Into<PathBuf>) -> Config {
         Config {
@@ -80,6 +85,7 @@ impl Config {
             request_timeout: Duration::from_secs(30),
             debounce: Duration::from_millis(200),
             max_wait: Duration::from_secs(1),
+            settle: Duration::from_millis(20),
             poll: Duration::from_secs(1),
         }
     }

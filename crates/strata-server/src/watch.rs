@@ -11,6 +11,13 @@
 //!   closer together than that, a reload comes anyway that long after the
 //!   first change not reloaded yet, so a burst that never pauses is
 //!   reloaded at least once a `max_wait`.
+//! - **Settle** (`Config::settle`, 20 ms): a catalogue reload asks every
+//!   file it read again that long after its last read (`service`); one
+//!   that finds a file changed, come or gone swaps nothing in and is
+//!   `Unsettled`. It is tried again at once, up to four times in a row,
+//!   then by the two deadlines as if the files had just changed. A reload
+//!   that lands in a burst of in-place rewrites thus never publishes a file
+//!   caught mid-rewrite: what it publishes stood still for `settle`.
 //!
 //! What counts as a change:
 //!
@@ -40,7 +47,11 @@ use notify::{Event, EventKind, RecursiveMode, Watcher as _};
 use strata_fs::Stamp;
 
 use crate::Config;
-use crate::service::Service;
+use crate::service::{ReloadOutcome, Service};
+
+/// Catalogue loads tried again at once after one that was unsettled,
+/// before the deadlines decide again.
+const QUICK_RETRIES: u32 = 4;
 
 /// What the watching thread receives.
 enum Signal {
@@ -124,6 +135,11 @@ struct Pending {
     first: Option<Instant>,
     /// The latest change: the quiet period counts from it.
     latest: Option<Instant>,
+    /// When the next load is due after an unsettled one, whatever the
+    /// deadlines say.
+    retry: Option<Instant>,
+    /// Unsettled loads in a row.
+    unsettled: u32,
 }
 
 impl Pending {
@@ -138,7 +154,8 @@ impl Pending {
     }
 
     /// When the reload is due, if anything is pending: `debounce` after the
-    /// latest change or `max_wait` after the first, whichever comes first.
+    /// latest change or `max_wait` after the first, whichever comes first,
+    /// or at a retry's time.
     fn due(&self, config: &Config) -> Option<Instant> {
         if !(self.catalogue || self.users) {
             return None;
@@ -146,7 +163,28 @@ impl Pending {
         // A deadline past what an `Instant` can hold never comes.
         let quiet = self.latest.and_then(|at| at.checked_add(config.debounce));
         let longest = self.first.and_then(|at| at.checked_add(config.max_wait));
-        quiet.into_iter().chain(longest).min()
+        [self.retry, quiet, longest].into_iter().flatten().min()
+    }
+
+    /// After a reload: nothing is pending, unless the catalogue was
+    /// unsettled; then it is due again at once, up to [`QUICK_RETRIES`]
+    /// times in a row, and after that as if it had changed `now`. Returns
+    /// whether it is due at once.
+    fn reloaded(&mut self, unsettled: bool, now: Instant) -> bool {
+        if !unsettled {
+            *self = Pending::default();
+            return false;
+        }
+        self.catalogue = true;
+        self.users = false;
+        self.unsettled += 1;
+        if self.unsettled <= QUICK_RETRIES {
+            self.retry = Some(now);
+            return true;
+        }
+        *self = Pending::default();
+        self.note(true, false, now);
+        false
     }
 }
 
@@ -232,16 +270,19 @@ impl Watching {
     /// Reloads what is pending, the users first (the catalogue may take
     /// longer).
     fn reload(&mut self) {
-        let pending = std::mem::take(&mut self.pending);
-        if pending.users {
-            guarded("users", || {
-                self.service.reload_users();
-            });
+        if self.pending.users {
+            guarded("users", || self.service.reload_users());
         }
-        if pending.catalogue {
-            guarded("catalogue", || {
-                self.service.reload_catalogue();
-            });
+        let unsettled = self.pending.catalogue
+            && guarded("catalogue", || self.service.reload_catalogue())
+                == Some(ReloadOutcome::Unsettled);
+        let at_once = self.pending.reloaded(unsettled, Instant::now());
+        if unsettled && !at_once {
+            tracing::info!(
+                target: "strata::watch",
+                loads = QUICK_RETRIES + 1,
+                "the catalogue's files are still changing; the next reload waits for the debounce or the maximum wait",
+            );
         }
     }
 
@@ -306,10 +347,13 @@ impl Watching {
 /// Runs a reload so that a panic in it (a bug: loading reports problems as
 /// diagnostics) is logged and the thread goes on watching; the generation
 /// served is untouched, since it is swapped only after a load completes.
-fn guarded(what: &str, reload: impl FnOnce()) {
-    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(reload)).is_err() {
+/// What the reload returned, unless it panicked.
+fn guarded<T>(what: &str, reload: impl FnOnce() -> T) -> Option<T> {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(reload));
+    if outcome.is_err() {
         tracing::error!(target: "strata::reload", reloading = what, "the reload panicked; serving what was served before");
     }
+    outcome.ok()
 }
 
 /// Whether a path below a mount passes through a Kubernetes volume's own
@@ -364,6 +408,17 @@ mod tests {
             pending.note(true, false, at(ms));
         }
         assert_eq!(pending.due(&config), Some(at(1000)));
+        // An unsettled load is due again at once, a few times in a row...
+        for retry in 1..=QUICK_RETRIES {
+            let now = at(1000 + u64::from(retry) * 30);
+            assert!(pending.reloaded(true, now));
+            assert!(pending.due(&config).is_some_and(|due| due <= now));
+        }
+        // ...then as if the files had changed then.
+        assert!(!pending.reloaded(true, at(1200)));
+        assert_eq!(pending.due(&config), Some(at(1400)));
+        assert!(!pending.reloaded(false, at(1400)));
+        assert_eq!(pending.due(&config), None);
         // A wait too long for an `Instant` never comes.
         let config = Config {
             max_wait: Duration::MAX,

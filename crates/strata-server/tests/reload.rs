@@ -1,7 +1,7 @@
 //! Live reload: edits become generations, broken edits keep the old one,
 //! mounts and re-created roots are followed, requests racing reloads each
-//! see exactly one generation, and edits that never pause are still
-//! reloaded.
+//! see exactly one generation, a file caught mid-rewrite is never served,
+//! and edits that never pause are still reloaded.
 
 mod support;
 
@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use support::{ALICE, PATIENCE, Running, catalogue, compose_body, replace, write};
+use support::{
+    ALICE, PATIENCE, Running, catalogue, compose_body, replace, rewrite_in_place, write,
+};
 
 fn mark_served(service: &Running) -> (Option<u64>, String) {
     let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
@@ -264,6 +266,74 @@ fn concurrent_composes_during_reloads_each_see_one_generation() {
         "the clients saw the reloads: {:?}",
         by_generation.keys()
     );
+}
+
+/// A file rewritten in place every 50 ms (truncated, then written 5 ms
+/// later) while a client composes from it without pause: no reload may
+/// publish the file as it was caught mid-rewrite (empty: valid YAML
+/// without the blueprint), so every answer is a 200 with one of the
+/// versions written; once the edits stop, the last one is served.
+#[test]
+fn in_place_rewrites_never_publish_a_file_caught_mid_rewrite() {
+    const REWRITES: usize = 60;
+    // A reload every 100 ms, at any moment of the writer's cycle: many
+    // read the file while it is empty.
+    let service = Arc::new(Running::start_with(
+        &[("all.yaml", &catalogue("r0"))],
+        |config| config.max_wait = Duration::from_millis(100),
+    ));
+    let done = Arc::new(AtomicBool::new(false));
+    let client = {
+        let service = service.clone();
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut answers = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
+                answers.push(answer);
+            }
+            answers
+        })
+    };
+    let file = service.catalogue.join("all.yaml");
+    for round in 1..=REWRITES {
+        rewrite_in_place(
+            &file,
+            &catalogue(&format!("r{round}")),
+            Duration::from_millis(5),
+        );
+        std::thread::sleep(Duration::from_millis(45));
+    }
+    done.store(true, Ordering::Relaxed);
+    let answers = client.join().expect("the client does not panic");
+    let written: BTreeSet<String> = (0..=REWRITES).map(|round| format!("r{round}")).collect();
+    let mut torn = BTreeMap::new();
+    for answer in &answers {
+        let mark = (answer.status == 200)
+            .then(|| answer.json()["env"]["MARK"].as_str().map(str::to_owned))
+            .flatten()
+            .filter(|mark| written.contains(mark));
+        if mark.is_none() {
+            *torn.entry(answer.status).or_insert(0) += 1;
+        }
+    }
+    assert!(
+        torn.is_empty(),
+        "of {} answers, these statuses had no version written: {torn:?}",
+        answers.len()
+    );
+    service.wait_until("the last rewrite to be served", |r| {
+        mark_served(r).1 == format!("r{REWRITES}")
+    });
+    // Reloads did find the file changing under them, and said so.
+    let metrics = service.get("/metrics", None).text;
+    let unsettled = metrics
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix(r#"strata_reloads_total{target="catalogue",outcome="unsettled"} "#)
+        })
+        .and_then(|count| count.parse::<u64>().ok());
+    assert!(unsettled.is_some_and(|count| count > 0), "{metrics}");
 }
 
 /// Edits 120 ms apart for 4.5 s, each a new file renamed over the old (as
