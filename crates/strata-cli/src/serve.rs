@@ -33,6 +33,15 @@ pub(crate) struct ServeArgs {
     /// How long a request may take (`30s`, `500ms`).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
     request_timeout: Duration,
+    /// The quiet period that ends a burst of changes: a reload comes once none has been seen for this long.
+    #[arg(long, value_name = "DURATION", default_value = "200ms", value_parser = humantime::parse_duration)]
+    debounce: Duration,
+    /// The longest a change waits for its reload while changes keep coming closer together than the debounce.
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = humantime::parse_duration)]
+    max_wait: Duration,
+    /// How long after reading the catalogue a reload reads it again; one that finds a file changed is not served, and is tried again.
+    #[arg(long, value_name = "DURATION", default_value = "20ms", value_parser = humantime::parse_duration)]
+    settle: Duration,
 }
 
 /// `--log-format` values.
@@ -61,6 +70,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
     config.limits.max_depth = global.max_depth;
     config.body_limit = args.body_limit;
     config.request_timeout = args.request_timeout;
+    config.debounce = args.debounce;
+    config.max_wait = args.max_wait;
+    config.settle = args.settle;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(strata_dialect::WORKER_STACK_BYTES)
