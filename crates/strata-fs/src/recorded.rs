@@ -7,7 +7,10 @@
 //! what it read only when nothing changed meanwhile: a file caught in the
 //! middle of a rewrite (truncated, half written) is answered differently a
 //! moment later, unless its writer pauses for longer than that moment in
-//! the middle of writing.
+//! the middle of writing. [`Recorded::settled`] does the waiting and the
+//! asking beside the reader, as soon as its reads pause, so that what the
+//! reader does with the files afterwards (parse, check) does not widen the
+//! window in which another edit makes the reading start again.
 //!
 //! A read is noted with the file's [`Stamp`], taken before reading, and a
 //! SHA-256 digest of what was read: the digest sees a rewrite that keeps
@@ -19,8 +22,9 @@
 //! same log).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use sha2::{Digest as _, Sha256};
 
@@ -106,10 +110,42 @@ impl Recorded {
         }
     }
 
-    /// When the latest answer was given, if any was.
+    /// Waits until `settle` has passed since the latest answer, asks every
+    /// answer again ([`Recorded::changed`]), and does the same after any
+    /// answer given later, for as long as `reading` holds (another thread
+    /// still reads through the tree) and once more after. Names the first
+    /// answer that changed; `None` when every answer was the same `settle`
+    /// after the latest.
     #[must_use]
-    pub fn latest(&self) -> Option<Instant> {
-        self.log().latest
+    pub fn settled(&self, settle: Duration, reading: &AtomicBool) -> Option<String> {
+        /// How often the end of the reading is looked for.
+        const POLL: Duration = Duration::from_millis(5);
+        let mut asked = 0;
+        loop {
+            // Read before the log: what the reader noted before it stopped
+            // is in the log then.
+            let still_reading = reading.load(Ordering::Acquire);
+            let (count, latest) = {
+                let log = self.log();
+                (log.answers.len(), log.latest)
+            };
+            if count > asked {
+                let wait = latest.map_or(Duration::ZERO, |at| settle.saturating_sub(at.elapsed()));
+                if wait.is_zero() {
+                    let changed = self.changed();
+                    if changed.is_some() {
+                        return changed;
+                    }
+                    asked = count;
+                } else {
+                    std::thread::sleep(wait);
+                }
+            } else if still_reading {
+                std::thread::sleep(POLL);
+            } else {
+                return None;
+            }
+        }
     }
 
     /// Asks every question again, in the order they were asked, and names

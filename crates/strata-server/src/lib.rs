@@ -65,7 +65,8 @@ pub struct Config {
     /// How long after its last read a catalogue reload asks every file
     /// again; a reload that finds one changed (caught mid-rewrite, say) is
     /// not swapped in, and is tried again. It must be longer than any pause
-    /// a writer makes in the middle of rewriting a file.
+    /// a writer makes in the middle of rewriting a file, a pause the
+    /// scheduler of a loaded machine stretches.
     pub settle: Duration,
     /// How often the watcher checks that the root and the users file are
     /// the ones it watches.

@@ -9,11 +9,13 @@
 //! generation and records the failure; the next good one clears it.
 //!
 //! The catalogue is read through a [`Recorded`] tree, and `settle` after
-//! the last read every answer is asked again: a reload that finds a file
-//! changed (or one come or gone) since it was read swaps nothing in and
-//! records nothing, since what it read may have been a file caught in the
-//! middle of a rewrite (truncated, half written); it is `Unsettled`, and
-//! the watcher tries again.
+//! the last read every answer is asked again, on a thread beside the load
+//! (so the window is the reading and `settle`, not the whole load): a
+//! reload that finds a file changed (or one come or gone) since it was
+//! read swaps nothing in and records nothing, since what it read may have
+//! been a file caught in the middle of a rewrite (truncated, half
+//! written); it is `Unsettled` (the load is cancelled at its next step),
+//! and the watcher tries again.
 //!
 //! A generation is a number (1 for the first good load, one more for each
 //! load whose content differs) and a digest: SHA-256 over every file the
@@ -21,12 +23,13 @@
 //! A reload that reads the same content keeps the generation it had.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use arc_swap::ArcSwapOption;
 use sha2::{Digest, Sha256};
-use strata_dialect::{Dialect, Options};
+use strata_dialect::{Cancel, Dialect, Options};
 use strata_fs::{Recorded, RootFs};
 use strata_platform::{Catalogue, Settings};
 use strata_syntax::{Diagnostic, DiagnosticRecord, SourceDb, Span};
@@ -302,7 +305,8 @@ enum Load {
 }
 
 /// Loads and checks the catalogue at `root` through a [`Recorded`] tree,
-/// then, `config.settle` after the last read, asks every file again.
+/// and, beside the load, asks every file again `config.settle` after the
+/// last read ([`Recorded::settled`]).
 fn load_catalogue(root: &Path, config: &Config) -> Load {
     let fs = match RootFs::new(root) {
         Ok(fs) => Arc::new(Recorded::new(Arc::new(fs))),
@@ -312,9 +316,26 @@ fn load_catalogue(root: &Path, config: &Config) -> Load {
             return Load::Invalid(vec![error.diagnostic(Span::file_start(id)).record(&db)]);
         }
     };
-    let options = Options::new(config.limits, Settings::default());
-    let opened = Catalogue::open(fs.clone(), options);
-    if let Some(changed) = changed_after(&fs, config.settle) {
+    // A load whose files changed under it is not wanted: it stops early.
+    let cancel = Cancel::new();
+    let options = Options::new(config.limits, Settings::default()).with_cancel(cancel.clone());
+    let reading = AtomicBool::new(true);
+    let (opened, settled) = std::thread::scope(|scope| {
+        let settled = scope.spawn(|| {
+            let changed = fs.settled(config.settle, &reading);
+            if changed.is_some() {
+                cancel.cancel();
+            }
+            changed
+        });
+        let opened = {
+            // Done reading however the load ends, a panic included.
+            let _done = Done(&reading);
+            Catalogue::open(fs.clone(), options)
+        };
+        (opened, settled.join())
+    });
+    if let Some(changed) = settled.unwrap_or_else(|panic| std::panic::resume_unwind(panic)) {
         return Load::Unsettled(changed);
     }
     let outcome = opened.outcome;
@@ -331,13 +352,13 @@ fn load_catalogue(root: &Path, config: &Config) -> Load {
     }
 }
 
-/// Waits until `settle` has passed since `files` last answered, then names
-/// the first file (or folder listed) that answers differently now.
-fn changed_after(files: &Recorded, settle: Duration) -> Option<String> {
-    if let Some(latest) = files.latest() {
-        std::thread::sleep(settle.saturating_sub(latest.elapsed()));
+/// Clears a flag when dropped.
+struct Done<'a>(&'a AtomicBool);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
-    files.changed()
 }
 
 /// The number of blueprints that can be composed.

@@ -277,10 +277,16 @@ fn concurrent_composes_during_reloads_each_see_one_generation() {
 fn in_place_rewrites_never_publish_a_file_caught_mid_rewrite() {
     const REWRITES: usize = 60;
     // A reload every 100 ms, at any moment of the writer's cycle: many
-    // read the file while it is empty.
+    // read the file while it is empty. The settle interval is longer than
+    // the writer's 5 ms pause even as a loaded machine's scheduler
+    // stretches it (to over 100 ms, seen here), since a file left empty
+    // for longer than the settle interval is taken as written.
     let service = Arc::new(Running::start_with(
         &[("all.yaml", &catalogue("r0"))],
-        |config| config.max_wait = Duration::from_millis(100),
+        |config| {
+            config.max_wait = Duration::from_millis(100);
+            config.settle = Duration::from_millis(250);
+        },
     ));
     let done = Arc::new(AtomicBool::new(false));
     let client = {
