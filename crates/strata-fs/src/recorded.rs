@@ -34,7 +34,7 @@ use crate::{Files, FsError, Listing};
 /// and its modification and status-change times. The stamp changes when
 /// the file is replaced or written, to within the file system's timestamp
 /// granularity (a few milliseconds at worst).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stamp {
     device: u64,
     inode: u64,
@@ -44,25 +44,18 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// The stamp of the file `metadata` describes.
+    /// The stamp of what `path` leads to (symlinks followed), if it exists.
     #[must_use]
-    pub fn of(metadata: &std::fs::Metadata) -> Stamp {
+    pub fn of_path(path: &Path) -> Option<Stamp> {
         use std::os::unix::fs::MetadataExt as _;
-        Stamp {
+        let metadata = std::fs::metadata(path).ok()?;
+        Some(Stamp {
             device: metadata.dev(),
             inode: metadata.ino(),
             size: metadata.len(),
             modified: metadata.modified().ok(),
             changed: (metadata.ctime(), metadata.ctime_nsec()),
-        }
-    }
-
-    /// The stamp of what `path` leads to (symlinks followed), if it exists.
-    #[must_use]
-    pub fn of_path(path: &Path) -> Option<Stamp> {
-        std::fs::metadata(path)
-            .ok()
-            .map(|metadata| Stamp::of(&metadata))
+        })
     }
 }
 
