@@ -36,6 +36,15 @@ pub(crate) struct ServeArgs {
     /// How many compose requests are worked on at once (more wait their turn); the number of cores by default.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     max_composes: Option<u16>,
+    /// The quiet period that ends a burst of changes: a reload comes once none has been seen for this long.
+    #[arg(long, value_name = "DURATION", default_value = "200ms", value_parser = humantime::parse_duration)]
+    debounce: Duration,
+    /// The longest a change waits for its reload while changes keep coming closer together than the debounce.
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = humantime::parse_duration)]
+    max_wait: Duration,
+    /// How long after reading the catalogue a reload reads it again; one that finds a file changed is not served, and is tried again.
+    #[arg(long, value_name = "DURATION", default_value = "20ms", value_parser = humantime::parse_duration)]
+    settle: Duration,
 }
 
 /// `--log-format` values.
@@ -66,6 +75,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs) -> ExitCode {
     if let Some(max_composes) = args.max_composes {
         config.max_composes = usize::from(max_composes);
     }
+    config.debounce = args.debounce;
+    config.max_wait = args.max_wait;
+    config.settle = args.settle;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(strata_dialect::WORKER_STACK_BYTES)

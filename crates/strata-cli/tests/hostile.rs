@@ -1161,7 +1161,10 @@ const SECRET_STATE: &str = r#"{"formatVersion": 1, "resources": {"db": {"type": 
 /// plans (a secret in a list, a change of kind), variables files (the
 /// line of a secret of the wrong type) and mistyped `--var` names.
 #[test]
-#[expect(clippy::too_many_lines, reason = "one list of runs, each a command line")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one list of runs, each a command line"
+)]
 fn secrets_are_never_printed() {
     let root = tempfile::tempdir().expect("a scratch folder");
     let dir = root.path();

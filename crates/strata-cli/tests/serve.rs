@@ -32,14 +32,19 @@ impl Drop for Service {
 /// `strata platform serve` on the example catalogue, its JSON log lines
 /// arriving on a channel.
 fn serve() -> (Service, mpsc::Receiver<serde_json::Value>) {
-    serve_in(&examples())
+    serve_in(&examples(), &[])
 }
 
-/// `strata platform serve` on `dir/catalogue` with `dir/users.yaml`.
-fn serve_in(dir: &std::path::Path) -> (Service, mpsc::Receiver<serde_json::Value>) {
+/// `strata platform serve` on `dir/catalogue` with `dir/users.yaml`, and
+/// `options`.
+fn serve_in(
+    dir: &std::path::Path,
+    options: &[&str],
+) -> (Service, mpsc::Receiver<serde_json::Value>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
         .args(["platform", "serve", "catalogue", "--users", "users.yaml"])
         .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+        .args(options)
         .current_dir(dir)
         .env("RUST_LOG", "debug")
         .stdout(Stdio::null())
@@ -187,7 +192,7 @@ fn a_port_in_use_is_an_error() {
 fn two_servers_on_one_catalogue_converge_on_one_digest() {
     let scratch = tempfile::tempdir().expect("a scratch folder");
     support::copy_tree(&examples(), scratch.path());
-    let started: Vec<_> = (0..2).map(|_| serve_in(scratch.path())).collect();
+    let started: Vec<_> = (0..2).map(|_| serve_in(scratch.path(), &[])).collect();
     let mut addresses = Vec::new();
     for (_, logs) in &started {
         let mut seen = Vec::new();
@@ -232,4 +237,99 @@ fn two_servers_on_one_catalogue_converge_on_one_digest() {
     assert_eq!(after[0]["generation"], 2);
     assert_eq!(after[0]["digest"], after[1]["digest"], "{after:?}");
     assert_ne!(after[0]["digest"], before[0]["digest"]);
+}
+
+/// The example's `data-science.yaml` rewritten in place every 50 ms for
+/// 2.5 s (truncated, then written 5 ms later, so that it is empty for a
+/// moment) while ada composes it over HTTP, with a reload at least every
+/// 100 ms (`--max-wait`): every answer is a 200 with one of the versions
+/// written, a reload that read the file mid-rewrite is logged as
+/// `unsettled` and not served, and the last version is served once the
+/// edits stop. (`--settle` is longer than the writer's 5 ms pause even as a
+/// loaded machine's scheduler stretches it.)
+#[test]
+fn a_file_rewritten_in_place_is_never_served_half_written() {
+    const REWRITES: u32 = 50;
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    support::copy_tree(&examples(), scratch.path());
+    let options = [
+        "--debounce",
+        "100ms",
+        "--max-wait",
+        "100ms",
+        "--settle",
+        "250ms",
+    ];
+    let (_service, logs) = serve_in(scratch.path(), &options);
+    let mut seen = Vec::new();
+    let address = wait_for(&logs, &mut seen, |event| {
+        (event["message"] == "listening").then(|| event["address"].as_str().map(str::to_owned))
+    })
+    .expect("the address is logged");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let body = std::fs::read_to_string(examples().join("compose.json")).expect("compose.json");
+    // The status and the memory of the composed blueprint.
+    let compose = || {
+        let mut response = agent
+            .post(&format!("http://{address}/v1/compose"))
+            .header("Authorization", &format!("Bearer {ADA}"))
+            .send(body.as_bytes())
+            .expect("the service answers");
+        let text = response.body_mut().read_to_string().expect("text");
+        let memory = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|json| json["resources"]["memory"].as_str().map(str::to_owned));
+        (response.status().as_u16(), memory.unwrap_or(text))
+    };
+    let edited = scratch
+        .path()
+        .join("catalogue/blueprints/data-science.yaml");
+    let original = std::fs::read_to_string(&edited).expect("the blueprint");
+    assert!(original.contains("memory: 8Gi"));
+    let writer = std::thread::spawn(move || {
+        use std::io::Write as _;
+        for version in 1..=REWRITES {
+            let mut file = std::fs::File::create(&edited).expect("the file is truncated");
+            std::thread::sleep(Duration::from_millis(5));
+            let text = original.replace("memory: 8Gi", &format!("memory: {version}Gi"));
+            file.write_all(text.as_bytes())
+                .expect("the file is written");
+            drop(file);
+            std::thread::sleep(Duration::from_millis(45));
+        }
+    });
+    let mut answers = Vec::new();
+    while !writer.is_finished() {
+        answers.push(compose());
+    }
+    writer.join().expect("the writer does not panic");
+    let written: Vec<String> = (1..=REWRITES)
+        .chain([8])
+        .map(|version| format!("{version}Gi"))
+        .collect();
+    let torn: Vec<_> = answers
+        .iter()
+        .filter(|(status, memory)| *status != 200 || !written.contains(memory))
+        .collect();
+    assert!(torn.is_empty(), "of {} answers: {torn:?}", answers.len());
+    let deadline = Instant::now() + PATIENCE;
+    while compose() != (200, format!("{REWRITES}Gi")) {
+        assert!(Instant::now() < deadline, "the last version is served");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    seen.extend(logs.try_iter());
+    let unsettled = seen
+        .iter()
+        .find(|e| e["message"] == "catalogue reload" && e["outcome"] == "unsettled")
+        .expect("a reload that read the file mid-rewrite is logged");
+    assert!(
+        unsettled["changed"]
+            .as_str()
+            .is_some_and(|changed| changed.ends_with("data-science.yaml")),
+        "{unsettled}"
+    );
 }

@@ -28,6 +28,11 @@
 //! user sees is what is read. [`PlainFs`] reads the paths a person names on the
 //! command line as they are, unconfined, within the same size bound.
 //!
+//! [`Recorded`] notes what a tree answered, so that a caller can ask again
+//! a moment later whether the files it read were settled or caught in the
+//! middle of a rewrite; [`Files::stamp`] tells two versions of a file on
+//! disk apart beyond their text.
+//!
 //! Every [`FsError`] becomes one diagnostic ([`FsError::diagnostic`]) with
 //! one of the [`codes`]; a file larger than the bound is `syntax/too-large`,
 //! the loader's own code for the same bound.
@@ -42,6 +47,9 @@ use std::path::{Component, Path, PathBuf};
 use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
 
 pub mod codes;
+mod recorded;
+
+pub use recorded::{Recorded, Stamp};
 
 /// Why a file could not be had.
 #[derive(Debug)]
@@ -200,6 +208,14 @@ pub trait Files: Send + Sync {
     /// root is that folder: nothing outside it can be read through it,
     /// symlinks included.
     fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError>;
+
+    /// The [`Stamp`] of the file at `path` as it is now, when the tree is
+    /// on disk and `path` leads to something below its root; `None`
+    /// otherwise (a tree in memory changes only through its owner).
+    fn stamp(&self, path: &Path) -> Option<Stamp> {
+        let _ = path;
+        None
+    }
 }
 
 /// Reads at most `limit` bytes of `reader` as UTF-8 text, the errors about
@@ -445,6 +461,10 @@ impl Files for RootFs {
             self.root.join(normalise(folder)?),
         )?))
     }
+
+    fn stamp(&self, path: &Path) -> Option<Stamp> {
+        Stamp::of_path(&self.confine(path).ok()?)
+    }
 }
 
 /// Files named as a person names them on the command line: relative to the
@@ -487,6 +507,10 @@ impl Files for PlainFs {
 
     fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {
         Ok(std::sync::Arc::new(RootFs::new(folder)?))
+    }
+
+    fn stamp(&self, path: &Path) -> Option<Stamp> {
+        Stamp::of_path(path)
     }
 }
 
@@ -638,6 +662,14 @@ impl Files for OverlayFs {
             // A folder of unsaved buffers only: there is nothing on disk.
             (Err(_), Some(buffers)) => Ok(std::sync::Arc::new(buffers)),
             (Err(error), None) => Err(error),
+        }
+    }
+
+    fn stamp(&self, path: &Path) -> Option<Stamp> {
+        if self.buffers.is_file(path) {
+            None
+        } else {
+            self.base.stamp(path)
         }
     }
 }

@@ -1,11 +1,13 @@
 //! `RootFs` on a real folder: symlinks inside are followed, outside refused;
-//! an `OverlayFs` of buffers over it.
+//! an `OverlayFs` of buffers over it; a `Recorded` tree over it says what
+//! changed since it was read.
 #![expect(clippy::unwrap_used, reason = "a test stops at the first surprise")]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use strata_fs::{Files, FsError, MemoryFs, OverlayFs, RootFs};
+use strata_fs::{Files, FsError, MemoryFs, OverlayFs, Recorded, RootFs};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("strata-fs-{name}-{}", std::process::id()));
@@ -207,4 +209,46 @@ fn an_overlay_reads_buffers_over_the_tree() {
         below.list(&[]).unwrap().files,
         ["a.yaml", "b.yaml", "new.yaml"].map(PathBuf::from)
     );
+}
+
+#[test]
+fn a_recorded_tree_says_what_changed_since_it_was_read() {
+    let root = scratch("recorded");
+    std::fs::write(root.join("a.yaml"), "a: 1\n").unwrap();
+    std::fs::write(root.join("b.yaml"), "b: 1\n").unwrap();
+    let shown = |path: &str| root.join(path).display().to_string();
+    let read = || {
+        let recorded = Recorded::new(Arc::new(RootFs::new(&root).unwrap()));
+        assert!(recorded.is_file(Path::new("a.yaml")));
+        for file in recorded.list(&["yaml"]).unwrap().files {
+            recorded.read(&file, 100).unwrap();
+        }
+        let done = std::sync::atomic::AtomicBool::new(false);
+        assert_eq!(recorded.settled(Duration::from_millis(20), &done), None);
+        recorded
+    };
+    // Past the file system's timestamp granularity, the same text written
+    // again is a new version: a file truncated and written again.
+    let recorded = read();
+    std::thread::sleep(Duration::from_millis(50));
+    std::fs::write(root.join("b.yaml"), "b: 1\n").unwrap();
+    assert_eq!(recorded.changed(), Some(shown("b.yaml")));
+    // Other text of the same size at once (within one timestamp tick, only
+    // the digest tells them apart).
+    let recorded = read();
+    std::fs::write(root.join("a.yaml"), "a: 2\n").unwrap();
+    assert_eq!(recorded.changed(), Some(shown("a.yaml")));
+    // A file that appears changes the listing, and one that goes the
+    // answer to `is_file` first.
+    let recorded = read();
+    std::fs::write(root.join("c.yaml"), "c: 1\n").unwrap();
+    assert_eq!(recorded.changed(), Some(shown("")));
+    let recorded = read();
+    std::fs::remove_file(root.join("a.yaml")).unwrap();
+    assert_eq!(recorded.changed(), Some(shown("a.yaml")));
+    // In memory, nothing changes behind the owner's back.
+    let memory = Recorded::new(Arc::new(MemoryFs::new().with("a.yaml", "a: 1\n")));
+    memory.read(Path::new("a.yaml"), 100).unwrap();
+    assert_eq!(memory.changed(), None);
+    let _ = std::fs::remove_dir_all(&root);
 }

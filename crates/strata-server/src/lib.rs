@@ -64,8 +64,19 @@ pub struct Config {
     /// turn (within their timeout). With [`Config::request_limits`], this
     /// bounds the memory composing can hold.
     pub max_composes: usize,
-    /// How long the watcher waits for a burst of changes to settle.
+    /// The quiet period that ends a burst of changes: a reload comes once
+    /// no change has been seen for this long.
     pub debounce: Duration,
+    /// The longest a change waits for its reload while changes keep coming
+    /// closer together than `debounce`, counted from the first change not
+    /// reloaded yet.
+    pub max_wait: Duration,
+    /// How long after its last read a catalogue reload asks every file
+    /// again; a reload that finds one changed (caught mid-rewrite, say) is
+    /// not swapped in, and is tried again. It must be longer than any pause
+    /// a writer makes in the middle of rewriting a file, a pause the
+    /// scheduler of a loaded machine stretches.
+    pub settle: Duration,
     /// How often the watcher checks that the root and the users file are
     /// the ones it watches.
     pub poll: Duration,
@@ -73,7 +84,7 @@ pub struct Config {
 
 impl Config {
     /// The defaults: 1 MiB bodies, 30 s per request, one compose at a time
-    /// per core, 200 ms debounce, 1 s poll.
+    /// per core, 200 ms debounce, 1 s maximum wait, 20 ms settle, 1 s poll.
     #[must_use]
     pub fn new(catalogue: impl Into<PathBuf>, users: impl Into<PathBuf>) -> Config {
         Config {
@@ -84,6 +95,8 @@ impl Config {
             request_timeout: Duration::from_secs(30),
             max_composes: std::thread::available_parallelism().map_or(1, usize::from),
             debounce: Duration::from_millis(200),
+            max_wait: Duration::from_secs(1),
+            settle: Duration::from_millis(20),
             poll: Duration::from_secs(1),
         }
     }

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `strata_http_requests_total` | `method`, `route`, `status` | requests answered |
 //! | `strata_http_request_duration_seconds` | `method`, `route`, `status` | latency histogram |
-//! | `strata_reloads_total` | `target` (`catalogue`, `users`), `outcome` (`loaded`, `unchanged`, `failed`) | reload attempts |
+//! | `strata_reloads_total` | `target` (`catalogue`, `users`), `outcome` (`loaded`, `unchanged`, `unsettled`, `failed`) | reload attempts (`unsettled`: a file changed while it was read, and the reload is tried again) |
 //! | `strata_catalogue_generation` | | the generation being served (0 before the first) |
 //! | `strata_catalogue_blueprints` | | blueprints in that generation |
 //! | `strata_reload_failing` | `target` | 1 while the latest reload of `target` failed |
@@ -35,7 +35,7 @@ pub struct RequestLabels {
 pub(crate) struct ReloadLabels {
     /// `catalogue` or `users`.
     pub target: &'static str,
-    /// `loaded`, `unchanged` or `failed`.
+    /// `loaded`, `unchanged`, `unsettled` or `failed`.
     pub outcome: &'static str,
 }
 
@@ -114,14 +114,17 @@ impl Metrics {
         self.latency.get_or_create(labels).observe(seconds);
     }
 
-    /// Counts one reload of `target`.
+    /// Counts one reload of `target`. One that was `unsettled` decided
+    /// nothing: whether the target is failing stays as it was.
     pub fn reload(&self, target: &'static str, outcome: &'static str) {
         self.reloads
             .get_or_create(&ReloadLabels { target, outcome })
             .inc();
-        self.failing
-            .get_or_create(&TargetLabels { target })
-            .set(i64::from(outcome == "failed"));
+        if outcome != "unsettled" {
+            self.failing
+                .get_or_create(&TargetLabels { target })
+                .set(i64::from(outcome == "failed"));
+        }
     }
 
     /// Records the generation now served.

@@ -8,19 +8,29 @@
 //! new one, never a mix. A reload with an error keeps the previous
 //! generation and records the failure; the next good one clears it.
 //!
+//! The catalogue is read through a [`Recorded`] tree, and `settle` after
+//! the last read every answer is asked again, on a thread beside the load
+//! (so the window is the reading and `settle`, not the whole load): a
+//! reload that finds a file changed (or one come or gone) since it was
+//! read swaps nothing in and records nothing, since what it read may have
+//! been a file caught in the middle of a rewrite (truncated, half
+//! written); it is `Unsettled` (the load is cancelled at its next step),
+//! and the watcher tries again.
+//!
 //! A generation is a number (1 for the first good load, one more for each
 //! load whose content differs) and a digest: SHA-256 over every file the
 //! catalogue read, in order, each as its path below the root and its text.
 //! A reload that reads the same content keeps the generation it had.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Instant, SystemTime};
 
 use arc_swap::ArcSwapOption;
 use sha2::{Digest, Sha256};
-use strata_dialect::{Dialect, Options};
-use strata_fs::RootFs;
+use strata_dialect::{Cancel, Dialect, Options};
+use strata_fs::{Recorded, RootFs};
 use strata_platform::{Catalogue, Settings};
 use strata_syntax::{Diagnostic, DiagnosticRecord, SourceDb, Span};
 
@@ -58,6 +68,10 @@ pub enum ReloadOutcome {
     Loaded(u64),
     /// The content is what is already served.
     Unchanged(u64),
+    /// A file changed while the catalogue was read (caught mid-rewrite,
+    /// say): nothing was swapped in or recorded, and the reload is to be
+    /// tried again.
+    Unsettled,
     /// Something is wrong; what was served before still is.
     Failed,
 }
@@ -67,6 +81,7 @@ impl ReloadOutcome {
         match self {
             ReloadOutcome::Loaded(_) => "loaded",
             ReloadOutcome::Unchanged(_) => "unchanged",
+            ReloadOutcome::Unsettled => "unsettled",
             ReloadOutcome::Failed => "failed",
         }
     }
@@ -156,12 +171,25 @@ impl Service {
         self.generation.load().is_some() && self.users.load().is_some()
     }
 
-    /// Loads the catalogue again and serves it if it is valid and new.
+    /// Loads the catalogue again and serves it if it is valid, new, and
+    /// its files were the same `settle` after they were read.
     pub fn reload_catalogue(&self) -> ReloadOutcome {
         let started = Instant::now();
         let root = &self.config.catalogue;
         let outcome = match load_catalogue(root, &self.config) {
-            Ok((catalogue, warnings)) => {
+            Load::Unsettled(changed) => {
+                tracing::info!(
+                    target: "strata::reload",
+                    root = %root.display(),
+                    outcome = %"unsettled",
+                    changed = %changed,
+                    serving = self.generation().map_or(0, |g| g.number),
+                    elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "catalogue reload",
+                );
+                ReloadOutcome::Unsettled
+            }
+            Load::Valid(catalogue, warnings) => {
                 self.record(|f| &mut f.catalogue, None);
                 let digest = digest(&catalogue, root);
                 let (outcome, generation) = match self.generation() {
@@ -173,7 +201,7 @@ impl Service {
                             number: previous.map_or(1, |p| p.number + 1),
                             digest,
                             loaded_at: SystemTime::now(),
-                            catalogue,
+                            catalogue: *catalogue,
                             warnings,
                         });
                         self.generation.store(Some(generation.clone()));
@@ -195,7 +223,7 @@ impl Service {
                 );
                 outcome
             }
-            Err(diagnostics) => {
+            Load::Invalid(diagnostics) => {
                 tracing::warn!(
                     target: "strata::reload",
                     root = %root.display(),
@@ -274,19 +302,50 @@ impl ReloadFailure {
     }
 }
 
-/// Loads and checks the catalogue at `root`: the catalogue and its warnings,
-/// or every problem (as records, since a failed catalogue's sources go away).
-fn load_catalogue(
-    root: &Path,
-    config: &Config,
-) -> Result<(Catalogue, Vec<DiagnosticRecord>), Vec<DiagnosticRecord>> {
-    let fs = RootFs::new(root).map_err(|error| {
-        let mut db = SourceDb::new();
-        let id = db.add(root.display().to_string(), "");
-        vec![error.diagnostic(Span::file_start(id)).record(&db)]
-    })?;
-    let options = Options::new(config.limits, Settings::default());
-    let opened = Catalogue::open(Arc::new(fs), options);
+/// What loading the catalogue gave.
+enum Load {
+    /// A catalogue without errors, and its warnings.
+    Valid(Box<Catalogue>, Vec<DiagnosticRecord>),
+    /// Every problem (as records, since a failed catalogue's sources go away).
+    Invalid(Vec<DiagnosticRecord>),
+    /// A file read was not the same `settle` later: this one, as shown.
+    Unsettled(String),
+}
+
+/// Loads and checks the catalogue at `root` through a [`Recorded`] tree,
+/// and, beside the load, asks every file again `config.settle` after the
+/// last read ([`Recorded::settled`]).
+fn load_catalogue(root: &Path, config: &Config) -> Load {
+    let fs = match RootFs::new(root) {
+        Ok(fs) => Arc::new(Recorded::new(Arc::new(fs))),
+        Err(error) => {
+            let mut db = SourceDb::new();
+            let id = db.add(root.display().to_string(), "");
+            return Load::Invalid(vec![error.diagnostic(Span::file_start(id)).record(&db)]);
+        }
+    };
+    // A load whose files changed under it is not wanted: it stops early.
+    let cancel = Cancel::new();
+    let options = Options::new(config.limits, Settings::default()).with_cancel(cancel.clone());
+    let reading = AtomicBool::new(true);
+    let (opened, settled) = std::thread::scope(|scope| {
+        let settled = scope.spawn(|| {
+            let changed = fs.settled(config.settle, &reading);
+            if changed.is_some() {
+                cancel.cancel();
+            }
+            changed
+        });
+        let opened = {
+            // Done reading however the load ends, a panic included.
+            let _done = Done(&reading);
+            Catalogue::open(fs.clone(), options)
+        };
+        (opened, settled.join())
+    });
+    if let Some(changed) = settled.unwrap_or_else(|panic| std::panic::resume_unwind(panic)) {
+        return Load::Unsettled(changed);
+    }
     let outcome = opened.outcome;
     let records = outcome
         .diagnostics
@@ -295,9 +354,18 @@ fn load_catalogue(
         .collect();
     match outcome.value {
         Some(catalogue) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
-            Ok((catalogue, records))
+            Load::Valid(Box::new(catalogue), records)
         }
-        _ => Err(records),
+        _ => Load::Invalid(records),
+    }
+}
+
+/// Clears a flag when dropped.
+struct Done<'a>(&'a AtomicBool);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }
 

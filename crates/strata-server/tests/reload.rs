@@ -1,6 +1,7 @@
 //! Live reload: edits become generations, broken edits keep the old one,
-//! mounts and re-created roots are followed, and requests racing reloads
-//! each see exactly one generation.
+//! mounts and re-created roots are followed, requests racing reloads each
+//! see exactly one generation, a file caught mid-rewrite is never served,
+//! and edits that never pause are still reloaded.
 
 mod support;
 
@@ -9,7 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use support::{ALICE, PATIENCE, Running, catalogue, compose_body, replace, write};
+use support::{
+    ALICE, PATIENCE, Running, catalogue, compose_body, replace, rewrite_in_place, write,
+};
 
 fn mark_served(service: &Running) -> (Option<u64>, String) {
     let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
@@ -263,4 +266,125 @@ fn concurrent_composes_during_reloads_each_see_one_generation() {
         "the clients saw the reloads: {:?}",
         by_generation.keys()
     );
+}
+
+/// A file rewritten in place every 50 ms (truncated, then written 5 ms
+/// later) while a client composes from it without pause: no reload may
+/// publish the file as it was caught mid-rewrite (empty: valid YAML
+/// without the blueprint), so every answer is a 200 with one of the
+/// versions written; once the edits stop, the last one is served.
+#[test]
+fn in_place_rewrites_never_publish_a_file_caught_mid_rewrite() {
+    const REWRITES: usize = 60;
+    // A reload every 100 ms, at any moment of the writer's cycle: many
+    // read the file while it is empty. The settle interval is longer than
+    // the writer's 5 ms pause even as a loaded machine's scheduler
+    // stretches it (to over 100 ms, seen here), since a file left empty
+    // for longer than the settle interval is taken as written.
+    let service = Arc::new(Running::start_with(
+        &[("all.yaml", &catalogue("r0"))],
+        |config| {
+            config.max_wait = Duration::from_millis(100);
+            config.settle = Duration::from_millis(250);
+        },
+    ));
+    let done = Arc::new(AtomicBool::new(false));
+    let client = {
+        let service = service.clone();
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut answers = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
+                answers.push(answer);
+            }
+            answers
+        })
+    };
+    let file = service.catalogue.join("all.yaml");
+    for round in 1..=REWRITES {
+        rewrite_in_place(
+            &file,
+            &catalogue(&format!("r{round}")),
+            Duration::from_millis(5),
+        );
+        std::thread::sleep(Duration::from_millis(45));
+    }
+    done.store(true, Ordering::Relaxed);
+    let answers = client.join().expect("the client does not panic");
+    let written: BTreeSet<String> = (0..=REWRITES).map(|round| format!("r{round}")).collect();
+    let mut torn = BTreeMap::new();
+    for answer in &answers {
+        let mark = (answer.status == 200)
+            .then(|| answer.json()["env"]["MARK"].as_str().map(str::to_owned))
+            .flatten()
+            .filter(|mark| written.contains(mark));
+        if mark.is_none() {
+            *torn.entry(answer.status).or_insert(0) += 1;
+        }
+    }
+    assert!(
+        torn.is_empty(),
+        "of {} answers, these statuses had no version written: {torn:?}",
+        answers.len()
+    );
+    service.wait_until("the last rewrite to be served", |r| {
+        mark_served(r).1 == format!("r{REWRITES}")
+    });
+    // Reloads did find the file changing under them, and said so.
+    let metrics = service.get("/metrics", None).text;
+    let unsettled = metrics
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix(r#"strata_reloads_total{target="catalogue",outcome="unsettled"} "#)
+        })
+        .and_then(|count| count.parse::<u64>().ok());
+    assert!(unsettled.is_some_and(|count| count > 0), "{metrics}");
+}
+
+/// Edits 120 ms apart for 4.5 s, each a new file renamed over the old (as
+/// editors save), closer together than the 200 ms debounce: the quiet
+/// period never comes, and the maximum wait reloads anyway, so the content
+/// served advances every second or two while the edits go on.
+#[test]
+fn edits_closer_than_the_debounce_still_reload_every_second() {
+    const REWRITES: usize = 36;
+    let service = Running::start_with(&[("all.yaml", &catalogue("e0"))], |config| {
+        config.debounce = Duration::from_millis(200);
+        config.max_wait = Duration::from_secs(1);
+    });
+    let file = service.catalogue.join("all.yaml");
+    let writer = std::thread::spawn(move || {
+        for round in 1..=REWRITES {
+            replace(&file, &catalogue(&format!("e{round}")));
+            std::thread::sleep(Duration::from_millis(120));
+        }
+    });
+    // What `python-data` says now, when it composes.
+    let served = || {
+        let answer = service.post("/v1/compose", Some(ALICE), &compose_body("python-data"));
+        (answer.status == 200).then(|| answer.json()["env"]["MARK"].clone())
+    };
+    let started = Instant::now();
+    let mut last = (started, served());
+    let mut longest = Duration::ZERO;
+    while !writer.is_finished() {
+        let mark = served();
+        let now = Instant::now();
+        if mark.is_some() && mark != last.1 {
+            longest = longest.max(now - last.0);
+            last = (now, mark);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    longest = longest.max(last.0.elapsed());
+    writer.join().expect("the writer does not panic");
+    assert!(
+        longest <= Duration::from_secs(2),
+        "the content served stood still for {longest:?} while edits went on for {:?}",
+        started.elapsed()
+    );
+    service.wait_until("the last rewrite to be served", |r| {
+        mark_served(r).1 == format!("e{REWRITES}")
+    });
 }

@@ -285,3 +285,14 @@ pub(crate) fn replace(path: &Path, text: &str) {
     std::fs::write(&staged, text).expect("the staged file is written");
     std::fs::rename(&staged, path).expect("the staged file replaces the old");
 }
+
+/// Rewrites a file in place, the way `echo > file` or a script does: the
+/// file is truncated, then written `pause` later, so a reader in between
+/// finds it empty.
+pub(crate) fn rewrite_in_place(path: &Path, text: &str, pause: Duration) {
+    use std::io::Write as _;
+    let mut file = std::fs::File::create(path).expect("the file is truncated");
+    std::thread::sleep(pause);
+    file.write_all(text.as_bytes())
+        .expect("the file is written");
+}
