@@ -65,6 +65,15 @@ fn serve_in(
     (Service(child), received)
 }
 
+/// An HTTP client that reads every status as an answer.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into()
+}
+
 /// The next log event for which `pick` gives something, and every event before it.
 fn wait_for<T>(
     logs: &mpsc::Receiver<serde_json::Value>,
@@ -100,11 +109,7 @@ fn serves_the_example_and_stops_on_sigterm() {
     assert_eq!(reload["outcome"], "loaded");
     assert_eq!(reload["generation"], 1);
 
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(PATIENCE))
-        .build()
-        .into();
+    let agent = agent();
     let body = std::fs::read_to_string(examples().join("compose.json")).expect("compose.json");
     let mut response = agent
         .post(&format!("http://{address}/v1/compose"))
@@ -266,11 +271,7 @@ fn a_file_rewritten_in_place_is_never_served_half_written() {
         (event["message"] == "listening").then(|| event["address"].as_str().map(str::to_owned))
     })
     .expect("the address is logged");
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(PATIENCE))
-        .build()
-        .into();
+    let agent = agent();
     let body = std::fs::read_to_string(examples().join("compose.json")).expect("compose.json");
     // The status and the memory of the composed blueprint.
     let compose = || {

@@ -24,6 +24,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use strata_subst::{Env, Failure, Lookup, Reference, Steps, Types, Value, evaluate};
@@ -34,9 +35,11 @@ use crate::secrets::{Secrets, secret_elements};
 /// References answered from a blueprint and variable values.
 pub struct Environment<'a> {
     blueprint: Option<&'a Blueprint>,
-    variables: IndexMap<String, Value>,
-    datasources: IndexMap<String, IndexMap<String, Value>>,
-    children: IndexMap<String, Value>,
+    // Shared, as the values and resources evaluated are: a reference reads
+    // in place and copies only what its accessors lead to.
+    variables: IndexMap<String, Arc<Value>>,
+    datasources: IndexMap<String, IndexMap<String, Arc<Value>>>,
+    children: IndexMap<String, Arc<Value>>,
     cwd: String,
     now_unix: i64,
     steps: &'a Steps,
@@ -60,7 +63,7 @@ impl<'a> Environment<'a> {
     ) -> Environment<'a> {
         Environment {
             blueprint,
-            variables,
+            variables: shared(variables),
             datasources: IndexMap::new(),
             children: IndexMap::new(),
             cwd,
@@ -80,7 +83,10 @@ impl<'a> Environment<'a> {
         mut self,
         datasources: IndexMap<String, IndexMap<String, Value>>,
     ) -> Environment<'a> {
-        self.datasources = datasources;
+        self.datasources = datasources
+            .into_iter()
+            .map(|(name, fields)| (name, shared(fields)))
+            .collect();
         self
     }
 
@@ -88,7 +94,7 @@ impl<'a> Environment<'a> {
     /// name; an export known after deployment is [`Value::Unknown`]).
     #[must_use]
     pub fn with_children(mut self, children: IndexMap<String, Value>) -> Environment<'a> {
-        self.children = children;
+        self.children = shared(children);
         self
     }
 
@@ -139,7 +145,7 @@ impl<'a> Environment<'a> {
         }
         self.evaluating.borrow_mut().push(name.to_owned());
         let result = match evaluate_tree(&definition.value, self) {
-            Ok(value) => Lookup::Known(as_declared(value, definition.value_type.value)),
+            Ok(value) => Lookup::Shared(Arc::new(as_declared(value, definition.value_type.value))),
             Err(Failure::Pending(_)) => Lookup::Pending,
             Err(Failure::Error(error)) => Lookup::Missing(format!(
                 "`values.{name}` cannot be evaluated: {}",
@@ -168,8 +174,8 @@ impl<'a> Environment<'a> {
         }
         self.evaluating.borrow_mut().push(name.to_owned());
         let found = match self.each_items(resource) {
-            None => Lookup::Known(resource_value(resource, name, self)),
-            Some(Ok(items)) => Lookup::Known(Value::Array(
+            None => Lookup::Shared(Arc::new(resource_value(resource, name, self))),
+            Some(Ok(items)) => Lookup::Shared(Arc::new(Value::Array(
                 items
                     .into_iter()
                     .enumerate()
@@ -179,7 +185,7 @@ impl<'a> Environment<'a> {
                         resource_value(resource, &format!("{name}[{index}]"), &instance)
                     })
                     .collect(),
-            )),
+            ))),
             Some(Err(Failure::Pending(_))) => Lookup::Pending,
             Some(Err(Failure::Error(error))) => Lookup::Missing(format!(
                 "`each` of `{name}` cannot be evaluated: {}",
@@ -324,7 +330,7 @@ impl Env for Environment<'_> {
                         name.text
                     ))
                 },
-                |value| Lookup::Known(value.clone()),
+                |value| Lookup::Shared(value.clone()),
             ),
             Reference::Value { name, .. } => self.value(&name.text),
             Reference::Resource { name, .. } => self.resource(&name.text),
@@ -332,11 +338,11 @@ impl Env for Environment<'_> {
                 .datasources
                 .get(&name.text)
                 .and_then(|fields| fields.get(&field.text))
-                .map_or(Lookup::Pending, |value| Lookup::Known(value.clone())),
+                .map_or(Lookup::Pending, |value| Lookup::Shared(value.clone())),
             Reference::Child { name, .. } => self
                 .children
                 .get(&name.text)
-                .map_or(Lookup::Pending, |exports| Lookup::Known(exports.clone())),
+                .map_or(Lookup::Pending, |exports| Lookup::Shared(exports.clone())),
             Reference::Elem { .. } | Reference::ElemIndex => Lookup::Missing(
                 "`elem` and `i` have values only while a resource's `each` is expanded".to_owned(),
             ),
@@ -375,6 +381,14 @@ impl Env for Environment<'_> {
     fn now_unix(&self) -> i64 {
         self.now_unix
     }
+}
+
+/// Each value of `values`, shared.
+fn shared(values: IndexMap<String, Value>) -> IndexMap<String, Arc<Value>> {
+    values
+        .into_iter()
+        .map(|(name, value)| (name, Arc::new(value)))
+        .collect()
 }
 
 /// The value of a field: literals as written, templates evaluated.

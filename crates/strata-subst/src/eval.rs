@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use indexmap::IndexMap;
 
 use crate::ast::{Accessor, Call, Expr, ExprKind, Literal, Part, Reference, Template};
-use crate::functions::{self, Def, Fail, Function};
+use crate::functions::{self, BYTES_PER_STEP, Def, Fail, Function};
 use crate::types::Types;
 use crate::value::Value;
 use crate::{SubstError, codes};
@@ -42,6 +42,10 @@ use crate::{SubstError, codes};
 pub enum Lookup {
     /// The value.
     Known(Value),
+    /// A value the environment keeps and shares: the reference's accessors
+    /// read it in place, and only what they lead to is copied (a reference
+    /// into a large value does not copy the value).
+    Shared(Arc<Value>),
     /// Known only after deployment.
     Pending,
     /// Nothing: the message says why.
@@ -239,10 +243,11 @@ fn step_limit(message: String, range: Range<usize>) -> Failure {
     SubstError::new(codes::STEP_LIMIT, message, range).into()
 }
 
-/// How many steps a copy of `value` costs: a step a node, and one per 64
-/// bytes of its strings and keys.
-pub(crate) fn weight(value: &Value) -> u64 {
-    let bytes = |text: &str| u64::try_from(text.len() / 64).unwrap_or(u64::MAX);
+/// How many steps a copy of `value` costs: a step a node, and one per
+/// [`BYTES_PER_STEP`] bytes of its strings and keys (as a call weighs its
+/// arguments).
+fn weight(value: &Value) -> u64 {
+    let bytes = |text: &str| u64::try_from(text.len() / BYTES_PER_STEP).unwrap_or(u64::MAX);
     1 + match value {
         Value::String(text) => bytes(text),
         Value::Array(items) => items.iter().map(weight).sum(),
@@ -270,24 +275,25 @@ fn evaluate_tainted(expr: &Expr, env: &dyn Env) -> Result<Tainted, Failure> {
         }),
         ExprKind::Reference(reference) => {
             let secret = env.secret(reference);
-            let root = match env.reference(reference) {
-                Lookup::Known(value) => value,
+            let value = match env.reference(reference) {
+                Lookup::Known(value) => read_owned(value, reference.path(), expr, secret)?,
+                Lookup::Shared(value) => read_path(&value, reference.path(), expr, secret)?.clone(),
                 Lookup::Pending => return Err(Failure::Pending(expr.to_string().into())),
                 Lookup::Missing(message) => {
                     let error = SubstError::new(codes::EVAL, message, expr.range.clone());
                     return Err(withheld_if(secret, error).into());
                 }
             };
+            // What the reference copies into the expression is its work.
             env.steps()
-                .spend(weight(&root))
+                .spend(weight(&value))
                 .map_err(|message| step_limit(message, expr.range.clone()))?;
-            let value = read_path(root, reference.path(), expr, secret)?;
             Ok(Tainted { value, secret })
         }
         ExprKind::Bare(name) => Err(bare_name_error(&name.text, expr.range.clone()).into()),
         ExprKind::Call(call) => {
             let Tainted { value, secret } = evaluate_call(call, expr, env)?;
-            let value = read_path(value, &call.path, expr, secret)?;
+            let value = read_owned(value, &call.path, expr, secret)?;
             Ok(Tainted { value, secret })
         }
     }
@@ -445,39 +451,56 @@ fn named_arguments(def: &Def, call: &Call) -> Result<(), SubstError> {
     Ok(())
 }
 
-/// Reads `path` into `value`; `expr` is the whole reference, for
-/// messages, which quote nothing of a `secret` value.
-fn read_path(
-    mut value: Value,
+/// Reads `path` into an owned `value` (a call's result), moving it when
+/// there is nothing to read.
+fn read_owned(
+    value: Value,
     path: &[Accessor],
     expr: &Expr,
     secret: bool,
 ) -> Result<Value, Failure> {
+    if path.is_empty() {
+        return Ok(value);
+    }
+    read_path(&value, path, expr, secret).cloned()
+}
+
+/// Reads `path` into `value`, in place; `expr` is the whole reference, for
+/// messages, which quote nothing of a `secret` value.
+fn read_path<'v>(
+    mut value: &'v Value,
+    path: &[Accessor],
+    expr: &Expr,
+    secret: bool,
+) -> Result<&'v Value, Failure> {
     for accessor in path {
         value = match (value, accessor) {
             (Value::Unknown(_), _) => return Err(Failure::Pending(expr.to_string().into())),
-            (Value::Object(mut fields), Accessor::Field(name)) => fields
-                .shift_remove(&name.text)
-                .ok_or_else(|| {
-                let known: Vec<&str> = fields.keys().map(String::as_str).collect();
-                let mut error = SubstError::new(
-                    codes::EVAL,
-                    format!("there is no field `{}` here", name.text),
-                    name.range.clone(),
-                );
-                if let Some(near) = strata_syntax::did_you_mean(&name.text, known.iter().copied()) {
-                    error = error.with_help(format!("did you mean `{near}`?"));
-                }
-                Failure::Error(withheld_if(secret, error))
-            })?,
+            (Value::Object(fields), Accessor::Field(name)) => {
+                fields.get(&name.text).ok_or_else(|| {
+                    let mut error = SubstError::new(
+                        codes::EVAL,
+                        format!("there is no field `{}` here", name.text),
+                        name.range.clone(),
+                    );
+                    if let Some(near) =
+                        strata_syntax::did_you_mean(&name.text, fields.keys().map(String::as_str))
+                    {
+                        error = error.with_help(format!("did you mean `{near}`?"));
+                    }
+                    Failure::Error(withheld_if(secret, error))
+                })?
+            }
             (Value::Array(items), Accessor::Index { index, range }) => {
                 let at = index.unwrap_or(0);
-                let len = items.len();
-                items.into_iter().nth(at).ok_or_else(|| {
+                items.get(at).ok_or_else(|| {
                     let message = if secret {
                         format!("index {at} is out of range")
                     } else {
-                        format!("index {at} is out of range: the array has {len} items")
+                        format!(
+                            "index {at} is out of range: the array has {} items",
+                            items.len()
+                        )
                     };
                     Failure::Error(withheld_if(
                         secret,

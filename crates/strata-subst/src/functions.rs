@@ -452,7 +452,7 @@ pub(crate) fn call(
         budget.add(value).map_err(fail)?;
     }
     // A call's work is its arguments and its result, each weighed once.
-    env.steps().spend(budget.steps).map_err(fail)?;
+    env.steps().spend(budget.steps()).map_err(fail)?;
     match def.body {
         Body::Eval(body) => {
             let result = body(&Args {
@@ -463,7 +463,7 @@ pub(crate) fn call(
             })?;
             let mut weighed = Budget::default();
             weighed.add(&result).map_err(fail)?;
-            env.steps().spend(weighed.steps).map_err(fail)?;
+            env.steps().spend(weighed.steps()).map_err(fail)?;
             Ok(result)
         }
         Body::Partial(base) => {
@@ -486,15 +486,21 @@ pub const MAX_VALUE_DEPTH: usize = 128;
 #[derive(Default)]
 struct Budget {
     used: usize,
-    /// The steps of evaluation weighing cost ([`crate::eval::weight`]).
-    steps: u64,
 }
+
+/// How many bytes a value weighs per step of evaluation it costs (its
+/// nodes weigh 32 bytes each, its strings their length): a copy of it is
+/// one step a node, and one per 32 bytes of text.
+pub(crate) const BYTES_PER_STEP: usize = 32;
 
 impl Budget {
     fn add(&mut self, value: &Value) -> Result<(), String> {
-        self.weigh(value, 0)?;
-        self.steps = self.steps.saturating_add(crate::eval::weight(value));
-        Ok(())
+        self.weigh(value, 0)
+    }
+
+    /// The steps of evaluation what was weighed costs.
+    fn steps(&self) -> u64 {
+        u64::try_from(self.used / BYTES_PER_STEP).unwrap_or(u64::MAX)
     }
 
     fn reserve(&mut self, bytes: usize) -> Result<(), String> {
@@ -514,7 +520,7 @@ impl Budget {
                 "the value nests deeper than {MAX_VALUE_DEPTH} levels: evaluation is bounded"
             ));
         }
-        self.reserve(32)?;
+        self.reserve(BYTES_PER_STEP)?;
         match value {
             Value::String(text) => self.reserve(text.len()),
             Value::Array(items) => items
@@ -1471,6 +1477,7 @@ fn link(args: &Args<'_>) -> Result<Value, Fail> {
     let (from, to) = (args.string(0)?, args.string(1)?);
     match args.env.link(from, to) {
         Lookup::Known(value) => Ok(value),
+        Lookup::Shared(value) => Ok(Value::clone(&value)),
         Lookup::Pending => Err(Fail::Pending(format!("link({from}, {to})").into())),
         Lookup::Missing(message) => {
             Err(fail(message).withholding("`link` takes two resources of the blueprint"))
