@@ -33,6 +33,9 @@
 //!   with one code ([`codes`]);
 //! - [`map_ordered`]: a loading step over many independent values spread
 //!   over the cores, its results in order;
+//! - [`resident_bytes`]: the memory a process holds, which is how an
+//!   evaluation that cannot be interrupted is bounded (the command line's
+//!   `--memory-limit`, the language server's check budget);
 //! - [`Outcome`] (from `strata-syntax`): the value and its diagnostics;
 //! - `FsError::diagnostic` (from `strata-fs`): every I/O problem as one
 //!   diagnostic with one set of codes.
@@ -46,6 +49,7 @@ pub mod codes;
 pub mod navigate;
 mod parallel;
 mod read;
+mod resident;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -54,6 +58,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Parsed, Parses, Reader, parse_document};
+pub use resident::{format_size, resident_bytes};
 pub use strata_fs::Files;
 pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
 
