@@ -303,7 +303,9 @@ pub trait Dialect: Sized {
 
     /// What the dialect knows of the value written at `at` beyond its
     /// text, in Markdown: where a composed value came from and what it
-    /// overrode. `db` resolves [`Dialect::sources`].
+    /// overrode. `db` resolves [`Dialect::sources`]. An editor asks it on
+    /// every hover, in its own process: it evaluates nothing that could
+    /// run without end (no Jsonnet).
     fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
         let _ = (db, at);
         None
