@@ -1,6 +1,17 @@
 //! `strata lsp`: a language server for the dialects, over standard input and
 //! output (`lsp-server` and `lsp-types`, rust-analyzer's crates).
 //!
+//! **The client cannot end the server by what it sends.** Messages are
+//! read by [`transport`]: a body longer than the session's bound
+//! ([`transport::DEFAULT_MAX_MESSAGE_BYTES`] unless set) is refused from
+//! its header, and a body is read as it arrives; a broken header (no way
+//! to find the next message) ends the session with an error. A body that
+//! is no message (not JSON, a batch, `42`, `null`) is answered with
+//! JSON-RPC's error and the session goes on. Requests before `initialize`
+//! are answered `ServerNotInitialized`, a second `initialize` and requests
+//! after `shutdown` `InvalidRequest`; `exit` ends the session (status 1
+//! without `shutdown`, as the protocol says).
+//!
 //! **Diagnostics as the user types.** Every open buffer belongs to a
 //! project ([`project`]: one the client names in its initialization
 //! options, else what the file says it is, else the nearest marker above
@@ -30,8 +41,7 @@
 //! and schemas, so typing never waits for a check. A panic while
 //! answering becomes an error response and the session goes on; one while
 //! checking is reported in the client's log (`window/logMessage`).
-//! Requests the server does not offer get `MethodNotFound`; `exit` without
-//! `shutdown` is an error (status 1).
+//! Requests the server does not offer get `MethodNotFound`.
 
 #![forbid(unsafe_code)]
 
@@ -40,6 +50,7 @@ mod complete;
 mod navigate;
 pub mod project;
 mod requests;
+pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -53,7 +64,7 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
     LogMessage, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Completion, Request as _};
+use lsp_types::request::{Completion, Initialize, Request as _, Shutdown};
 use lsp_types::{
     CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, HoverProviderCapability,
@@ -93,33 +104,25 @@ fn failed(error: impl fmt::Display) -> ServerError {
 }
 
 /// Serves one editor session over standard input and output, every input
-/// read within `limits`, until the client says `exit`.
-pub fn serve_stdio(limits: Limits) -> Result<(), ServerError> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(&connection, limits)?;
+/// read within `limits` and each message's body at most
+/// `max_message_bytes`, until the client says `exit`, goes away, or breaks
+/// the framing.
+pub fn serve_stdio(limits: Limits, max_message_bytes: usize) -> Result<(), ServerError> {
+    let (connection, io_threads) = transport::stdio(max_message_bytes);
+    let served = serve(&connection, limits);
     drop(connection);
-    io_threads.join().map_err(failed)
+    // A broken stream is why the session ended, whatever it did then.
+    io_threads.join().map_err(ServerError)?;
+    served
 }
 
 /// Serves one editor session on `connection`: the handshake, then every
 /// message until `shutdown` and `exit` (or the client going away); an
 /// `exit` without `shutdown` is an error, as the protocol says.
 pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError> {
-    let capabilities = ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        definition_provider: Some(OneOf::Left(true)),
-        references_provider: Some(OneOf::Left(true)),
-        document_symbol_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["{".to_owned(), ":".to_owned(), "-".to_owned()]),
-            ..CompletionOptions::default()
-        }),
-        ..ServerCapabilities::default()
+    let Some(initialize) = handshake(connection)? else {
+        return Ok(());
     };
-    let initialize = connection
-        .initialize(serde_json::to_value(capabilities).map_err(failed)?)
-        .map_err(failed)?;
     let (finished_sender, finished) = crossbeam_channel::unbounded();
     let mut server = Server {
         limits,
@@ -133,6 +136,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         published: HashMap::new(),
         views: HashMap::new(),
     };
+    let mut shut_down = false;
     loop {
         // Wait for a message, a finished check, or the end of the debounce
         // when a change waits to be checked and a worker is free.
@@ -156,25 +160,92 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         };
         match message {
             Message::Request(request) => {
-                if connection.handle_shutdown(&request).map_err(failed)? {
-                    return Ok(());
-                }
-                let response = server.answer(connection, &request)?;
-                connection
-                    .sender
-                    .send(Message::Response(response))
-                    .map_err(failed)?;
+                let refused = match request.method.as_str() {
+                    _ if shut_down => Some("the server is shutting down"),
+                    Initialize::METHOD => Some("`initialize` came already"),
+                    Shutdown::METHOD => {
+                        shut_down = true;
+                        let done = Response::new_ok(request.id, serde_json::Value::Null);
+                        respond(connection, done)?;
+                        continue;
+                    }
+                    _ => None,
+                };
+                let response = match refused {
+                    Some(message) => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        message.to_owned(),
+                    ),
+                    None => server.answer(connection, &request)?,
+                };
+                respond(connection, response)?;
             }
-            // `exit` before `shutdown`: the protocol's exit status 1.
             Message::Notification(notification) if notification.method == Exit::METHOD => {
-                return Err(ServerError(
-                    "the client said `exit` without `shutdown`".to_owned(),
-                ));
+                return if shut_down {
+                    Ok(())
+                } else {
+                    Err(exit_without_shutdown())
+                };
             }
+            // After `shutdown`, nothing is checked any more.
+            Message::Notification(_) if shut_down => {}
             Message::Notification(notification) => server.notify(notification),
             Message::Response(_) => {}
         }
     }
+}
+
+/// Waits for `initialize` and answers it: its parameters, or `None` when
+/// the client went away first. Requests before it are answered
+/// `ServerNotInitialized`, notifications dropped; `exit` ends the session.
+fn handshake(connection: &Connection) -> Result<Option<serde_json::Value>, ServerError> {
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["{".to_owned(), ":".to_owned(), "-".to_owned()]),
+            ..CompletionOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == Initialize::METHOD => {
+                let result = serde_json::json!({ "capabilities": capabilities });
+                respond(connection, Response::new_ok(request.id, result))?;
+                return Ok(Some(request.params));
+            }
+            Message::Request(request) => {
+                let message = format!("`{}` before `initialize`", request.method);
+                let code = ErrorCode::ServerNotInitialized;
+                respond(
+                    connection,
+                    Response::new_err(request.id, code as i32, message),
+                )?;
+            }
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return Err(exit_without_shutdown());
+            }
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    Ok(None)
+}
+
+fn exit_without_shutdown() -> ServerError {
+    ServerError("the client said `exit` without `shutdown`".to_owned())
+}
+
+/// Sends `response`.
+fn respond(connection: &Connection, response: Response) -> Result<(), ServerError> {
+    connection
+        .sender
+        .send(Message::Response(response))
+        .map_err(failed)
 }
 
 /// One session's state.
