@@ -186,6 +186,9 @@ enum Command {
     Spec(spec::SpecCommand),
     /// A language server (LSP) over standard input and output: diagnostics as you type.
     Lsp(lsp::LspArgs),
+    /// Evaluates one check of `strata lsp`, which runs it as a child process.
+    #[command(hide = true)]
+    LspCheck,
     /// Prints the completion script of a shell.
     Completions {
         /// The shell: bash, zsh, fish, powershell or elvish.
@@ -214,6 +217,7 @@ fn main() -> ExitCode {
         Command::Capabilities(command) => capabilities::run(&cli.global, &command),
         Command::Spec(command) => spec::run(&cli.global, &command),
         Command::Lsp(args) => lsp::run(&cli.global, &args),
+        Command::LspCheck => lsp::check(&cli.global),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { dir } => shell::man(&dir),
     }

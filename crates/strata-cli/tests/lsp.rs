@@ -1334,3 +1334,158 @@ fn malformed_messages_are_answered_and_the_session_goes_on() {
     client.notify("exit", &Value::Null);
     assert!(client.ended(Duration::from_secs(10)).success());
 }
+
+/// A Windsor project in `dir` whose feature calls `jsonnet()` on `program`
+/// (`contexts/_template/features/bomb.jsonnet`).
+fn windsor_project(dir: &Path, program: &str) {
+    let template = dir.join("contexts/_template");
+    std::fs::create_dir_all(template.join("features")).expect("folders");
+    std::fs::write(
+        dir.join("windsor.yaml"),
+        "version: v1alpha1\ncontexts:\n  local:\n    provider: local\n",
+    )
+    .expect("windsor.yaml");
+    std::fs::write(
+        template.join("blueprint.yaml"),
+        "kind: Blueprint\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata: {name: a}\n",
+    )
+    .expect("the blueprint");
+    std::fs::write(
+        template.join("features/a.yaml"),
+        "kind: Feature\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata: {name: a}\nkustomize:\n  - name: a\n    path: a\n    substitutions:\n      x: ${jsonnet('bomb.jsonnet')}\n",
+    )
+    .expect("the feature");
+    std::fs::write(template.join("features/bomb.jsonnet"), program).expect("the program");
+}
+
+/// A request to the project of `uri` and one to another project's `other`,
+/// each answered within three seconds although `uri`'s check evaluates
+/// without end, and `uri`'s next diagnostics: those of the stopped check.
+fn answered_while_running_away(client: &mut Client, uri: &str, other: &str) -> Vec<Value> {
+    for (id, document) in [(20, uri), (21, other)] {
+        let asked = Instant::now();
+        let answer = client.request(
+            id,
+            "textDocument/documentSymbol",
+            &json!({"textDocument": {"uri": document}}),
+        );
+        assert!(answer.get("error").is_none(), "{answer}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(3),
+            "{document} answered after {:?}",
+            asked.elapsed()
+        );
+    }
+    client.diagnostics_for(uri)
+}
+
+/// Jsonnet that allocates without end, in a qbec component and in a
+/// features `jsonnet()` file, is evaluated in a child process stopped at
+/// the check's memory budget: each is published as `lsp/check-memory` at
+/// its file while requests, on its project and on another, are answered
+/// at once; the server goes on and ends with status 0.
+#[test]
+fn evaluation_that_allocates_without_end_is_stopped_at_the_budget() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let app = scratch.path().join("app");
+    qbec::qbec_app(&app, "a.jsonnet", "std.makeArray(1e9, function(i) i)\n");
+    let component = uri_of(&app.join("components/a.jsonnet"));
+    let windsor = scratch.path().join("windsor");
+    windsor_project(&windsor, "std.makeArray(1e9, function(i) i)\n");
+    let feature = uri_of(&windsor.join("contexts/_template/features/a.yaml"));
+    let program = uri_of(&windsor.join("contexts/_template/features/bomb.jsonnet"));
+    let (_catalogue_scratch, catalogue) = example("platform/catalogue");
+    let blueprint = catalogue.join("blueprints/go-services.yaml");
+    let other = uri_of(&blueprint);
+
+    let mut client = Client::start_with(&["--check-memory", "256MiB", "--check-time", "60s"]);
+    client.initialize(None, None);
+    let text = std::fs::read_to_string(&blueprint).expect("the blueprint");
+    client.open(&other, "yaml", &text);
+    client.open(&component, "jsonnet", "std.makeArray(1e9, function(i) i)\n");
+    let diagnostics = answered_while_running_away(&mut client, &component, &other);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "lsp/check-memory");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}})
+    );
+    let message = diagnostics[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "the check stopped evaluating component `a`: it held more than 256 MiB of memory"
+        ),
+        "{message}"
+    );
+
+    let written = std::fs::read_to_string(windsor.join("contexts/_template/features/a.yaml"))
+        .expect("the feature");
+    client.open(&feature, "yaml", &written);
+    let asked = Instant::now();
+    let symbols = client.at("textDocument/documentSymbol", &feature, 0, 0, Value::Null);
+    assert!(asked.elapsed() < Duration::from_secs(3), "{symbols}");
+    let diagnostics = client.diagnostics_for(&program);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "lsp/check-memory");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m
+                .starts_with("the check stopped evaluating `jsonnet(\"features/bomb.jsonnet\")`")),
+        "{}",
+        diagnostics[0]
+    );
+    // A hover on the call evaluates nothing: it answers at once.
+    let hover = client.at("textDocument/hover", &feature, 7, 9, Value::Null);
+    assert!(
+        markdown(&hover).contains("not evaluated on hover, it calls `jsonnet()`"),
+        "{hover}"
+    );
+    client.finish();
+}
+
+/// A component that loops (a fold over a billion numbers, in little
+/// memory) is stopped at the check's time budget and published as
+/// `lsp/check-time` at its file, while requests on its project and on
+/// another are answered at once; fixed, it is checked again and cleared.
+#[test]
+fn evaluation_that_loops_is_stopped_at_the_time_budget() {
+    let looping = "std.foldl(function(sum, i) sum + i, std.range(1, 1e9), 0)\n";
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let app = scratch.path().join("app");
+    qbec::qbec_app(&app, "a.jsonnet", looping);
+    let component = uri_of(&app.join("components/a.jsonnet"));
+    let (_catalogue_scratch, catalogue) = example("platform/catalogue");
+    let blueprint = catalogue.join("blueprints/go-services.yaml");
+    let other = uri_of(&blueprint);
+
+    let mut client = Client::start_with(&["--check-time", "2s"]);
+    client.initialize(None, None);
+    let text = std::fs::read_to_string(&blueprint).expect("the blueprint");
+    client.open(&other, "yaml", &text);
+    client.open(&component, "jsonnet", looping);
+    let started = Instant::now();
+    let diagnostics = answered_while_running_away(&mut client, &component, &other);
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "lsp/check-time");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m
+                .starts_with("the check stopped evaluating component `a`: it ran longer than 2s")),
+        "{}",
+        diagnostics[0]
+    );
+    client.change(
+        &component,
+        2,
+        "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }\n",
+    );
+    assert_eq!(client.diagnostics_for(&component), Vec::<Value>::new());
+    client.finish();
+}
