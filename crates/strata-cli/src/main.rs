@@ -15,6 +15,7 @@ mod capabilities;
 pub mod codes;
 mod components;
 mod features;
+mod lsp;
 mod memory;
 mod merge;
 mod platform;
@@ -188,7 +189,10 @@ enum Command {
     #[command(subcommand)]
     Spec(spec::SpecCommand),
     /// A language server (LSP) over standard input and output: diagnostics as you type.
-    Lsp,
+    Lsp(lsp::LspArgs),
+    /// Evaluates one check of `strata lsp`, which runs it as a child process.
+    #[command(hide = true)]
+    LspCheck,
     /// Prints the completion script of a shell.
     Completions {
         /// The shell: bash, zsh, fish, powershell or elvish.
@@ -216,20 +220,10 @@ fn main() -> ExitCode {
         Command::Features(command) => features::run(&cli.global, &command),
         Command::Capabilities(command) => capabilities::run(&cli.global, &command),
         Command::Spec(command) => spec::run(&cli.global, &command),
-        Command::Lsp => lsp(&cli.global),
+        Command::Lsp(args) => lsp::run(&cli.global, &args),
+        Command::LspCheck => lsp::check(&cli.global),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { dir } => shell::man(&dir),
-    }
-}
-
-/// `strata lsp`: one editor session, until the client says `exit`.
-fn lsp(global: &GlobalArgs) -> ExitCode {
-    match strata_lsp::serve_stdio(global.limits()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: the language server stopped: {error}");
-            ExitCode::from(1)
-        }
     }
 }
 

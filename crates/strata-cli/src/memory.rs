@@ -4,11 +4,12 @@
 //! expansion, CEL cost), but an evaluation can still grow without end: a
 //! Jsonnet program that doubles a string forty times asks for a terabyte
 //! within a second, and a Jsonnet VM cannot be interrupted. So a watcher
-//! thread reads the process's resident set (`VmRSS` in `/proc/self/status`)
-//! every few milliseconds, and when it passes the limit the run ends at
-//! once: `run/memory-limit` on standard error, exit status 1, nothing on
-//! standard output. The overshoot is what the process allocates between two
-//! looks (tens of megabytes at most).
+//! thread reads the process's resident set
+//! ([`strata_dialect::resident_bytes`]) every few milliseconds, and when
+//! it passes the limit the run ends at once: `run/memory-limit` on
+//! standard error, exit status 1, nothing on standard output. The
+//! overshoot is what the process allocates between two looks (tens of
+//! megabytes at most).
 //!
 //! Reading the resident set costs nothing on the evaluating threads, where
 //! counting every allocation would. Where `/proc` is missing (not Linux),
@@ -55,7 +56,7 @@ fn exceeded(limit: u64, global: &GlobalArgs) -> ! {
         codes::MEMORY_LIMIT,
         format!(
             "the run held more than {} of memory and was stopped",
-            format_size(limit)
+            strata_dialect::format_size(limit)
         ),
         Span::new(source, 0, 0),
     )
@@ -67,14 +68,9 @@ fn exceeded(limit: u64, global: &GlobalArgs) -> ! {
     std::process::exit(1)
 }
 
-/// The process's resident set in bytes, from `/proc/self/status`.
+/// The process's resident set in bytes.
 fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))?;
-    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
-    Some(kib * 1024)
+    strata_dialect::resident_bytes(std::process::id())
 }
 
 /// Parses `--memory-limit`: bytes, or a number with `KiB`, `MiB`, `GiB` or
@@ -102,19 +98,9 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{text}` is more than this machine can count"))
 }
 
-/// `limit` in the largest binary unit that divides it, or in bytes.
-fn format_size(bytes: u64) -> String {
-    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
-            return format!("{} {unit}", bytes >> shift);
-        }
-    }
-    format!("{bytes} bytes")
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{format_size, parse_size, resident_bytes};
+    use super::parse_size;
 
     #[test]
     fn sizes_parse_in_binary_units() {
@@ -126,19 +112,5 @@ mod tests {
         assert!(parse_size("GiB").is_err());
         assert!(parse_size("4 parsecs").is_err());
         assert!(parse_size("99999999999TiB").is_err());
-    }
-
-    #[test]
-    fn sizes_print_in_the_largest_unit_that_fits() {
-        assert_eq!(format_size(4 << 30), "4 GiB");
-        assert_eq!(format_size(1536 << 20), "1536 MiB");
-        assert_eq!(format_size(1000), "1000 bytes");
-    }
-
-    #[test]
-    fn the_resident_set_is_read_where_proc_exists() {
-        if std::path::Path::new("/proc/self/status").exists() {
-            assert!(resident_bytes().is_some_and(|bytes| bytes > 0));
-        }
     }
 }

@@ -183,7 +183,7 @@ impl Dialect for Application {
 
     /// Reads `qbec.yaml` and the components below `files`' root.
     fn open(files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
-        Application::load(&files, options.limits, options.cancel)
+        Application::load(&files, options)
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
@@ -199,6 +199,8 @@ impl Dialect for Application {
         *db = render.db;
         Outcome::new(objects, render.diagnostics).valid()
     }
+
+    const CHECK_RENDERS: bool = true;
 
     /// Renders every environment with the default request (`qbec
     /// validate`'s and `strata components check`'s checks without options).
@@ -294,6 +296,7 @@ impl Application {
             kinds: request.kinds.clone(),
             exclude_kinds: request.exclude_kinds.clone(),
             format: request.format,
+            progress: self.progress.clone(),
         });
         let results =
             workers::evaluate_all(&job, request.concurrency, request.timeout, &self.cancel);

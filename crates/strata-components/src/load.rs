@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use strata_dialect::{Opened, Outcome, Reader};
+use strata_dialect::{Opened, Options, Outcome, Reader};
 use strata_fs::Files;
 use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
@@ -110,6 +110,9 @@ pub struct Application {
     /// Stops the evaluation of components once asked (see
     /// [`strata_dialect::Options::cancel`]).
     pub(crate) cancel: strata_dialect::Cancel,
+    /// Told when each Jsonnet evaluation starts and ends (see
+    /// [`strata_dialect::Options::progress`]).
+    pub(crate) progress: strata_dialect::Progress,
     /// `qbec.yaml`, decoded.
     pub app: AppFile,
     /// `qbec.yaml`, as written (for spans).
@@ -131,11 +134,13 @@ impl Application {
     /// Reads `qbec.yaml` and the components below `fs`'s root
     /// ([`Dialect::open`](strata_dialect::Dialect::open)). No application
     /// when `qbec.yaml` itself is unusable.
-    pub(crate) fn load(
-        fs: &Arc<dyn Files>,
-        limits: Limits,
-        cancel: strata_dialect::Cancel,
-    ) -> Opened<Application> {
+    pub(crate) fn load(fs: &Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
+        let Options {
+            limits,
+            cancel,
+            progress,
+            ..
+        } = options;
         let mut db = SourceDb::new();
         let mut reader = ApplicationReader {
             files: Reader::new(fs.as_ref(), &mut db, limits),
@@ -152,6 +157,7 @@ impl Application {
                 sources: Arc::default(),
                 limits,
                 cancel,
+                progress,
                 app,
                 app_node,
                 components,

@@ -4,11 +4,12 @@
 //! before it), and the top-level arguments of each component.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use strata_jsonnet::{Failure, Input, Inputs, Setup, Vm, value};
 use strata_syntax::{Diagnostic, Node, Span};
 
+use crate::app::APP_FILE;
 use crate::codes;
 use crate::load::Application;
 use crate::report::Render;
@@ -132,12 +133,15 @@ impl Application {
                 limits: self.limits,
             };
             let source = format!("<computed:{}>", computed.name);
+            let what = format!("computed variable `{}`", computed.name);
+            let step = self.progress.step(&what, Path::new(APP_FILE));
             let value = Vm::new(&setup)
                 .evaluate_snippet(&source, &computed.code)
                 .and_then(|value| {
                     value::to_node(&value, Span::default(), self.limits.max_depth)
                         .map_err(|error| Failure::from_error(&error))
                 });
+            drop(step);
             match value {
                 Ok(node) => vars.push((
                     computed.name.clone(),
@@ -149,7 +153,6 @@ impl Application {
                         || self.span_at(&["spec", "vars", "computed"]),
                         |code| code.span,
                     );
-                    let what = format!("computed variable `{}`", computed.name);
                     let mut diagnostic = render.failure(&what, span, &failure);
                     // The code is written in `qbec.yaml`: point there when the text can be found.
                     let inside = failure

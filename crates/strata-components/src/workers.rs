@@ -16,9 +16,11 @@
 //! their threads left behind, since a VM cannot be interrupted; a
 //! cancelled render stops waiting the same way (within 10 ms), and its
 //! workers stop after the component each is evaluating. A worker that
-//! dies is reported, not propagated.
+//! dies is reported, not propagated. Each component's evaluation is a
+//! step told to the render's [`strata_dialect::Progress`].
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -78,6 +80,8 @@ pub(crate) struct Job {
     pub(crate) exclude_kinds: Vec<String>,
     /// How each object is written.
     pub(crate) format: StreamFormat,
+    /// Told when each component's evaluation starts and ends.
+    pub(crate) progress: strata_dialect::Progress,
 }
 
 /// How often a render waiting for its workers looks whether it has been
@@ -187,7 +191,12 @@ impl Job {
     /// is parsed and evaluated once per thread instead of once per
     /// component, with the same result.
     fn evaluate(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
+        let file = component.files().first().copied().unwrap_or(Path::new(""));
+        let step = self
+            .progress
+            .step(&format!("component `{}`", component.name), file);
         let evaluated = self.evaluate_in(component, span, vm);
+        drop(step);
         if let Some(vm) = vm {
             vm.collect_garbage();
         }

@@ -5,8 +5,9 @@
 //!
 //! 1. **Open** ([`Dialect::open`]) from a [`Files`] tree (a folder on disk
 //!    through `RootFs`, a `MemoryFs` in tests, an overlay in an editor)
-//!    with one [`Options`] value: the [`Limits`] on every input and the
-//!    dialect's own settings. Opening reads, parses, decodes and checks
+//!    with one [`Options`] value: the [`Limits`] on every input, the
+//!    dialect's own settings, a [`Cancel`] token and a [`Progress`] to
+//!    tell where uninterruptible work is. Opening reads, parses, decodes and checks
 //!    everything that does not depend on a request. It gives an
 //!    [`Opened`]: the sources it read and an [`Outcome`] whose value is as
 //!    much of the dialect as could be built, with every problem found.
@@ -33,6 +34,9 @@
 //!   with one code ([`codes`]);
 //! - [`map_ordered`]: a loading step over many independent values spread
 //!   over the cores, its results in order;
+//! - [`resident_bytes`]: the memory a process holds, which is how an
+//!   evaluation that cannot be interrupted is bounded (the command line's
+//!   `--memory-limit`, the language server's check budget);
 //! - [`Outcome`] (from `strata-syntax`): the value and its diagnostics;
 //! - `FsError::diagnostic` (from `strata-fs`): every I/O problem as one
 //!   diagnostic with one set of codes.
@@ -46,19 +50,21 @@ pub mod codes;
 pub mod navigate;
 mod parallel;
 mod read;
+mod resident;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Parsed, Parses, Reader, Unparsed, parse_document};
+pub use resident::{format_size, resident_bytes};
 pub use strata_fs::Files;
 pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
 
 /// How to open a dialect: the bounds on every input, the dialect's own
-/// settings, and a way to stop.
+/// settings, a way to stop, and who is told where the work is.
 #[derive(Debug, Clone, Default)]
 pub struct Options<S> {
     /// Bounds on every file read and every tree built.
@@ -70,15 +76,20 @@ pub struct Options<S> {
     /// can stop at, and what they give is incomplete. Never asked by
     /// default.
     pub cancel: Cancel,
+    /// Told when each step that cannot be interrupted (a Jsonnet
+    /// evaluation) starts and ends, by the renders of the opened dialect.
+    /// Nobody listens by default.
+    pub progress: Progress,
 }
 
 impl<S> Options<S> {
-    /// `settings` within `limits`, never cancelled.
+    /// `settings` within `limits`, never cancelled, nobody listening.
     pub fn new(limits: Limits, settings: S) -> Options<S> {
         Options {
             limits,
             settings,
             cancel: Cancel::default(),
+            progress: Progress::default(),
         }
     }
 
@@ -86,6 +97,13 @@ impl<S> Options<S> {
     #[must_use]
     pub fn with_cancel(mut self, cancel: Cancel) -> Options<S> {
         self.cancel = cancel;
+        self
+    }
+
+    /// These options, their steps told to `progress`.
+    #[must_use]
+    pub fn with_progress(mut self, progress: Progress) -> Options<S> {
+        self.progress = progress;
         self
     }
 }
@@ -114,6 +132,85 @@ impl Cancel {
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Where work is, for whoever must stop it from outside: each step that
+/// cannot be interrupted (one Jsonnet evaluation: jrsonnet has no
+/// interrupt and no memory bound of its own) says what it is and which
+/// file a problem with it belongs to while it runs. The language server
+/// evaluates a check in a child process that it stops at a memory or time
+/// budget, and reports the stop at the step that was running. Nobody
+/// listens by default, and then telling costs nothing.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<Listener>>);
+
+/// Who listens, and the next step's id.
+struct Listener {
+    next: AtomicU64,
+    tell: Box<dyn Fn(&Step<'_>) + Send + Sync>,
+}
+
+/// What [`Progress`] tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A step starts: `what` it is (``component `a` ``) and the `file`
+    /// (below the root of the [`Files`] the dialect was opened on) a
+    /// problem with it is reported at; `id` names it until it ends.
+    Started {
+        /// The step's id, unique in its [`Progress`].
+        id: u64,
+        /// What the step is, for a person.
+        what: &'a str,
+        /// Where a problem with it is reported.
+        file: &'a Path,
+    },
+    /// The step `id` ended.
+    Ended {
+        /// The id it started with.
+        id: u64,
+    },
+}
+
+impl Progress {
+    /// Progress told to `listener`, from any thread.
+    pub fn new(listener: impl Fn(&Step<'_>) + Send + Sync + 'static) -> Progress {
+        Progress(Some(Arc::new(Listener {
+            next: AtomicU64::new(0),
+            tell: Box::new(listener),
+        })))
+    }
+
+    /// Tells that the step `what`, reported at `file`, starts; it ends when
+    /// the returned guard is dropped.
+    pub fn step(&self, what: &str, file: &Path) -> Running {
+        let Some(listener) = &self.0 else {
+            return Running(None);
+        };
+        let id = listener.next.fetch_add(1, Ordering::Relaxed);
+        (listener.tell)(&Step::Started { id, what, file });
+        Running(Some((listener.clone(), id)))
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Progress")
+            .field("listened", &self.0.is_some())
+            .finish()
+    }
+}
+
+/// A step [`Progress::step`] told of: it ends when dropped.
+#[must_use = "the step ends when this is dropped"]
+pub struct Running(Option<(Arc<Listener>, u64)>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some((listener, id)) = &self.0 {
+            (listener.tell)(&Step::Ended { id: *id });
+        }
     }
 }
 
@@ -167,12 +264,20 @@ pub trait Dialect: Sized {
     /// diagnostic is an error.
     fn render(&self, request: &Self::Request, db: &mut SourceDb) -> Outcome<Self::Rendered>;
 
+    /// Whether [`Dialect::check`] renders requests of its own (is more
+    /// than the default). A check that renders evaluates, and an
+    /// evaluation in Jsonnet can run without end: the language server runs
+    /// such a check in a child process it stops at a budget, and a check
+    /// that does nothing needs none.
+    const CHECK_RENDERS: bool = false;
+
     /// Renders every request the dialect can make on its own, without
     /// output, and returns their problems; `db` as for
     /// [`Dialect::render`]. Called only on a dialect whose opening found
     /// no error. By default there is no such request: opening checked all
     /// (a platform catalogue checks every blueprint as it opens; a package
-    /// needs a cluster profile, a spec blueprint its variables).
+    /// needs a cluster profile, a spec blueprint its variables). A dialect
+    /// that states one says so in [`Dialect::CHECK_RENDERS`].
     fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
         let _ = db;
         Vec::new()
@@ -198,7 +303,9 @@ pub trait Dialect: Sized {
 
     /// What the dialect knows of the value written at `at` beyond its
     /// text, in Markdown: where a composed value came from and what it
-    /// overrode. `db` resolves [`Dialect::sources`].
+    /// overrode. `db` resolves [`Dialect::sources`]. An editor asks it on
+    /// every hover, in its own process: it evaluates nothing that could
+    /// run without end (no Jsonnet).
     fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
         let _ = (db, at);
         None

@@ -11,16 +11,30 @@
 //! ([`HostError::Call`]); a Jsonnet file that fails is reported where it
 //! failed, through [`TraceSources`] as every Jsonnet failure is
 //! ([`HostError::Failed`]), its files registered in the render's sources.
+//!
+//! A render evaluates `jsonnet()`, each file a step told to the project's
+//! [`Progress`] (a supervisor that stops a runaway evaluation says where
+//! it stopped); a hover does not ([`Jsonnet::Refused`]): what the dialect
+//! explains is never an evaluation that could run without end.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use strata_cond::{Host, HostError};
+use strata_dialect::Progress;
 use strata_fs::Files;
 use strata_jsonnet::{Failure, Input, Setup, TraceSources, Vm};
 use strata_syntax::{Limits, Node, SourceDb, Span};
+
+/// Whether `jsonnet()` evaluates.
+pub(crate) enum Jsonnet {
+    /// It does, each evaluation a step told to this progress (a render).
+    Evaluated(Progress),
+    /// It does not (a hover); [`Template::refused`] says it was called.
+    Refused,
+}
 
 /// What the expressions of a render may read.
 pub(crate) struct Template<'a> {
@@ -30,17 +44,21 @@ pub(crate) struct Template<'a> {
     db: &'a RefCell<SourceDb>,
     traces: RefCell<TraceSources>,
     evaluated: RefCell<HashMap<PathBuf, Result<Node, HostError>>>,
+    jsonnet: Jsonnet,
+    refused: Cell<bool>,
 }
 
 impl<'a> Template<'a> {
     /// The template folder's files, the values, the context's and the
-    /// project's names, the bounds, and the sources failures register in.
+    /// project's names, the bounds, the sources failures register in, and
+    /// whether `jsonnet()` evaluates.
     pub(crate) fn new(
         fs: Arc<dyn Files>,
         values: &Node,
         names: [&str; 2],
         limits: Limits,
         db: &'a RefCell<SourceDb>,
+        jsonnet: Jsonnet,
     ) -> Template<'a> {
         let mut context = values.to_json_value();
         if let serde_json::Value::Object(fields) = &mut context {
@@ -57,7 +75,14 @@ impl<'a> Template<'a> {
             limits,
             db,
             evaluated: RefCell::new(HashMap::new()),
+            jsonnet,
+            refused: Cell::new(false),
         }
+    }
+
+    /// Whether an expression called `jsonnet()` where it is not evaluated.
+    pub(crate) fn refused(&self) -> bool {
+        self.refused.get()
     }
 
     /// The host for expressions written in the feature file `from`
@@ -84,6 +109,14 @@ impl<'a> Template<'a> {
                 path.display()
             )));
         }
+        let what = format!("`jsonnet(\"{}\")`", path.display());
+        let progress = match &self.jsonnet {
+            Jsonnet::Evaluated(progress) => progress,
+            Jsonnet::Refused => {
+                self.refused.set(true);
+                return Err(HostError::Call(format!("{what} is not evaluated here")));
+            }
+        };
         let setup = Setup {
             fs: self.fs.clone(),
             lib_paths: Vec::new(),
@@ -91,17 +124,18 @@ impl<'a> Template<'a> {
             limits: self.limits,
         };
         let max_depth = self.limits.max_depth;
+        let step = progress.step(&what, &Path::new(crate::TEMPLATE_DIR).join(path));
         let result = strata_jsonnet::on_evaluation_stack(|| {
             Vm::new(&setup).import(path).and_then(|value| {
                 strata_jsonnet::value::to_node(&value, Span::default(), max_depth)
                     .map_err(|error| Failure::from_error(&error))
             })
-        })
-        .map_err(|failure| {
+        });
+        drop(step);
+        let result = result.map_err(|failure| {
             let mut db = self.db.borrow_mut();
             let mut traces = self.traces.borrow_mut();
             let fallback = traces.file_start(&mut db, path);
-            let what = format!("`jsonnet(\"{}\")`", path.display());
             HostError::Failed(Box::new(traces.failure(&mut db, &what, fallback, &failure)))
         });
         self.evaluated

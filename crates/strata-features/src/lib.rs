@@ -99,6 +99,8 @@ pub struct Project {
     root: Arc<dyn Files>,
     template: Arc<dyn Files>,
     limits: Limits,
+    /// Told when each `jsonnet()` evaluation of a render starts and ends.
+    progress: strata_dialect::Progress,
     sources: Arc<SourceDb>,
     /// `windsor.yaml`, unless it could not be read.
     windsor: Option<Node>,
@@ -251,6 +253,7 @@ impl Dialect for Project {
                 root: files,
                 template,
                 limits,
+                progress: options.progress,
                 sources: sources.clone(),
                 windsor,
                 blueprint,
@@ -265,6 +268,8 @@ impl Dialect for Project {
     fn sources(&self) -> &Arc<SourceDb> {
         &self.sources
     }
+
+    const CHECK_RENDERS: bool = true;
 
     /// Composes the blueprint of every context `windsor.yaml` names.
     fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
@@ -329,8 +334,14 @@ impl Project {
         // Jsonnet failures register their files while expressions run.
         let shared = RefCell::new(std::mem::take(db));
         let names = [request.context.as_str(), self.name.as_str()];
-        let template =
-            host::Template::new(self.template.clone(), &values, names, self.limits, &shared);
+        let template = host::Template::new(
+            self.template.clone(),
+            &values,
+            names,
+            self.limits,
+            &shared,
+            host::Jsonnet::Evaluated(self.progress.clone()),
+        );
         let mut composer = Composer::new(&shared, &values);
         let mut layers = vec!["blueprint".to_owned()];
         let host = template.for_file(Path::new(BLUEPRINT_FILE));

@@ -12,7 +12,9 @@
 //!   component's `path` and `source`, a kustomization's `name`), or that
 //!   it replaces that entry whole (`strategy: replace`). A `when` or a
 //!   text with `${..}`: what it gives in each context of `windsor.yaml`
-//!   (its values, as a render without `--set` reads them).
+//!   (its values, as a render without `--set` reads them), unless it
+//!   calls `jsonnet()`: a hover evaluates no Jsonnet, which could run
+//!   without end in the editor's server.
 //! - **Functions**: `values`, `jsonnet` and `file`.
 //! - **Schemas**: `blueprint.yaml` and the feature files of the template
 //!   folder.
@@ -227,8 +229,14 @@ impl Project {
             };
             let shared = RefCell::new(db);
             let names = [context, self.name.as_str()];
-            let template =
-                host::Template::new(self.template.clone(), &values, names, self.limits, &shared);
+            let template = host::Template::new(
+                self.template.clone(),
+                &values,
+                names,
+                self.limits,
+                &shared,
+                host::Jsonnet::Refused,
+            );
             let host = template.for_file(&feature.path);
             let given = if is_when {
                 strata_cond::condition(text, &values, &host).map(|holds| format!("`{holds}`"))
@@ -242,6 +250,10 @@ impl Project {
                 })
             };
             let _ = match given {
+                _ if template.refused() => writeln!(
+                    lines,
+                    "- in context `{context}`: not evaluated on hover, it calls `jsonnet()` (a check evaluates it)"
+                ),
                 Ok(value) => writeln!(lines, "- in context `{context}`: {value}"),
                 Err(error) => writeln!(lines, "- in context `{context}`: fails, {}", error.message),
             };

@@ -48,7 +48,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
 use strata_fs::Files;
-use strata_syntax::Limits;
 
 /// The allocator of the `strata` binary, so that what is measured is what runs.
 #[global_allocator]
@@ -151,7 +150,9 @@ fn latency(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
     for input in inputs() {
         let (client, server) = Connection::memory();
-        let session = std::thread::spawn(move || strata_lsp::serve(&server, Limits::default()));
+        let session = std::thread::spawn(move || {
+            strata_lsp::serve(&server, &strata_lsp::Settings::default())
+        });
         client
             .sender
             .send(Message::Request(Request::new(

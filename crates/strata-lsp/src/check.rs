@@ -3,11 +3,16 @@
 //!
 //! The project is opened through the dialect contract from an
 //! [`OverlayFs`]: the editor's open buffers over the files on disk, so
-//! what the user sees is what is checked. Opening finds what needs no
-//! request (parse and schema errors, unknown keys, broken templates and
-//! includes, expressions that do not compile); when it found no error,
+//! what the user sees is what is checked. Opening ([`open`]) finds what
+//! needs no request (parse and schema errors, unknown keys, broken
+//! templates and includes, expressions that do not compile) and gives the
+//! [`View`] the editor's requests read. When it found no error and the
+//! dialect's check renders ([`Dialect::CHECK_RENDERS`]),
 //! [`Dialect::check`] renders what the dialect can ask for on its own
-//! (each environment, each context), as `strata <dialect> check` does.
+//! (each environment, each context), as `strata <dialect> check` does:
+//! in this process ([`render_checks`]), or in a child process that opens
+//! the project again ([`evaluate`], through [`crate::isolated`]), since
+//! those renders evaluate Jsonnet, which nothing in a process can stop.
 //! Every diagnostic is published for the file it points into, with the
 //! same code, message, range, related places, field path, notes and help.
 //!
@@ -23,7 +28,9 @@ use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
     Url,
 };
-use strata_dialect::{Cancel, Dialect, Files, FunctionDoc, Limits, Options, Outline, SourceDb};
+use strata_dialect::{
+    Cancel, Dialect, Files, FunctionDoc, Limits, Options, Outline, Progress, SourceDb,
+};
 use strata_fs::{MemoryFs, OverlayFs, RootFs};
 use strata_syntax::{Diagnostic, Severity, SourceId, Span};
 
@@ -32,13 +39,18 @@ use crate::project::{DialectKind, Project};
 /// Every file's diagnostics, by absolute path.
 pub type Published = BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>;
 
-/// A project as last checked: its diagnostics, and what the editor's
-/// requests read (the sources, the outline, the dialect's own answers).
-pub struct Checked {
-    /// Every file's diagnostics.
-    pub published: Published,
+/// A project as opening it found it: what the editor's requests read, the
+/// diagnostics of opening, and whether its check renders beyond.
+pub struct Opening {
     /// The project as opened.
     pub view: View,
+    /// Every file's diagnostics from opening.
+    pub published: Published,
+    /// Whether the dialect's check renders requests of its own
+    /// ([`Dialect::CHECK_RENDERS`]) and opening found no error: the rest
+    /// of the project's diagnostics come from those renders
+    /// ([`render_checks`] here, or [`evaluate`] in a child process).
+    pub renders: bool,
 }
 
 /// What hovers, definitions, references, symbols and completion read: a
@@ -54,12 +66,25 @@ pub struct View {
     pub functions: Vec<FunctionDoc>,
     /// The dialect's own schema of a file (below the root).
     pub schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
-    /// The dialect, when opening gave one: it explains values, and the
-    /// next check of the project reopens it ([`Dialect::reopen`]).
+    /// The dialect, when opening gave one: it explains values, renders
+    /// its checks, and the next check of the project reopens it
+    /// ([`Dialect::reopen`]).
     pub dialect: Option<Arc<dyn Loaded>>,
 }
 
 impl View {
+    /// The view of a project that could not be opened.
+    fn empty(root: PathBuf) -> View {
+        View {
+            root,
+            sources: SourceDb::new(),
+            outline: Outline::default(),
+            functions: Vec::new(),
+            schema_of: |_| None,
+            dialect: None,
+        }
+    }
+
     /// What the dialect knows of the value written at `at`.
     #[must_use]
     pub fn explain(&self, at: Span) -> Option<String> {
@@ -102,6 +127,9 @@ impl View {
 pub trait Loaded: Send + Sync {
     /// [`Dialect::explain`].
     fn explain(&self, db: &SourceDb, at: Span) -> Option<String>;
+    /// [`Dialect::check`], in a database of its own that extends the
+    /// dialect's sources.
+    fn render_checks(&self) -> (SourceDb, Vec<Diagnostic>);
     /// The dialect itself, for the next check to reopen.
     fn as_any(&self) -> &dyn Any;
 }
@@ -111,78 +139,127 @@ impl<D: Dialect + Send + Sync + 'static> Loaded for D {
         Dialect::explain(self, db, at)
     }
 
+    fn render_checks(&self) -> (SourceDb, Vec<Diagnostic>) {
+        let mut db = SourceDb::extending(self.sources().clone());
+        let diagnostics = Dialect::check(self, &mut db);
+        (db, diagnostics)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
 }
 
 /// Opens `project` with `buffers` (absolute paths) over its files,
-/// reopening `previous` (the dialect of its last check) when there is one;
-/// stops early, with an incomplete result, once `cancel` is asked.
+/// reopening `previous` (the dialect of its last check) when there is one,
+/// and outlines it; stops early, with an incomplete result, once `cancel`
+/// is asked. What the check renders is left to [`render_checks`] or
+/// [`evaluate`] ([`Opening::renders`]).
 #[must_use]
-pub fn check(
+pub fn open(
     project: &Project,
     buffers: &BTreeMap<PathBuf, String>,
     limits: Limits,
     previous: Option<&dyn Loaded>,
     cancel: &Cancel,
-) -> Checked {
-    let Ok(base) = RootFs::new(&project.root) else {
-        return Checked {
+) -> Opening {
+    let Some(files) = overlay(project, buffers) else {
+        return Opening {
+            view: View::empty(project.root.clone()),
             published: Published::new(),
-            view: View {
-                root: project.root.clone(),
-                sources: SourceDb::new(),
-                outline: Outline::default(),
-                functions: Vec::new(),
-                schema_of: |_| None,
-                dialect: None,
-            },
+            renders: false,
         };
     };
+    let options = Opener {
+        root: project.root.clone(),
+        previous,
+        cancel: cancel.clone(),
+    };
+    let (view, diagnostics, renders) = with_dialect(project, files, limits, options);
+    let published = publish(&view.sources, &project.root, &diagnostics);
+    Opening {
+        view,
+        published,
+        renders,
+    }
+}
+
+/// The diagnostics of the renders of `dialect`'s check, in this process
+/// ([`Dialect::check`]), for the files below `root`.
+#[must_use]
+pub fn render_checks(dialect: &dyn Loaded, root: &Path) -> Published {
+    let (db, diagnostics) = dialect.render_checks();
+    publish(&db, root, &diagnostics)
+}
+
+/// Opens `project` afresh with `buffers` over its files and, when opening
+/// finds no error, renders its check: the diagnostics of those renders,
+/// each step of evaluation told to `progress`. What the child process of
+/// an isolated check does ([`crate::isolated`]).
+#[must_use]
+pub fn evaluate(
+    project: &Project,
+    buffers: &BTreeMap<PathBuf, String>,
+    limits: Limits,
+    progress: Progress,
+) -> Published {
+    let Some(files) = overlay(project, buffers) else {
+        return Published::new();
+    };
+    let (db, diagnostics) = with_dialect(project, files, limits, Evaluator { progress });
+    publish(&db, &project.root, &diagnostics)
+}
+
+/// The editor's buffers below `project`'s root over the files on disk;
+/// `None` when the root cannot be opened.
+fn overlay(project: &Project, buffers: &BTreeMap<PathBuf, String>) -> Option<Arc<dyn Files>> {
+    let base = RootFs::new(&project.root).ok()?;
     let mut memory = MemoryFs::new();
     for (path, text) in buffers {
         if let Some(relative) = path.strip_prefix(&project.root).ok().and_then(Path::to_str) {
             memory = memory.with(relative, text);
         }
     }
-    let files: Arc<dyn Files> = Arc::new(OverlayFs::new(Arc::new(base), memory));
-    let root = project.root.clone();
-    let (view, diagnostics) = match &project.dialect {
-        DialectKind::Platform => {
-            open::<strata_platform::Catalogue>(files, defaults(limits), root, previous, cancel)
-        }
+    Some(Arc::new(OverlayFs::new(Arc::new(base), memory)))
+}
+
+/// Work on a project's dialect, whichever it is.
+trait WithDialect {
+    /// What the work gives.
+    type Output;
+    /// The work, on `files` opened as `D` with `options`.
+    fn run<D: Dialect + Send + Sync + 'static>(
+        self,
+        files: Arc<dyn Files>,
+        options: Options<D::Settings>,
+    ) -> Self::Output;
+}
+
+/// Runs `work` on `project`'s dialect, within `limits`: the one place a
+/// dialect's kind becomes its type.
+fn with_dialect<W: WithDialect>(
+    project: &Project,
+    files: Arc<dyn Files>,
+    limits: Limits,
+    work: W,
+) -> W::Output {
+    match &project.dialect {
+        DialectKind::Platform => work.run::<strata_platform::Catalogue>(files, defaults(limits)),
         DialectKind::Components => {
-            open::<strata_components::Application>(files, defaults(limits), root, previous, cancel)
+            work.run::<strata_components::Application>(files, defaults(limits))
         }
-        DialectKind::Features => {
-            open::<strata_features::Project>(files, defaults(limits), root, previous, cancel)
-        }
+        DialectKind::Features => work.run::<strata_features::Project>(files, defaults(limits)),
         DialectKind::Capabilities => {
-            open::<strata_capabilities::Package>(files, defaults(limits), root, previous, cancel)
+            work.run::<strata_capabilities::Package>(files, defaults(limits))
         }
         DialectKind::Spec(blueprint) => {
             let settings = strata_spec::Settings {
                 path: blueprint.clone(),
                 root: Some(project.root.clone()),
             };
-            open::<strata_spec::Spec>(
-                files,
-                Options::new(limits, settings),
-                root,
-                previous,
-                cancel,
-            )
+            work.run::<strata_spec::Spec>(files, Options::new(limits, settings))
         }
-    };
-    let mut published = Published::new();
-    for diagnostic in &diagnostics {
-        let Some((path, converted)) = convert(&view.sources, &project.root, diagnostic) else {
-            continue;
-        };
-        published.entry(path).or_default().push(converted);
     }
-    Checked { published, view }
 }
 
 /// The dialect's default settings within `limits`.
@@ -190,40 +267,88 @@ fn defaults<S: Default>(limits: Limits) -> Options<S> {
     Options::new(limits, S::default())
 }
 
-/// Opens `D` on `files` with `options` (reopens `previous` when it is a
-/// `D`), then, when opening found no error, checks every request it makes
-/// on its own ([`Dialect::check`]); gives the view and every diagnostic.
-fn open<D: Dialect + Send + Sync + 'static>(
-    files: Arc<dyn Files>,
-    options: Options<D::Settings>,
+/// Opening for the editor: reopens the last check's dialect when it is of
+/// the same kind, then outlines what it opened.
+struct Opener<'a> {
     root: PathBuf,
-    previous: Option<&dyn Loaded>,
-    cancel: &Cancel,
-) -> (View, Vec<Diagnostic>) {
-    let options = options.with_cancel(cancel.clone());
-    let opened = match previous.and_then(|previous| previous.as_any().downcast_ref::<D>()) {
-        Some(previous) => previous.reopen(files, options),
-        None => D::open(files, options),
-    };
-    let mut sources = SourceDb::extending(opened.sources);
-    let mut diagnostics = opened.outcome.diagnostics;
-    let mut outline = Outline::default();
-    let dialect = opened.outcome.value.map(|dialect| {
-        if !diagnostics.iter().any(Diagnostic::is_error) {
-            diagnostics.extend(dialect.check(&mut sources));
+    previous: Option<&'a dyn Loaded>,
+    cancel: Cancel,
+}
+
+impl WithDialect for Opener<'_> {
+    /// The view, opening's diagnostics, and whether the check renders.
+    type Output = (View, Vec<Diagnostic>, bool);
+
+    fn run<D: Dialect + Send + Sync + 'static>(
+        self,
+        files: Arc<dyn Files>,
+        options: Options<D::Settings>,
+    ) -> Self::Output {
+        let options = options.with_cancel(self.cancel);
+        let previous = self
+            .previous
+            .and_then(|previous| previous.as_any().downcast_ref::<D>());
+        let opened = match previous {
+            Some(previous) => previous.reopen(files, options),
+            None => D::open(files, options),
+        };
+        let mut sources = SourceDb::extending(opened.sources);
+        let diagnostics = opened.outcome.diagnostics;
+        let mut outline = Outline::default();
+        let dialect = opened.outcome.value.map(|dialect| {
+            outline = dialect.outline(&mut sources);
+            Arc::new(dialect) as Arc<dyn Loaded>
+        });
+        let renders =
+            D::CHECK_RENDERS && dialect.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
+        let view = View {
+            root: self.root,
+            sources,
+            outline,
+            functions: D::functions(),
+            schema_of: D::schema_of,
+            dialect,
+        };
+        (view, diagnostics, renders)
+    }
+}
+
+/// Opening and rendering the check, each evaluation told to `progress`.
+struct Evaluator {
+    progress: Progress,
+}
+
+impl WithDialect for Evaluator {
+    /// The sources the diagnostics point into, and the check's diagnostics.
+    type Output = (SourceDb, Vec<Diagnostic>);
+
+    fn run<D: Dialect + Send + Sync + 'static>(
+        self,
+        files: Arc<dyn Files>,
+        options: Options<D::Settings>,
+    ) -> Self::Output {
+        let opened = D::open(files, options.with_progress(self.progress));
+        let mut db = SourceDb::extending(opened.sources);
+        let diagnostics = match opened.outcome.value {
+            Some(dialect) if !opened.outcome.diagnostics.iter().any(Diagnostic::is_error) => {
+                dialect.check(&mut db)
+            }
+            _ => Vec::new(),
+        };
+        (db, diagnostics)
+    }
+}
+
+/// Every diagnostic for the file it points into (one of the project's
+/// below `root`).
+fn publish(sources: &SourceDb, root: &Path, diagnostics: &[Diagnostic]) -> Published {
+    let mut published = Published::new();
+    for diagnostic in diagnostics {
+        if let Some((path, converted)) = convert(sources, root, diagnostic) {
+            published.entry(path).or_default().push(converted);
         }
-        outline = dialect.outline(&mut sources);
-        Arc::new(dialect) as Arc<dyn Loaded>
-    });
-    let view = View {
-        root,
-        sources,
-        outline,
-        functions: D::functions(),
-        schema_of: D::schema_of,
-        dialect,
-    };
-    (view, diagnostics)
+    }
+    published
 }
 
 /// The absolute path of a source, if it is a file of the project (sources

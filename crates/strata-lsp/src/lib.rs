@@ -1,6 +1,17 @@
 //! `strata lsp`: a language server for the dialects, over standard input and
 //! output (`lsp-server` and `lsp-types`, rust-analyzer's crates).
 //!
+//! **The client cannot end the server by what it sends.** Messages are
+//! read by [`transport`]: a body longer than the session's bound
+//! ([`transport::DEFAULT_MAX_MESSAGE_BYTES`] unless set) is refused from
+//! its header, and a body is read as it arrives; a broken header (no way
+//! to find the next message) ends the session with an error. A body that
+//! is no message (not JSON, a batch, `42`, `null`) is answered with
+//! JSON-RPC's error and the session goes on. Requests before `initialize`
+//! are answered `ServerNotInitialized`, a second `initialize` and requests
+//! after `shutdown` `InvalidRequest`; `exit` ends the session (status 1
+//! without `shutdown`, as the protocol says).
+//!
 //! **Diagnostics as the user types.** Every open buffer belongs to a
 //! project ([`project`]: one the client names in its initialization
 //! options, else what the file says it is, else the nearest marker above
@@ -9,37 +20,49 @@
 //! through the dialect contract with the open buffers over the files on
 //! disk; reopened, once it has been opened, so a dialect reuses what the
 //! change left as it was: the platform its compiled CEL and the checks of
-//! every blueprint whose resolved tree is identical), and its diagnostics are published for every file they point
-//! into, errors in files the user has not opened included. A file whose
-//! problems are fixed is published empty, so its marks go away. A file
-//! outside every project gets nothing.
+//! every blueprint whose resolved tree is identical), and its diagnostics
+//! are published for every file they point into, errors in files the user
+//! has not opened included. A file whose problems are fixed is published
+//! empty, so its marks go away. A file outside every project gets nothing.
 //!
-//! **Checks never block the session.** At most two run at once, each on a
-//! worker of its own. A change cancels the check of its project still
-//! running ([`strata_dialect::Cancel`]): it stops at the next step it can
-//! stop at (a blueprint checked, a Jsonnet component evaluated: jrsonnet
-//! cannot interrupt an evaluation, whose call depth and `--memory-limit`
-//! bound it), and its result is dropped, so what is published is always
-//! the latest text's.
+//! **Evaluation runs apart.** What a dialect's check renders beyond
+//! opening (every environment of a qbec application, every context of a
+//! Windsor project: Jsonnet) runs, in the binary, in a child process with
+//! a memory and a time budget ([`isolated`]): an evaluation that runs
+//! away is stopped there and published as a diagnostic at the component
+//! it was evaluating, and the server goes on. A library caller may keep it
+//! in the process ([`Evaluation::InProcess`]).
+//!
+//! **Checks never block the session.** Checks run on workers, two at
+//! once when started by changes. A change cancels the check of its
+//! project still running ([`strata_dialect::Cancel`]): it stops at the
+//! next step it can stop at (a blueprint checked, a Jsonnet component
+//! evaluated; a child process is killed), and its result is dropped, so
+//! what is published is always the latest text's.
 //!
 //! **Requests** (hover, definition, references, document symbols,
-//! completion: `navigate`, `complete`) read the project's view from its
-//! last check; a view older than the last change is checked again first,
-//! on the main thread, so positions match the text the client shows.
-//! Completion alone reads the buffer as it is and the last view's names
-//! and schemas, so typing never waits for a check. A panic while
-//! answering becomes an error response and the session goes on; one while
-//! checking is reported in the client's log (`window/logMessage`).
-//! Requests the server does not offer get `MethodNotFound`; `exit` without
-//! `shutdown` is an error (status 1).
+//! completion: `navigate`, `complete`) read the project's view, which
+//! opening gives before any render; a view older than the last change
+//! holds the request until the project's next opening gives a new one
+//! (started at once, on a worker of its own), while every other message,
+//! other projects' requests included, is answered. Completion alone reads
+//! the buffer as it is and the last view's names and schemas, so typing
+//! never waits. `$/cancelRequest` answers a held request `RequestCanceled`.
+//! A panic while answering becomes an error response and the session goes
+//! on; one while checking is reported in the client's log
+//! (`window/logMessage`). Requests the server does not offer get
+//! `MethodNotFound`.
 
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod codes;
 mod complete;
+pub mod isolated;
 mod navigate;
 pub mod project;
 mod requests;
+pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -48,14 +71,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossbeam_channel::Sender;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
-    LogMessage, Notification as _, PublishDiagnostics,
+    Cancel as CancelRequest, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    DidSaveTextDocument, Exit, LogMessage, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Completion, Request as _};
+use lsp_types::request::{Completion, Initialize, Request as _, Shutdown};
 use lsp_types::{
-    CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    CancelParams, CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, HoverProviderCapability,
     LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, Url,
@@ -63,17 +86,41 @@ use lsp_types::{
 use strata_dialect::Cancel;
 use strata_syntax::Limits;
 
-use crate::check::{Checked, View};
+use crate::check::{Loaded, Opening, Published, View};
+use crate::isolated::Evaluated;
+pub use crate::isolated::Isolated;
 use crate::project::Project;
 
 /// How long the server waits after a change for the next one before it
 /// checks: typing does not start a check per keystroke.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
-/// How many checks run at once, each on a worker of its own: one per core
-/// of the machines this is measured on, so a check that a newer change
-/// overtook does not hold the next one back.
+/// How many checks changes start at once, each on a worker of its own:
+/// one per core of the machines this is measured on, so a check that a
+/// newer change overtook does not hold the next one back. A request that
+/// waits for its project starts its check whatever runs.
 const MAX_RUNNING: usize = 2;
+
+/// How a session runs.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The bounds on every file a check reads.
+    pub limits: Limits,
+    /// Where a check's renders evaluate.
+    pub evaluation: Evaluation,
+}
+
+/// Where a check's renders (what [`strata_dialect::Dialect::check`]
+/// evaluates beyond opening) run.
+#[derive(Debug, Clone, Default)]
+pub enum Evaluation {
+    /// On the check's worker, in this process: bounded by nothing but the
+    /// limits of each language (tests, benchmarks, fuzzing).
+    #[default]
+    InProcess,
+    /// In a child process, stopped at its budget ([`isolated`]).
+    Isolated(Isolated),
+}
 
 /// Why the server stopped before the client said `exit`: the connection
 /// broke, or a message could not be read or written.
@@ -92,19 +139,54 @@ fn failed(error: impl fmt::Display) -> ServerError {
     ServerError(error.to_string())
 }
 
-/// Serves one editor session over standard input and output, every input
-/// read within `limits`, until the client says `exit`.
-pub fn serve_stdio(limits: Limits) -> Result<(), ServerError> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(&connection, limits)?;
+/// Serves one editor session over standard input and output, each
+/// message's body at most `max_message_bytes`, until the client says
+/// `exit`, goes away, or breaks the framing.
+pub fn serve_stdio(settings: &Settings, max_message_bytes: usize) -> Result<(), ServerError> {
+    let (connection, io_threads) = transport::stdio(max_message_bytes);
+    let served = serve(&connection, settings);
     drop(connection);
-    io_threads.join().map_err(failed)
+    // A broken stream is why the session ended, whatever it did then.
+    io_threads.join().map_err(ServerError)?;
+    served
 }
 
 /// Serves one editor session on `connection`: the handshake, then every
 /// message until `shutdown` and `exit` (or the client going away); an
 /// `exit` without `shutdown` is an error, as the protocol says.
-pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError> {
+pub fn serve(connection: &Connection, settings: &Settings) -> Result<(), ServerError> {
+    let Some(initialize) = handshake(connection)? else {
+        return Ok(());
+    };
+    let (events_sender, events) = crossbeam_channel::unbounded();
+    let mut server = Server {
+        connection,
+        settings: Arc::new(settings.clone()),
+        configured: configured_projects(&initialize),
+        buffers: BTreeMap::new(),
+        dirty: HashSet::new(),
+        generations: HashMap::new(),
+        running: 0,
+        checks: HashMap::new(),
+        events: events_sender,
+        published: HashMap::new(),
+        views: HashMap::new(),
+        opened: HashMap::new(),
+        waiting: HashMap::new(),
+        shut_down: false,
+    };
+    let ended = server.run(&events);
+    // Whatever still runs is no longer wanted (a child process is killed).
+    for (_, cancel) in server.checks.values() {
+        cancel.cancel();
+    }
+    ended
+}
+
+/// Waits for `initialize` and answers it: its parameters, or `None` when
+/// the client went away first. Requests before it are answered
+/// `ServerNotInitialized`, notifications dropped; `exit` ends the session.
+fn handshake(connection: &Connection) -> Result<Option<serde_json::Value>, ServerError> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -117,69 +199,46 @@ pub fn serve(connection: &Connection, limits: Limits) -> Result<(), ServerError>
         }),
         ..ServerCapabilities::default()
     };
-    let initialize = connection
-        .initialize(serde_json::to_value(capabilities).map_err(failed)?)
-        .map_err(failed)?;
-    let (finished_sender, finished) = crossbeam_channel::unbounded();
-    let mut server = Server {
-        limits,
-        configured: configured_projects(&initialize),
-        buffers: BTreeMap::new(),
-        dirty: HashSet::new(),
-        generations: HashMap::new(),
-        running: 0,
-        cancels: HashMap::new(),
-        finished: finished_sender,
-        published: HashMap::new(),
-        views: HashMap::new(),
-    };
-    loop {
-        // Wait for a message, a finished check, or the end of the debounce
-        // when a change waits to be checked and a worker is free.
-        let waiting = !server.dirty.is_empty() && server.running < MAX_RUNNING;
-        let timeout = if waiting { DEBOUNCE } else { Duration::MAX };
-        let message = crossbeam_channel::select! {
-            recv(connection.receiver) -> message => match message {
-                Ok(message) => message,
-                Err(_) => return Ok(()),
-            },
-            recv(finished) -> done => {
-                if let Ok(done) = done {
-                    server.take_finished(connection, done)?;
-                }
-                continue;
-            }
-            default(timeout) => {
-                server.start_checks();
-                continue;
-            }
-        };
+    for message in &connection.receiver {
         match message {
+            Message::Request(request) if request.method == Initialize::METHOD => {
+                let result = serde_json::json!({ "capabilities": capabilities });
+                respond(connection, Response::new_ok(request.id, result))?;
+                return Ok(Some(request.params));
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request).map_err(failed)? {
-                    return Ok(());
-                }
-                let response = server.answer(connection, &request)?;
-                connection
-                    .sender
-                    .send(Message::Response(response))
-                    .map_err(failed)?;
+                let message = format!("`{}` before `initialize`", request.method);
+                let code = ErrorCode::ServerNotInitialized;
+                respond(
+                    connection,
+                    Response::new_err(request.id, code as i32, message),
+                )?;
             }
-            // `exit` before `shutdown`: the protocol's exit status 1.
             Message::Notification(notification) if notification.method == Exit::METHOD => {
-                return Err(ServerError(
-                    "the client said `exit` without `shutdown`".to_owned(),
-                ));
+                return Err(exit_without_shutdown());
             }
-            Message::Notification(notification) => server.notify(notification),
-            Message::Response(_) => {}
+            Message::Notification(_) | Message::Response(_) => {}
         }
     }
+    Ok(None)
+}
+
+fn exit_without_shutdown() -> ServerError {
+    ServerError("the client said `exit` without `shutdown`".to_owned())
+}
+
+/// Sends `response`.
+fn respond(connection: &Connection, response: Response) -> Result<(), ServerError> {
+    connection
+        .sender
+        .send(Message::Response(response))
+        .map_err(failed)
 }
 
 /// One session's state.
-struct Server {
-    limits: Limits,
+struct Server<'c> {
+    connection: &'c Connection,
+    settings: Arc<Settings>,
     /// The projects the client named in its initialization options.
     configured: Vec<project::Configured>,
     /// The open buffers, by absolute path.
@@ -193,24 +252,278 @@ struct Server {
     running: usize,
     /// The latest check started for each project, by the generation it
     /// checks, and how to cancel it.
-    cancels: HashMap<Project, (u64, Cancel)>,
-    /// Where workers send what they checked.
-    finished: Sender<Finished>,
+    checks: HashMap<Project, (u64, Cancel)>,
+    /// Where workers say what they opened and checked.
+    events: Sender<Event>,
     /// Each checked project and the files it last published diagnostics for.
     published: HashMap<Project, BTreeSet<PathBuf>>,
-    /// Each checked project as its last check saw it, with the generation
-    /// it saw.
+    /// Each project as its last opening saw it, with the generation it
+    /// saw.
     views: HashMap<Project, (u64, View)>,
+    /// Opening's diagnostics of a project whose renders still run, with
+    /// the generation: published with theirs.
+    opened: HashMap<Project, (u64, Published)>,
+    /// Requests held until their project's view is the latest text's.
+    waiting: HashMap<Project, Vec<Request>>,
+    /// Whether `shutdown` came.
+    shut_down: bool,
 }
 
-/// A check a worker finished: `None` when it panicked.
-struct Finished {
+/// What a worker says of the check it runs.
+enum Event {
+    /// Opening ended: what it gave (`None` when it panicked).
+    Opened {
+        project: Project,
+        generation: u64,
+        opening: Option<Opening>,
+    },
+    /// The check ended, and what its renders gave (`None` when it had
+    /// none to run). Always the worker's last word.
+    Finished {
+        project: Project,
+        generation: u64,
+        evaluated: Option<Evaluated>,
+    },
+}
+
+/// What a worker needs to check a project.
+struct Job {
     project: Project,
     generation: u64,
-    checked: Option<Checked>,
+    buffers: BTreeMap<PathBuf, String>,
+    previous: Option<Arc<dyn Loaded>>,
+    cancel: Cancel,
+    settings: Arc<Settings>,
+    events: Sender<Event>,
 }
 
-impl Server {
+impl Job {
+    /// Opens the project, says so, then runs its check's renders, here or
+    /// in a child process, and says how they ended.
+    fn run(self) {
+        let Job {
+            project,
+            generation,
+            buffers,
+            previous,
+            cancel,
+            settings,
+            events,
+        } = self;
+        let opening = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check::open(
+                &project,
+                &buffers,
+                settings.limits,
+                previous.as_deref(),
+                &cancel,
+            )
+        }))
+        .ok();
+        drop(previous);
+        // The dialect, when its check renders.
+        let renders = opening
+            .as_ref()
+            .filter(|opening| opening.renders)
+            .and_then(|opening| opening.view.dialect.clone());
+        let _ = events.send(Event::Opened {
+            project: project.clone(),
+            generation,
+            opening,
+        });
+        let evaluated = renders.map(|dialect| {
+            if cancel.is_cancelled() {
+                return Evaluated::Cancelled;
+            }
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                match &settings.evaluation {
+                    Evaluation::InProcess => {
+                        Evaluated::Published(check::render_checks(dialect.as_ref(), &project.root))
+                    }
+                    Evaluation::Isolated(isolated) => {
+                        isolated::evaluate(isolated, &project, &buffers, &cancel)
+                    }
+                }
+            }))
+            .unwrap_or_else(|_| Evaluated::Failed(bug("checking", &project)))
+        });
+        let _ = events.send(Event::Finished {
+            project,
+            generation,
+            evaluated,
+        });
+    }
+}
+
+/// The log line of a panic while `doing` something to `project`.
+fn bug(doing: &str, project: &Project) -> String {
+    format!(
+        "strata: {doing} `{}` failed (a bug; the server goes on)",
+        project.root.display()
+    )
+}
+
+impl Server<'_> {
+    /// Every message, until `exit` or the client going away.
+    fn run(&mut self, events: &crossbeam_channel::Receiver<Event>) -> Result<(), ServerError> {
+        loop {
+            // Wait for a message, a worker's word, or the end of the
+            // debounce when a change waits to be checked and a worker is
+            // free.
+            let waiting = !self.dirty.is_empty() && self.running < MAX_RUNNING;
+            let timeout = if waiting { DEBOUNCE } else { Duration::MAX };
+            let message = crossbeam_channel::select! {
+                recv(self.connection.receiver) -> message => match message {
+                    Ok(message) => message,
+                    Err(_) => return Ok(()),
+                },
+                recv(events) -> event => {
+                    if let Ok(event) = event {
+                        self.take_event(event)?;
+                    }
+                    continue;
+                }
+                default(timeout) => {
+                    self.start_checks();
+                    continue;
+                }
+            };
+            match message {
+                Message::Request(request) => self.request(request)?,
+                Message::Notification(notification) if notification.method == Exit::METHOD => {
+                    return if self.shut_down {
+                        Ok(())
+                    } else {
+                        Err(exit_without_shutdown())
+                    };
+                }
+                // After `shutdown`, nothing is checked any more.
+                Message::Notification(_) if self.shut_down => {}
+                Message::Notification(notification) => self.notify(notification)?,
+                Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// Answers `request` now, or holds it until its project's view is the
+    /// latest text's.
+    fn request(&mut self, request: Request) -> Result<(), ServerError> {
+        let refused = match request.method.as_str() {
+            _ if self.shut_down => Some("the server is shutting down"),
+            Initialize::METHOD => Some("`initialize` came already"),
+            Shutdown::METHOD => {
+                self.shut_down = true;
+                for (_, cancel) in self.checks.values() {
+                    cancel.cancel();
+                }
+                let held: Vec<Request> = self.waiting.drain().flat_map(|(_, r)| r).collect();
+                for held in held {
+                    let message = "the server shut down before it could answer".to_owned();
+                    let code = ErrorCode::RequestFailed as i32;
+                    respond(self.connection, Response::new_err(held.id, code, message))?;
+                }
+                return respond(
+                    self.connection,
+                    Response::new_ok(request.id, serde_json::Value::Null),
+                );
+            }
+            _ => None,
+        };
+        if let Some(message) = refused {
+            let code = ErrorCode::InvalidRequest as i32;
+            return respond(
+                self.connection,
+                Response::new_err(request.id, code, message.to_owned()),
+            );
+        }
+        // A request reads the project as the editor shows it now: a view
+        // older than the last change holds it, except for completion,
+        // which reads the buffer itself and takes the names and schemas of
+        // the last view while the user types.
+        if let Some(project) = document_of(&request).and_then(|path| self.project_of(&path)) {
+            let tolerant =
+                request.method == Completion::METHOD && self.views.contains_key(&project);
+            if !self.fresh(&project) && !tolerant {
+                self.hold(project, request);
+                return Ok(());
+            }
+        }
+        let response = self.answer(&request);
+        respond(self.connection, response)
+    }
+
+    /// Whether `project`'s view is its latest text's.
+    fn fresh(&self, project: &Project) -> bool {
+        self.views
+            .get(project)
+            .is_some_and(|(generation, _)| *generation == self.generation(project))
+    }
+
+    /// Holds `request` until `project` is opened at its latest text, and
+    /// starts that opening when none runs.
+    fn hold(&mut self, project: Project, request: Request) {
+        let generation = self.generation(&project);
+        let started = self
+            .checks
+            .get(&project)
+            .is_some_and(|(checking, _)| *checking == generation);
+        self.waiting
+            .entry(project.clone())
+            .or_default()
+            .push(request);
+        if !started {
+            self.start_check(project);
+        }
+    }
+
+    /// Answers the requests held for `project` from its view as it is.
+    fn answer_held(&mut self, project: &Project) -> Result<(), ServerError> {
+        for request in self.waiting.remove(project).unwrap_or_default() {
+            let response = self.answer(&request);
+            respond(self.connection, response)?;
+        }
+        Ok(())
+    }
+
+    /// Takes in a notification: a buffer opened, changed, saved or
+    /// closed marks its project (a check of it still running is
+    /// cancelled); `$/cancelRequest` answers a held request.
+    fn notify(&mut self, notification: Notification) -> Result<(), ServerError> {
+        if notification.method == CancelRequest::METHOD {
+            let Ok(params) = serde_json::from_value::<CancelParams>(notification.params) else {
+                return Ok(());
+            };
+            let id = match params.id {
+                lsp_types::NumberOrString::Number(id) => RequestId::from(id),
+                lsp_types::NumberOrString::String(id) => RequestId::from(id),
+            };
+            for held in self.waiting.values_mut() {
+                if let Some(at) = held.iter().position(|request| request.id == id) {
+                    let request = held.remove(at);
+                    let code = ErrorCode::RequestCanceled as i32;
+                    let message = "the client cancelled the request".to_owned();
+                    return respond(
+                        self.connection,
+                        Response::new_err(request.id, code, message),
+                    );
+                }
+            }
+            return Ok(());
+        }
+        if let Some(project) = self.changed_project(notification) {
+            if let Some((_, running)) = self.checks.remove(&project) {
+                running.cancel();
+            }
+            *self.generations.entry(project.clone()).or_default() += 1;
+            self.dirty.insert(project.clone());
+            // Requests wait for this text: no debounce for them.
+            if self.waiting.contains_key(&project) {
+                self.start_check(project);
+            }
+        }
+        Ok(())
+    }
+
     /// Takes in a buffer opened, changed, saved or closed; the project it
     /// belongs to.
     fn changed_project(&mut self, notification: Notification) -> Option<Project> {
@@ -247,18 +560,6 @@ impl Server {
         }
     }
 
-    /// Takes in a notification, and marks the project it changes; a check
-    /// of the project still running is cancelled.
-    fn notify(&mut self, notification: Notification) {
-        if let Some(project) = self.changed_project(notification) {
-            if let Some((_, running)) = self.cancels.remove(&project) {
-                running.cancel();
-            }
-            *self.generations.entry(project.clone()).or_default() += 1;
-            self.dirty.insert(project);
-        }
-    }
-
     /// The project of `path`, from its buffer's text and the markers above
     /// it (buffers, then the disk).
     fn project_of(&self, path: &Path) -> Option<Project> {
@@ -268,59 +569,57 @@ impl Server {
         })
     }
 
-    /// Starts a check on a worker for each changed project, as many as
-    /// workers are free. Each worker checks the buffers as they are now;
-    /// a check that a newer change overtakes still runs to its end, and
-    /// its result is dropped.
+    /// Starts a check for changed projects, as many as workers are free.
     fn start_checks(&mut self) {
         let mut dirty: Vec<Project> = self.dirty.iter().cloned().collect();
         dirty.sort_by(|a, b| a.root.cmp(&b.root));
-        for project in dirty.into_iter().take(MAX_RUNNING - self.running) {
-            self.dirty.remove(&project);
+        for project in dirty
+            .into_iter()
+            .take(MAX_RUNNING.saturating_sub(self.running))
+        {
+            self.start_check(project);
+        }
+    }
+
+    /// Starts checking `project` as its buffers are now, on a worker; a
+    /// check of it still running is overtaken (cancelled, its result
+    /// dropped).
+    fn start_check(&mut self, project: Project) {
+        self.dirty.remove(&project);
+        let generation = self.generation(&project);
+        let cancel = Cancel::new();
+        if let Some((_, overtaken)) = self
+            .checks
+            .insert(project.clone(), (generation, cancel.clone()))
+        {
+            overtaken.cancel();
+        }
+        let job = Job {
+            project: project.clone(),
+            generation,
+            buffers: self.buffers_of(&project),
+            previous: self.previous(&project),
+            cancel,
+            settings: self.settings.clone(),
+            events: self.events.clone(),
+        };
+        // A worker's stack is the loading threads' (address space, not
+        // memory): opening runs parsers and evaluators on it.
+        let spawned = std::thread::Builder::new()
+            .name("strata-lsp-check".to_owned())
+            .stack_size(strata_dialect::WORKER_STACK_BYTES)
+            .spawn(move || job.run());
+        if spawned.is_ok() {
             self.running += 1;
-            let generation = self.generation(&project);
-            let buffers = self.buffers_of(&project);
-            let previous = self.previous(&project);
-            let cancel = Cancel::new();
-            // A check still running for the project is overtaken: it stops.
-            if let Some((_, overtaken)) = self
-                .cancels
-                .insert(project.clone(), (generation, cancel.clone()))
-            {
-                overtaken.cancel();
-            }
-            let limits = self.limits;
-            let finished = self.finished.clone();
-            let work = {
-                let project = project.clone();
-                move || {
-                    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        check::check(&project, &buffers, limits, previous.as_deref(), &cancel)
-                    }))
-                    .ok();
-                    let _ = finished.send(Finished {
-                        project,
-                        generation,
-                        checked,
-                    });
-                }
-            };
-            // A worker's stack is the loading threads' (address space, not
-            // memory): opening runs parsers and evaluators on it.
-            let spawned = std::thread::Builder::new()
-                .name("strata-lsp-check".to_owned())
-                .stack_size(strata_dialect::WORKER_STACK_BYTES)
-                .spawn(work);
-            if spawned.is_err() {
-                // No thread to be had now: the next debounce tries again.
-                self.running -= 1;
-                self.dirty.insert(project);
-            }
+        } else {
+            // No thread to be had now: the next debounce tries again.
+            self.checks.remove(&project);
+            self.dirty.insert(project);
         }
     }
 
     /// The dialect of `project`'s last check, for the next to reopen.
-    fn previous(&self, project: &Project) -> Option<Arc<dyn check::Loaded>> {
+    fn previous(&self, project: &Project) -> Option<Arc<dyn Loaded>> {
         self.views.get(project)?.1.dialect.clone()
     }
 
@@ -338,68 +637,94 @@ impl Server {
             .collect()
     }
 
-    /// Publishes what a worker checked, unless a newer change overtook it.
-    fn take_finished(
-        &mut self,
-        connection: &Connection,
-        done: Finished,
-    ) -> Result<(), ServerError> {
-        self.running -= 1;
-        // Overtaken by a change, or already checked on the session's thread
-        // for a request: nothing new to publish.
-        let published = self
-            .views
-            .get(&done.project)
-            .is_some_and(|(generation, _)| *generation == done.generation);
-        if done.generation != self.generation(&done.project) || published {
-            return Ok(());
+    /// Takes in what a worker says, unless a newer change overtook the
+    /// check it speaks of.
+    fn take_event(&mut self, event: Event) -> Result<(), ServerError> {
+        match event {
+            Event::Opened {
+                project,
+                generation,
+                opening,
+            } => {
+                if generation != self.generation(&project) {
+                    return Ok(());
+                }
+                let Some(Opening {
+                    view,
+                    published,
+                    renders,
+                }) = opening
+                else {
+                    self.log(&bug("opening", &project))?;
+                    return self.answer_held(&project);
+                };
+                self.keep_view(project.clone(), generation, view);
+                self.answer_held(&project)?;
+                if renders {
+                    self.opened.insert(project, (generation, published));
+                    Ok(())
+                } else {
+                    self.publish(project, published)
+                }
+            }
+            Event::Finished {
+                project,
+                generation,
+                evaluated,
+            } => {
+                self.running -= 1;
+                if generation != self.generation(&project) {
+                    return Ok(());
+                }
+                if self
+                    .checks
+                    .get(&project)
+                    .is_some_and(|(checking, _)| *checking == generation)
+                {
+                    self.checks.remove(&project);
+                }
+                // Requests held for an opening that never came (it
+                // panicked) are answered from what there is.
+                self.answer_held(&project)?;
+                let opened = self
+                    .opened
+                    .remove(&project)
+                    .filter(|(opened, _)| *opened == generation)
+                    .map(|(_, published)| published);
+                let Some(evaluated) = evaluated else {
+                    return Ok(());
+                };
+                let mut files = opened.unwrap_or_default();
+                match evaluated {
+                    Evaluated::Published(rendered) => {
+                        for (path, diagnostics) in rendered {
+                            files.entry(path).or_default().extend(diagnostics);
+                        }
+                    }
+                    Evaluated::Failed(message) => self.log(&message)?,
+                    Evaluated::Cancelled => return Ok(()),
+                }
+                self.publish(project, files)
+            }
         }
-        self.publish_checked(connection, done.project, done.generation, done.checked)
     }
 
-    /// Checks `project` now, on this thread, and publishes its diagnostics.
-    fn check_now(&mut self, connection: &Connection, project: Project) -> Result<(), ServerError> {
-        self.dirty.remove(&project);
-        let generation = self.generation(&project);
-        let previous = self.previous(&project);
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check::check(
-                &project,
-                &self.buffers,
-                self.limits,
-                previous.as_deref(),
-                &Cancel::new(),
-            )
-        }))
-        .ok();
-        self.publish_checked(connection, project, generation, checked)
+    /// Keeps `view` as `project`'s at `generation`.
+    fn keep_view(&mut self, project: Project, generation: u64, view: View) {
+        // Freeing a large project's last view takes tens of milliseconds
+        // (a 1,000-blueprint catalogue: about 20): not on the session's
+        // thread, where the next message waits.
+        if let Some(replaced) = self.views.insert(project, (generation, view)) {
+            let _ = std::thread::Builder::new()
+                .name("strata-lsp-drop".to_owned())
+                .spawn(move || drop(replaced));
+        }
     }
 
-    /// Publishes the diagnostics of `project` as checked at `generation`,
-    /// clearing the files it no longer has problems in, and keeps its view;
-    /// a check that panicked is reported in the client's log.
-    fn publish_checked(
-        &mut self,
-        connection: &Connection,
-        project: Project,
-        generation: u64,
-        checked: Option<Checked>,
-    ) -> Result<(), ServerError> {
-        let Some(Checked {
-            published: mut files,
-            view,
-        }) = checked
-        else {
-            let params = LogMessageParams {
-                typ: MessageType::ERROR,
-                message: format!(
-                    "strata: checking `{}` failed (a bug; the server goes on)",
-                    project.root.display()
-                ),
-            };
-            return send(connection, LogMessage::METHOD, &params);
-        };
-        let before = self.published.entry(project.clone()).or_default();
+    /// Publishes `files`, the diagnostics of `project`, clearing the files
+    /// it no longer has problems in.
+    fn publish(&mut self, project: Project, mut files: Published) -> Result<(), ServerError> {
+        let before = self.published.entry(project).or_default();
         // A file published before and clean now is published empty.
         for path in before.iter() {
             files.entry(path.clone()).or_default();
@@ -409,7 +734,6 @@ impl Server {
             .filter(|(_, diagnostics)| !diagnostics.is_empty())
             .map(|(path, _)| path.clone())
             .collect();
-        let replaced = self.views.insert(project, (generation, view));
         for (path, diagnostics) in files {
             let Ok(uri) = Url::from_file_path(&path) else {
                 continue;
@@ -419,64 +743,40 @@ impl Server {
                 diagnostics,
                 version: None,
             };
-            send(connection, PublishDiagnostics::METHOD, &params)?;
-        }
-        // Freeing a large project's last view takes tens of milliseconds
-        // (a 1,000-blueprint catalogue: about 20): not on the session's
-        // thread, where the next message waits.
-        if let Some(replaced) = replaced {
-            let _ = std::thread::Builder::new()
-                .name("strata-lsp-drop".to_owned())
-                .spawn(move || drop(replaced));
+            send(self.connection, PublishDiagnostics::METHOD, &params)?;
         }
         Ok(())
     }
 
-    /// Answers a request: a panic while answering becomes an error
-    /// response, and the session goes on.
-    fn answer(
-        &mut self,
-        connection: &Connection,
-        request: &Request,
-    ) -> Result<Response, ServerError> {
+    /// Writes `message` in the client's log, as an error.
+    fn log(&self, message: &str) -> Result<(), ServerError> {
+        let params = LogMessageParams {
+            typ: MessageType::ERROR,
+            message: message.to_owned(),
+        };
+        send(self.connection, LogMessage::METHOD, &params)
+    }
+
+    /// The answer to `request` from its project's view as it is: a panic
+    /// while answering becomes an error response, and the session goes on.
+    fn answer(&self, request: &Request) -> Response {
         let id = request.id.clone();
-        let Some(document) = request
-            .params
-            .get("textDocument")
-            .and_then(|document| document.get("uri"))
-            .and_then(|uri| serde_json::from_value::<Url>(uri.clone()).ok())
-            .and_then(|uri| file_path(&uri))
-        else {
-            return Ok(Response::new_err(
+        let Some(document) = document_of(request) else {
+            return Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
                 format!("`{}` is not offered by this server", request.method),
-            ));
+            );
         };
-        // A request reads the project as the editor shows it now: a view
-        // older than the last change is checked again first, except for
-        // completion, which reads the buffer itself and takes the names
-        // and schemas of the last view while the user types.
-        let project = self.project_of(&document);
-        if let Some(project) = &project {
-            let fresh = self
-                .views
-                .get(project)
-                .is_some_and(|(generation, _)| *generation == self.generation(project));
-            let tolerant = request.method == Completion::METHOD && self.views.contains_key(project);
-            if !fresh && !tolerant {
-                self.check_now(connection, project.clone())?;
-            }
-        }
-        let view = project
-            .as_ref()
-            .and_then(|project| self.views.get(project))
+        let view = self
+            .project_of(&document)
+            .and_then(|project| self.views.get(&project))
             .map(|(_, view)| view);
         let buffer = self.buffers.get(&document).map(String::as_str);
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             requests::answer(view, &document, buffer, request)
         }));
-        Ok(match answered {
+        match answered {
             Ok(Ok(result)) => Response::new_ok(id, result),
             Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(_) => Response::new_err(
@@ -487,8 +787,14 @@ impl Server {
                     request.method
                 ),
             ),
-        })
+        }
     }
+}
+
+/// The local path of the document a request is about, if it names one.
+fn document_of(request: &Request) -> Option<PathBuf> {
+    let uri = request.params.get("textDocument")?.get("uri")?;
+    file_path(&serde_json::from_value::<Url>(uri.clone()).ok()?)
 }
 
 /// The projects `initializationOptions.projects` names, relative roots read

@@ -27,10 +27,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The dialects a project can be in.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DialectKind {
     /// A platform catalogue.
     Platform,
@@ -45,7 +45,7 @@ pub enum DialectKind {
 }
 
 /// A project: its dialect and its root folder.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Project {
     /// The dialect.
     pub dialect: DialectKind,
