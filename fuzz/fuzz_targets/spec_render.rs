@@ -82,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
         shown.extend(diagnostic.notes.iter().map(String::as_str));
     }
     if let Some(resolved) = &rendered.value {
-        shown.push_str(&emit::to_yaml(&resolved.to_node(false)).unwrap_or_default());
+        shown.push_str(&emit::to_yaml(&resolved.to_node(false)));
         let graphed = graph(loaded, resolved, &[]);
         if let Some(graph) = &graphed.value {
             let providers: [Arc<dyn ResourceProvider>; 1] = [Arc::new(CoreProvider)];
