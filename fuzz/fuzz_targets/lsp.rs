@@ -55,7 +55,10 @@ fuzz_target!(|data: &[u8]| {
     let Connection { sender, receiver } = client;
     // The client has said all it will: the session ends once it has read it.
     drop(sender);
-    let _ = strata_lsp::serve(&server, &strata_lsp::Settings::default());
+    let _ = strata_lsp::serve(&server, &strata_lsp::Settings {
+                registry: strata_dialects::registry(),
+                ..strata_lsp::Settings::default()
+            });
     for message in receiver.try_iter() {
         round_trip(&message);
     }

@@ -8,13 +8,21 @@
 
 use std::path::Path;
 
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind};
+use strata_dialect::{Category, Outline, Reference, Symbol, SymbolKind};
 use strata_syntax::Node;
 
 use crate::{APP_FILE, DEFINITIONS_DIR, Package, application_schema, definition_schema};
 
+/// A capability.
+pub(crate) const CAPABILITY_KIND: SymbolKind = SymbolKind::new("capability", Category::Interface);
+/// A component.
+pub(crate) const COMPONENT_KIND: SymbolKind = SymbolKind::new("component", Category::File);
+
+/// Every kind of symbol the dialect defines.
+pub(crate) const SYMBOL_KINDS: &[SymbolKind] = &[CAPABILITY_KIND, COMPONENT_KIND];
+
 /// The kinds a `type` may name in a package.
-const CAPABILITIES: &[SymbolKind] = &[SymbolKind::Capability];
+const CAPABILITIES: &[SymbolKind] = &[CAPABILITY_KIND];
 
 /// The schema of the package file at `path`.
 pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
@@ -41,7 +49,7 @@ impl Package {
             if let Some((name, text)) = name.and_then(|name| Some((name, name.as_str()?))) {
                 outline.symbols.push(Symbol {
                     name: text.to_owned(),
-                    kind: SymbolKind::Capability,
+                    kind: CAPABILITY_KIND,
                     span: definition.span,
                     name_span: name.span,
                     detail: definition
@@ -63,7 +71,7 @@ impl Package {
             {
                 outline.symbols.push(Symbol {
                     name: text.to_owned(),
-                    kind: SymbolKind::Component,
+                    kind: COMPONENT_KIND,
                     span: component.span,
                     name_span: name.span,
                     detail: component

@@ -227,3 +227,31 @@ pub fn document_of_kind(documents: Vec<Node>, kind: &str, file: Span) -> Outcome
     }
     Outcome::new(found.into_iter().next(), problems).valid()
 }
+
+impl strata_dialect::Describe for Package {
+    const NAME: &'static str = "capabilities";
+    const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = crate::navigate::SYMBOL_KINDS;
+
+    /// A launcher document (`apiVersion: launcher.gokure.dev/…`) claims
+    /// its package by where it lies, whatever its `kind` (a misspelt kind
+    /// is the package's error to report): `app.yaml` is the package's,
+    /// a file in `definitions/` the package's above.
+    fn claim(path: &Path, text: &str) -> Option<strata_dialect::Target> {
+        let api = strata_dialect::registry::top_level_value(text, "apiVersion")?;
+        if !api.starts_with("launcher.gokure.dev/") {
+            return None;
+        }
+        let folder = path.parent()?;
+        let root = if path.file_name().is_some_and(|name| name == APP_FILE) {
+            folder
+        } else if folder
+            .file_name()
+            .is_some_and(|name| name == DEFINITIONS_DIR)
+        {
+            folder.parent()?
+        } else {
+            return None;
+        };
+        Some(strata_dialect::Target::folder(root))
+    }
+}

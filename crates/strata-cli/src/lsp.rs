@@ -48,6 +48,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &LspArgs) -> ExitCode {
         }
     };
     let settings = Settings {
+        registry: strata_dialects::registry(),
         limits: global.limits(),
         evaluation,
     };
@@ -83,7 +84,8 @@ fn child_args(global: &GlobalArgs) -> Vec<OsString> {
 /// input, and writes its steps and diagnostics on standard output.
 pub(crate) fn check(global: &GlobalArgs) -> ExitCode {
     let input = BufReader::new(std::io::stdin());
-    match strata_lsp::isolated::serve_child(global.limits(), input, std::io::stdout()) {
+    let registry = strata_dialects::registry();
+    match strata_lsp::isolated::serve_child(registry, global.limits(), input, std::io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: `strata lsp-check` stopped: {error}");

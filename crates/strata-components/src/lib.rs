@@ -447,3 +447,9 @@ impl Application {
         )
     }
 }
+
+impl strata_dialect::Describe for Application {
+    const NAME: &'static str = "components";
+    const MARKERS: &'static [&'static str] = &[APP_FILE];
+    const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+}

@@ -19,17 +19,25 @@ use std::path::{Path, PathBuf};
 
 use std::fmt::Write as _;
 
-use strata_dialect::{Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_dialect::{Category, Outline, Reference, Symbol, SymbolKind, describe_value, place};
 use strata_jsonnet::imports::{Import, imports};
 use strata_syntax::{Segment, SourceDb, SourceId, Span};
 
 use crate::load::{Application, Source};
 
+/// A component.
+pub(crate) const COMPONENT_KIND: SymbolKind = SymbolKind::new("component", Category::File);
+/// A environment.
+pub(crate) const ENVIRONMENT_KIND: SymbolKind = SymbolKind::new("environment", Category::Namespace);
+
+/// Every kind of symbol the dialect defines.
+pub(crate) const SYMBOL_KINDS: &[SymbolKind] = &[COMPONENT_KIND, ENVIRONMENT_KIND];
+
 /// How many Jsonnet files the outline reads for imports.
 const MAX_SCANNED: usize = 10_000;
 
 /// The kinds `includes` and `excludes` name.
-const COMPONENTS: &[SymbolKind] = &[SymbolKind::Component];
+const COMPONENTS: &[SymbolKind] = &[COMPONENT_KIND];
 
 /// The schema of the application file at `path`.
 pub(crate) fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
@@ -46,7 +54,7 @@ impl Application {
         for (name, defined) in &self.environments {
             outline.symbols.push(Symbol {
                 name: name.clone(),
-                kind: SymbolKind::Environment,
+                kind: ENVIRONMENT_KIND,
                 span: defined.node.span,
                 name_span: defined.name_span,
                 detail: Some(format!(
@@ -65,7 +73,7 @@ impl Application {
                 let span = Span::file_start(self.file_source(db, file));
                 outline.symbols.push(Symbol {
                     name: name.clone(),
-                    kind: SymbolKind::Component,
+                    kind: COMPONENT_KIND,
                     span,
                     name_span: span,
                     detail: Some(detail.to_owned()),

@@ -26,6 +26,10 @@
 //!    name ([`navigate`]), [`Dialect::explain`] says where a value came
 //!    from, [`Dialect::schema_of`] and [`Dialect::functions`] describe
 //!    what a person may write; the language server is built on these.
+//! 5. **Describe** ([`Describe`]): its name, how a file or a folder claims
+//!    it, its kinds of symbols; a [`Registry`] of such [`Entry`]s is all a
+//!    face (the command line, the language server) knows of dialects
+//!    ([`registry`]).
 //!
 //! What the dialects share lives here or in the core crates, once:
 //!
@@ -50,15 +54,19 @@ pub mod codes;
 pub mod navigate;
 mod parallel;
 mod read;
+pub mod registry;
 mod resident;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub use navigate::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
+pub use navigate::{
+    Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
+};
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
 pub use read::{Parsed, Parses, Reader, Unparsed, parse_document};
+pub use registry::{Describe, Entry, Project, Registry, Target};
 pub use resident::{format_size, resident_bytes};
 pub use strata_fs::Files;
 pub use strata_syntax::{Diagnostic, Limits, Outcome, SourceDb, Span};
@@ -90,6 +98,16 @@ impl<S> Options<S> {
             settings,
             cancel: Cancel::default(),
             progress: Progress::default(),
+        }
+    }
+
+    /// These options with other settings, made from these.
+    pub fn map_settings<T>(self, settings: impl FnOnce(S) -> T) -> Options<T> {
+        Options {
+            limits: self.limits,
+            settings: settings(self.settings),
+            cancel: self.cancel,
+            progress: self.progress,
         }
     }
 

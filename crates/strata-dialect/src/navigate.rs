@@ -17,61 +17,52 @@
 
 use strata_syntax::{Node, SourceDb, Span, Value};
 
-/// What kind of thing a [`Symbol`] is.
+/// What kind of thing a [`Symbol`] is: a dialect's own word for it (a
+/// platform `blueprint`, a Windsor `kustomization`, a spec `resource`), and
+/// the [`Category`] an editor draws it as. Each dialect declares its kinds
+/// as constants; the core knows none of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SymbolKind {
-    /// A platform blueprint a request may name.
-    Blueprint,
-    /// A platform blueprint other blueprints inherit, not requested itself.
-    Template,
-    /// A Windsor feature.
-    Feature,
-    /// A Terraform component of a Windsor blueprint or feature.
-    TerraformComponent,
-    /// A kustomization of a Windsor blueprint or feature.
-    Kustomization,
-    /// A qbec component (one file), or a component of a capabilities
-    /// application.
-    Component,
-    /// An environment of a qbec application.
-    Environment,
-    /// A resource of a spec blueprint.
-    Resource,
-    /// A variable of a spec blueprint.
-    Variable,
-    /// A value of a spec blueprint.
-    Value,
-    /// A data source of a spec blueprint.
-    DataSource,
-    /// A child blueprint a spec blueprint includes.
-    Child,
-    /// An export of a spec blueprint.
-    Export,
-    /// A capability definition of a capabilities package.
-    Capability,
+pub struct SymbolKind {
+    /// The kind as a person names it: `blueprint`, `Terraform component`.
+    pub label: &'static str,
+    /// What an editor's outline draws it as.
+    pub category: Category,
 }
 
 impl SymbolKind {
-    /// The kind as a person names it: `blueprint`, `Terraform component`.
+    /// The kind called `label`, drawn as `category`.
     #[must_use]
-    pub fn describe(self) -> &'static str {
-        match self {
-            SymbolKind::Blueprint => "blueprint",
-            SymbolKind::Template => "template",
-            SymbolKind::Feature => "feature",
-            SymbolKind::TerraformComponent => "Terraform component",
-            SymbolKind::Kustomization => "kustomization",
-            SymbolKind::Component => "component",
-            SymbolKind::Environment => "environment",
-            SymbolKind::Resource => "resource",
-            SymbolKind::Variable => "variable",
-            SymbolKind::Value => "value",
-            SymbolKind::DataSource => "data source",
-            SymbolKind::Child => "child blueprint",
-            SymbolKind::Export => "export",
-            SymbolKind::Capability => "capability",
-        }
+    pub const fn new(label: &'static str, category: Category) -> SymbolKind {
+        SymbolKind { label, category }
     }
+}
+
+/// The families of symbols editors draw (the language server protocol's
+/// symbol kinds a dialect's definitions fall into).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// Something requested by name and built (a blueprint).
+    Class,
+    /// Something others build on (a template, a capability).
+    Interface,
+    /// A unit of several definitions (a feature, a child blueprint).
+    Module,
+    /// A deployable piece (a Terraform component, a kustomization).
+    Package,
+    /// A file of its own (a qbec component).
+    File,
+    /// A scope others run in (an environment).
+    Namespace,
+    /// A thing deployed (a resource).
+    Object,
+    /// An input (a variable).
+    Variable,
+    /// A computed value.
+    Constant,
+    /// A record read from outside (a data source).
+    Struct,
+    /// An output (an export).
+    Property,
 }
 
 /// A thing a file defines.

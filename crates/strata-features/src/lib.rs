@@ -559,3 +559,9 @@ fn assemble(blueprint: &Node, terraform: Vec<Node>, kustomize: Vec<Node>) -> Nod
         layer: blueprint.layer,
     }
 }
+
+impl strata_dialect::Describe for Project {
+    const NAME: &'static str = "features";
+    const MARKERS: &'static [&'static str] = &[config::WINDSOR_FILE];
+    const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+}

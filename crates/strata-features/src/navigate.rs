@@ -23,7 +23,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use std::cell::RefCell;
-use strata_dialect::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_dialect::{
+    Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
+};
 
 use strata_cond::Template;
 use strata_dialect::Reader;
@@ -31,18 +33,27 @@ use strata_syntax::{FieldPath, Node, Segment, SourceDb, Span};
 
 use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Feature, Project, TEMPLATE_DIR, config, host};
 
+/// A feature.
+pub(crate) const FEATURE_KIND: SymbolKind = SymbolKind::new("feature", Category::Module);
+/// A Terraform component.
+pub(crate) const TERRAFORM_COMPONENT_KIND: SymbolKind =
+    SymbolKind::new("Terraform component", Category::Package);
+/// A kustomization.
+pub(crate) const KUSTOMIZATION_KIND: SymbolKind =
+    SymbolKind::new("kustomization", Category::Package);
+
+/// Every kind of symbol the dialect defines.
+pub(crate) const SYMBOL_KINDS: &[SymbolKind] =
+    &[FEATURE_KIND, TERRAFORM_COMPONENT_KIND, KUSTOMIZATION_KIND];
+
 /// The kinds a `dependsOn` entry may name.
-const DEPENDENCIES: &[SymbolKind] = &[SymbolKind::Kustomization, SymbolKind::TerraformComponent];
+const DEPENDENCIES: &[SymbolKind] = &[KUSTOMIZATION_KIND, TERRAFORM_COMPONENT_KIND];
 
 /// The sections of a blueprint or feature, each with the kind of its
 /// entries and the key that names an entry, in order of preference.
 const SECTIONS: [(&str, SymbolKind, &[&str]); 2] = [
-    (
-        "terraform",
-        SymbolKind::TerraformComponent,
-        &["name", "path"],
-    ),
-    ("kustomize", SymbolKind::Kustomization, &["name"]),
+    ("terraform", TERRAFORM_COMPONENT_KIND, &["name", "path"]),
+    ("kustomize", KUSTOMIZATION_KIND, &["name"]),
 ];
 
 /// The functions of `when` and `${..}` expressions.
@@ -87,7 +98,7 @@ impl Project {
             let name = metadata.and_then(|metadata| metadata.get("name"));
             outline.symbols.push(Symbol {
                 name: feature.model.metadata.name.clone(),
-                kind: SymbolKind::Feature,
+                kind: FEATURE_KIND,
                 span: feature.tree.span,
                 name_span: name.map_or(feature.tree.span, |name| name.span),
                 detail: feature.model.metadata.description.clone(),

@@ -151,7 +151,13 @@ fn latency(c: &mut Criterion) {
     for input in inputs() {
         let (client, server) = Connection::memory();
         let session = std::thread::spawn(move || {
-            strata_lsp::serve(&server, &strata_lsp::Settings::default())
+            strata_lsp::serve(
+                &server,
+                &strata_lsp::Settings {
+                    registry: strata_dialects::registry(),
+                    ..strata_lsp::Settings::default()
+                },
+            )
         });
         client
             .sender

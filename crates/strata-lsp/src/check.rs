@@ -7,8 +7,8 @@
 //! needs no request (parse and schema errors, unknown keys, broken
 //! templates and includes, expressions that do not compile) and gives the
 //! [`View`] the editor's requests read. When it found no error and the
-//! dialect's check renders ([`Dialect::CHECK_RENDERS`]),
-//! [`Dialect::check`] renders what the dialect can ask for on its own
+//! dialect's check renders ([`Entry::check_renders`]),
+//! [`Project::check`] renders what the dialect can ask for on its own
 //! (each environment, each context), as `strata <dialect> check` does:
 //! in this process ([`render_checks`]), or in a child process that opens
 //! the project again ([`evaluate`], through [`crate::isolated`]), since
@@ -18,7 +18,6 @@
 //!
 //! Ranges are in UTF-16 code units, the protocol's default.
 
-use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,12 +28,13 @@ use lsp_types::{
     Url,
 };
 use strata_dialect::{
-    Cancel, Dialect, Files, FunctionDoc, Limits, Options, Outline, Progress, SourceDb,
+    Cancel, Entry, Files, FunctionDoc, Limits, Opened, Options, Outline, Progress, Registry,
+    SourceDb,
 };
 use strata_fs::{MemoryFs, OverlayFs, RootFs};
 use strata_syntax::{Diagnostic, Severity, SourceId, Span};
 
-use crate::project::{DialectKind, Project};
+use crate::project::Project;
 
 /// Every file's diagnostics, by absolute path.
 pub type Published = BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>;
@@ -47,7 +47,7 @@ pub struct Opening {
     /// Every file's diagnostics from opening.
     pub published: Published,
     /// Whether the dialect's check renders requests of its own
-    /// ([`Dialect::CHECK_RENDERS`]) and opening found no error: the rest
+    /// ([`Entry::check_renders`]) and opening found no error: the rest
     /// of the project's diagnostics come from those renders
     /// ([`render_checks`] here, or [`evaluate`] in a child process).
     pub renders: bool,
@@ -64,12 +64,12 @@ pub struct View {
     pub outline: Outline,
     /// The functions its expressions may call.
     pub functions: Vec<FunctionDoc>,
-    /// The dialect's own schema of a file (below the root).
-    pub schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
-    /// The dialect, when opening gave one: it explains values, renders
-    /// its checks, and the next check of the project reopens it
-    /// ([`Dialect::reopen`]).
-    pub dialect: Option<Arc<dyn Loaded>>,
+    /// Its dialect, for the schema of each file (below the root).
+    pub entry: Option<Entry>,
+    /// The dialect as opened, when opening gave one: it explains values,
+    /// renders its checks, and the next check of the project reopens it
+    /// ([`strata_dialect::Project::reopen`]).
+    pub dialect: Option<Arc<dyn strata_dialect::Project>>,
 }
 
 impl View {
@@ -80,7 +80,7 @@ impl View {
             sources: SourceDb::new(),
             outline: Outline::default(),
             functions: Vec::new(),
-            schema_of: |_| None,
+            entry: None,
             dialect: None,
         }
     }
@@ -89,6 +89,12 @@ impl View {
     #[must_use]
     pub fn explain(&self, at: Span) -> Option<String> {
         self.dialect.as_ref()?.explain(&self.sources, at)
+    }
+
+    /// The dialect's schema of the file at `relative` (below the root).
+    #[must_use]
+    pub fn schema_of(&self, relative: &Path) -> Option<&'static serde_json::Value> {
+        self.entry?.schema_of(relative)
     }
 
     /// The source of the file at `path` (absolute), when the check read it.
@@ -123,90 +129,92 @@ impl View {
     }
 }
 
-/// An opened dialect of any kind, as a view keeps it.
-pub trait Loaded: Send + Sync {
-    /// [`Dialect::explain`].
-    fn explain(&self, db: &SourceDb, at: Span) -> Option<String>;
-    /// [`Dialect::check`], in a database of its own that extends the
-    /// dialect's sources.
-    fn render_checks(&self) -> (SourceDb, Vec<Diagnostic>);
-    /// The dialect itself, for the next check to reopen.
-    fn as_any(&self) -> &dyn Any;
-}
-
-impl<D: Dialect + Send + Sync + 'static> Loaded for D {
-    fn explain(&self, db: &SourceDb, at: Span) -> Option<String> {
-        Dialect::explain(self, db, at)
-    }
-
-    fn render_checks(&self) -> (SourceDb, Vec<Diagnostic>) {
-        let mut db = SourceDb::extending(self.sources().clone());
-        let diagnostics = Dialect::check(self, &mut db);
-        (db, diagnostics)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-/// Opens `project` with `buffers` (absolute paths) over its files,
-/// reopening `previous` (the dialect of its last check) when there is one,
-/// and outlines it; stops early, with an incomplete result, once `cancel`
-/// is asked. What the check renders is left to [`render_checks`] or
-/// [`evaluate`] ([`Opening::renders`]).
+/// Opens `project` (one of `registry`'s dialects) with `buffers`
+/// (absolute paths) over its files, reopening `previous` (the dialect of
+/// its last check) when there is one, and outlines it; stops early, with
+/// an incomplete result, once `cancel` is asked. What the check renders is
+/// left to [`render_checks`] or [`evaluate`] ([`Opening::renders`]).
 #[must_use]
 pub fn open(
+    registry: &Registry,
     project: &Project,
     buffers: &BTreeMap<PathBuf, String>,
     limits: Limits,
-    previous: Option<&dyn Loaded>,
+    previous: Option<&dyn strata_dialect::Project>,
     cancel: &Cancel,
 ) -> Opening {
-    let Some(files) = overlay(project, buffers) else {
+    let (Some(entry), Some(files)) = (registry.get(&project.dialect), overlay(project, buffers))
+    else {
         return Opening {
             view: View::empty(project.root.clone()),
             published: Published::new(),
             renders: false,
         };
     };
-    let options = Opener {
-        root: project.root.clone(),
-        previous,
-        cancel: cancel.clone(),
+    let options = Options::new(limits, project.target()).with_cancel(cancel.clone());
+    let opened = match previous {
+        Some(previous) => previous.reopen(files, options),
+        None => entry.open(files, options),
     };
-    let (view, diagnostics, renders) = with_dialect(project, files, limits, options);
-    let published = publish(&view.sources, &project.root, &diagnostics);
+    let mut sources = SourceDb::extending(opened.sources);
+    let diagnostics = opened.outcome.diagnostics;
+    let mut outline = Outline::default();
+    let dialect = opened.outcome.value.map(|dialect| {
+        outline = dialect.outline(&mut sources);
+        Arc::<dyn strata_dialect::Project>::from(dialect)
+    });
+    let renders =
+        entry.check_renders && dialect.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
+    let published = publish(&sources, &project.root, &diagnostics);
     Opening {
-        view,
+        view: View {
+            root: project.root.clone(),
+            sources,
+            outline,
+            functions: entry.functions(),
+            entry: Some(*entry),
+            dialect,
+        },
         published,
         renders,
     }
 }
 
 /// The diagnostics of the renders of `dialect`'s check, in this process
-/// ([`Dialect::check`]), for the files below `root`.
+/// ([`strata_dialect::Project::check`]), for the files below `root`.
 #[must_use]
-pub fn render_checks(dialect: &dyn Loaded, root: &Path) -> Published {
-    let (db, diagnostics) = dialect.render_checks();
+pub fn render_checks(dialect: &dyn strata_dialect::Project, root: &Path) -> Published {
+    let mut db = SourceDb::extending(dialect.sources().clone());
+    let diagnostics = dialect.check(&mut db);
     publish(&db, root, &diagnostics)
 }
 
-/// Opens `project` afresh with `buffers` over its files and, when opening
-/// finds no error, renders its check: the diagnostics of those renders,
-/// each step of evaluation told to `progress`. What the child process of
-/// an isolated check does ([`crate::isolated`]).
+/// Opens `project` (one of `registry`'s dialects) afresh with `buffers`
+/// over its files and, when opening finds no error, renders its check:
+/// the diagnostics of those renders, each step of evaluation told to
+/// `progress`. What the child process of an isolated check does
+/// ([`crate::isolated`]).
 #[must_use]
 pub fn evaluate(
+    registry: &Registry,
     project: &Project,
     buffers: &BTreeMap<PathBuf, String>,
     limits: Limits,
     progress: Progress,
 ) -> Published {
-    let Some(files) = overlay(project, buffers) else {
+    let (Some(entry), Some(files)) = (registry.get(&project.dialect), overlay(project, buffers))
+    else {
         return Published::new();
     };
-    let (db, diagnostics) = with_dialect(project, files, limits, Evaluator { progress });
+    let options = Options::new(limits, project.target()).with_progress(progress);
+    let Opened { sources, outcome } = entry.open(files, options);
+    let mut db = SourceDb::extending(sources);
+    let diagnostics = match outcome.value {
+        Some(dialect) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
+            dialect.check(&mut db)
+        }
+        _ => Vec::new(),
+    };
     publish(&db, &project.root, &diagnostics)
 }
 
@@ -221,122 +229,6 @@ fn overlay(project: &Project, buffers: &BTreeMap<PathBuf, String>) -> Option<Arc
         }
     }
     Some(Arc::new(OverlayFs::new(Arc::new(base), memory)))
-}
-
-/// Work on a project's dialect, whichever it is.
-trait WithDialect {
-    /// What the work gives.
-    type Output;
-    /// The work, on `files` opened as `D` with `options`.
-    fn run<D: Dialect + Send + Sync + 'static>(
-        self,
-        files: Arc<dyn Files>,
-        options: Options<D::Settings>,
-    ) -> Self::Output;
-}
-
-/// Runs `work` on `project`'s dialect, within `limits`: the one place a
-/// dialect's kind becomes its type.
-fn with_dialect<W: WithDialect>(
-    project: &Project,
-    files: Arc<dyn Files>,
-    limits: Limits,
-    work: W,
-) -> W::Output {
-    match &project.dialect {
-        DialectKind::Platform => work.run::<strata_platform::Catalogue>(files, defaults(limits)),
-        DialectKind::Components => {
-            work.run::<strata_components::Application>(files, defaults(limits))
-        }
-        DialectKind::Features => work.run::<strata_features::Project>(files, defaults(limits)),
-        DialectKind::Capabilities => {
-            work.run::<strata_capabilities::Package>(files, defaults(limits))
-        }
-        DialectKind::Spec(blueprint) => {
-            let settings = strata_spec::Settings {
-                path: blueprint.clone(),
-                root: Some(project.root.clone()),
-            };
-            work.run::<strata_spec::Spec>(files, Options::new(limits, settings))
-        }
-    }
-}
-
-/// The dialect's default settings within `limits`.
-fn defaults<S: Default>(limits: Limits) -> Options<S> {
-    Options::new(limits, S::default())
-}
-
-/// Opening for the editor: reopens the last check's dialect when it is of
-/// the same kind, then outlines what it opened.
-struct Opener<'a> {
-    root: PathBuf,
-    previous: Option<&'a dyn Loaded>,
-    cancel: Cancel,
-}
-
-impl WithDialect for Opener<'_> {
-    /// The view, opening's diagnostics, and whether the check renders.
-    type Output = (View, Vec<Diagnostic>, bool);
-
-    fn run<D: Dialect + Send + Sync + 'static>(
-        self,
-        files: Arc<dyn Files>,
-        options: Options<D::Settings>,
-    ) -> Self::Output {
-        let options = options.with_cancel(self.cancel);
-        let previous = self
-            .previous
-            .and_then(|previous| previous.as_any().downcast_ref::<D>());
-        let opened = match previous {
-            Some(previous) => previous.reopen(files, options),
-            None => D::open(files, options),
-        };
-        let mut sources = SourceDb::extending(opened.sources);
-        let diagnostics = opened.outcome.diagnostics;
-        let mut outline = Outline::default();
-        let dialect = opened.outcome.value.map(|dialect| {
-            outline = dialect.outline(&mut sources);
-            Arc::new(dialect) as Arc<dyn Loaded>
-        });
-        let renders =
-            D::CHECK_RENDERS && dialect.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
-        let view = View {
-            root: self.root,
-            sources,
-            outline,
-            functions: D::functions(),
-            schema_of: D::schema_of,
-            dialect,
-        };
-        (view, diagnostics, renders)
-    }
-}
-
-/// Opening and rendering the check, each evaluation told to `progress`.
-struct Evaluator {
-    progress: Progress,
-}
-
-impl WithDialect for Evaluator {
-    /// The sources the diagnostics point into, and the check's diagnostics.
-    type Output = (SourceDb, Vec<Diagnostic>);
-
-    fn run<D: Dialect + Send + Sync + 'static>(
-        self,
-        files: Arc<dyn Files>,
-        options: Options<D::Settings>,
-    ) -> Self::Output {
-        let opened = D::open(files, options.with_progress(self.progress));
-        let mut db = SourceDb::extending(opened.sources);
-        let diagnostics = match opened.outcome.value {
-            Some(dialect) if !opened.outcome.diagnostics.iter().any(Diagnostic::is_error) => {
-                dialect.check(&mut db)
-            }
-            _ => Vec::new(),
-        };
-        (db, diagnostics)
-    }
 }
 
 /// Every diagnostic for the file it points into (one of the project's

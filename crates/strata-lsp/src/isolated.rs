@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::RecvTimeoutError;
 use lsp_types::{DiagnosticSeverity, NumberOrString};
 use serde::{Deserialize, Serialize};
-use strata_dialect::{Cancel, Limits, Progress, Step};
+use strata_dialect::{Cancel, Limits, Progress, Registry, Step};
 
 use crate::check::{self, Published};
 use crate::codes;
@@ -278,6 +278,7 @@ fn budget_passed(
 /// wants the result), the result unwritten: the process should then end,
 /// leaving the evaluation where it is.
 pub fn serve_child(
+    registry: Registry,
     limits: Limits,
     mut input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
@@ -306,7 +307,8 @@ pub fn serve_child(
         .name("strata-lsp-evaluate".to_owned())
         .stack_size(strata_dialect::WORKER_STACK_BYTES)
         .spawn(move || {
-            let published = check::evaluate(&job.project, &job.buffers, limits, progress);
+            let published =
+                check::evaluate(&registry, &job.project, &job.buffers, limits, progress);
             let _ = done.send(published);
         })
         .map_err(failed)?;

@@ -83,10 +83,10 @@ use lsp_types::{
     LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, Url,
 };
-use strata_dialect::Cancel;
+use strata_dialect::{Cancel, Registry};
 use strata_syntax::Limits;
 
-use crate::check::{Loaded, Opening, Published, View};
+use crate::check::{Opening, Published, View};
 use crate::isolated::Evaluated;
 pub use crate::isolated::Isolated;
 use crate::project::Project;
@@ -104,6 +104,8 @@ const MAX_RUNNING: usize = 2;
 /// How a session runs.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
+    /// The dialects it serves.
+    pub registry: Registry,
     /// The bounds on every file a check reads.
     pub limits: Limits,
     /// Where a check's renders evaluate.
@@ -275,7 +277,7 @@ enum Event {
     Opened {
         project: Project,
         generation: u64,
-        opening: Option<Opening>,
+        opening: Option<Box<Opening>>,
     },
     /// The check ended, and what its renders gave (`None` when it had
     /// none to run). Always the worker's last word.
@@ -291,7 +293,7 @@ struct Job {
     project: Project,
     generation: u64,
     buffers: BTreeMap<PathBuf, String>,
-    previous: Option<Arc<dyn Loaded>>,
+    previous: Option<Arc<dyn strata_dialect::Project>>,
     cancel: Cancel,
     settings: Arc<Settings>,
     events: Sender<Event>,
@@ -312,6 +314,7 @@ impl Job {
         } = self;
         let opening = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             check::open(
+                &settings.registry,
                 &project,
                 &buffers,
                 settings.limits,
@@ -319,7 +322,8 @@ impl Job {
                 &cancel,
             )
         }))
-        .ok();
+        .ok()
+        .map(Box::new);
         drop(previous);
         // The dialect, when its check renders.
         let renders = opening
@@ -564,9 +568,13 @@ impl Server<'_> {
     /// it (buffers, then the disk).
     fn project_of(&self, path: &Path) -> Option<Project> {
         let text = self.buffers.get(path).map_or("", String::as_str);
-        project::find(path, text, &self.configured, |marker| {
-            self.buffers.contains_key(marker) || marker.is_file()
-        })
+        project::find(
+            path,
+            text,
+            &self.configured,
+            &self.settings.registry,
+            |marker| self.buffers.contains_key(marker) || marker.is_file(),
+        )
     }
 
     /// Starts a check for changed projects, as many as workers are free.
@@ -619,7 +627,7 @@ impl Server<'_> {
     }
 
     /// The dialect of `project`'s last check, for the next to reopen.
-    fn previous(&self, project: &Project) -> Option<Arc<dyn Loaded>> {
+    fn previous(&self, project: &Project) -> Option<Arc<dyn strata_dialect::Project>> {
         self.views.get(project)?.1.dialect.clone()
     }
 
@@ -649,15 +657,15 @@ impl Server<'_> {
                 if generation != self.generation(&project) {
                     return Ok(());
                 }
-                let Some(Opening {
-                    view,
-                    published,
-                    renders,
-                }) = opening
-                else {
+                let Some(opening) = opening else {
                     self.log(&bug("opening", &project))?;
                     return self.answer_held(&project);
                 };
+                let Opening {
+                    view,
+                    published,
+                    renders,
+                } = *opening;
                 self.keep_view(project.clone(), generation, view);
                 self.answer_held(&project)?;
                 if renders {

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 
 use lsp_types::{DocumentSymbol, Hover, HoverContents, Location, MarkupContent, MarkupKind};
-use strata_dialect::{Symbol, SymbolKind, place};
+use strata_dialect::{Category, Symbol, SymbolKind, place};
 use strata_syntax::Span;
 
 use crate::check::View;
@@ -113,7 +113,7 @@ pub(crate) fn hover(view: &View, at: Span, word: Option<&str>) -> Option<Hover> 
 
 /// A definition in Markdown: kind, name, detail, where it is.
 fn describe(view: &View, symbol: &Symbol) -> String {
-    let mut text = format!("{} `{}`", symbol.kind.describe(), symbol.name);
+    let mut text = format!("{} `{}`", symbol.kind.label, symbol.name);
     if let Some(detail) = &symbol.detail {
         let _ = write!(text, ": {detail}");
     }
@@ -158,19 +158,17 @@ pub(crate) fn symbols(view: &View, source: strata_syntax::SourceId) -> Vec<Docum
 
 /// The protocol's kind for a symbol's.
 fn kind(kind: SymbolKind) -> lsp_types::SymbolKind {
-    match kind {
-        SymbolKind::Blueprint => lsp_types::SymbolKind::CLASS,
-        SymbolKind::Template | SymbolKind::Capability => lsp_types::SymbolKind::INTERFACE,
-        SymbolKind::Feature | SymbolKind::Child => lsp_types::SymbolKind::MODULE,
-        SymbolKind::TerraformComponent | SymbolKind::Kustomization => {
-            lsp_types::SymbolKind::PACKAGE
-        }
-        SymbolKind::Component => lsp_types::SymbolKind::FILE,
-        SymbolKind::Environment => lsp_types::SymbolKind::NAMESPACE,
-        SymbolKind::Resource => lsp_types::SymbolKind::OBJECT,
-        SymbolKind::Variable => lsp_types::SymbolKind::VARIABLE,
-        SymbolKind::Value => lsp_types::SymbolKind::CONSTANT,
-        SymbolKind::DataSource => lsp_types::SymbolKind::STRUCT,
-        SymbolKind::Export => lsp_types::SymbolKind::PROPERTY,
+    match kind.category {
+        Category::Class => lsp_types::SymbolKind::CLASS,
+        Category::Interface => lsp_types::SymbolKind::INTERFACE,
+        Category::Module => lsp_types::SymbolKind::MODULE,
+        Category::Package => lsp_types::SymbolKind::PACKAGE,
+        Category::File => lsp_types::SymbolKind::FILE,
+        Category::Namespace => lsp_types::SymbolKind::NAMESPACE,
+        Category::Object => lsp_types::SymbolKind::OBJECT,
+        Category::Variable => lsp_types::SymbolKind::VARIABLE,
+        Category::Constant => lsp_types::SymbolKind::CONSTANT,
+        Category::Struct => lsp_types::SymbolKind::STRUCT,
+        Category::Property => lsp_types::SymbolKind::PROPERTY,
     }
 }

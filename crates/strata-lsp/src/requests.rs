@@ -78,7 +78,7 @@ pub(crate) fn answer(
                     Some(view.sources.get(source).text())
                 })?;
                 let relative = document.strip_prefix(&view.root).unwrap_or(document);
-                let schema = (view.schema_of)(relative);
+                let schema = view.schema_of(relative);
                 let before = &text[..offset(text, position)];
                 Some(serde_json::to_value(complete::complete(
                     view, schema, text, before,

@@ -692,3 +692,9 @@ fn check_no_includes(node: &Node, problems: &mut Vec<Diagnostic>) {
         _ => {}
     }
 }
+
+impl strata_dialect::Describe for Catalogue {
+    const NAME: &'static str = "platform";
+    const MARKERS: &'static [&'static str] = &[SETTINGS_FILE];
+    const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+}

@@ -18,17 +18,27 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use strata_dialect::{FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place};
+use strata_dialect::{
+    Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
+};
 use strata_schema::{Authored, file_shapes};
 use strata_syntax::{Node, SourceDb, Span};
 
 use crate::{BLUEPRINT, Catalogue, SETTINGS, SETTINGS_FILE, Scope};
 
+/// A blueprint.
+pub(crate) const BLUEPRINT_KIND: SymbolKind = SymbolKind::new("blueprint", Category::Class);
+/// A template.
+pub(crate) const TEMPLATE_KIND: SymbolKind = SymbolKind::new("template", Category::Interface);
+
+/// Every kind of symbol the dialect defines.
+pub(crate) const SYMBOL_KINDS: &[SymbolKind] = &[BLUEPRINT_KIND, TEMPLATE_KIND];
+
 /// How many inheriting blueprints a hover lists before it says how many more.
 const MAX_LISTED: usize = 10;
 
 /// The kinds `template:` may name.
-const PARENTS: &[SymbolKind] = &[SymbolKind::Template, SymbolKind::Blueprint];
+const PARENTS: &[SymbolKind] = &[TEMPLATE_KIND, BLUEPRINT_KIND];
 
 /// The functions a `!cel` expression calls most, with what Strata adds
 /// (`max`, `min`, `env`): name, signature, summary. The rest of CEL's
@@ -194,9 +204,9 @@ impl Catalogue {
             outline.symbols.push(Symbol {
                 name: name.clone(),
                 kind: if template {
-                    SymbolKind::Template
+                    TEMPLATE_KIND
                 } else {
-                    SymbolKind::Blueprint
+                    BLUEPRINT_KIND
                 },
                 span: definition.node.span,
                 name_span,

@@ -95,6 +95,9 @@ pub struct Settings {
     pub root: Option<PathBuf>,
 }
 
+/// The version of the specification this dialect reads.
+pub const VERSION: &str = "2023-04-20";
+
 /// A blueprint file, opened and checked.
 pub struct Spec {
     sources: Arc<SourceDb>,
@@ -182,5 +185,43 @@ impl Dialect for Spec {
 
     fn functions() -> Vec<strata_dialect::FunctionDoc> {
         navigate::functions()
+    }
+}
+
+impl strata_dialect::Describe for Spec {
+    const NAME: &'static str = "spec";
+    const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+
+    /// A file whose top level says `version: 2023-04-20` is a blueprint of
+    /// its own, read with its folder as the root its includes are read
+    /// below.
+    fn claim(path: &std::path::Path, text: &str) -> Option<strata_dialect::Target> {
+        (strata_dialect::registry::top_level_value(text, "version") == Some(VERSION))
+            .then(|| {
+                Some(strata_dialect::Target::file(
+                    path.parent()?,
+                    path.file_name()?,
+                ))
+            })
+            .flatten()
+    }
+
+    /// Below a root named as the spec's, each file is a blueprint of its
+    /// own, read with that root as the folder its includes are read below.
+    fn configured(
+        root: &std::path::Path,
+        path: &std::path::Path,
+    ) -> Option<strata_dialect::Target> {
+        Some(strata_dialect::Target::file(
+            root,
+            path.strip_prefix(root).ok()?,
+        ))
+    }
+
+    fn settings(target: &strata_dialect::Target) -> Settings {
+        Settings {
+            path: target.file.clone().unwrap_or_default(),
+            root: Some(target.root.clone()),
+        }
     }
 }

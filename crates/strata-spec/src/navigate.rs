@@ -12,11 +12,34 @@
 //! - **Functions**: the 50 core functions with their signatures.
 //! - **Schema**: the blueprint file, by the same rules opening checks.
 
-use strata_dialect::{FunctionDoc, Outline, Reference, Symbol, SymbolKind};
+use strata_dialect::{Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind};
 use strata_syntax::{Node, Span};
 
 use crate::load::Loaded;
 use crate::validate::Element;
+
+/// A resource.
+pub(crate) const RESOURCE_KIND: SymbolKind = SymbolKind::new("resource", Category::Object);
+/// A variable.
+pub(crate) const VARIABLE_KIND: SymbolKind = SymbolKind::new("variable", Category::Variable);
+/// A value.
+pub(crate) const VALUE_KIND: SymbolKind = SymbolKind::new("value", Category::Constant);
+/// A data source.
+pub(crate) const DATA_SOURCE_KIND: SymbolKind = SymbolKind::new("data source", Category::Struct);
+/// A child blueprint.
+pub(crate) const CHILD_KIND: SymbolKind = SymbolKind::new("child blueprint", Category::Module);
+/// A export.
+pub(crate) const EXPORT_KIND: SymbolKind = SymbolKind::new("export", Category::Property);
+
+/// Every kind of symbol the dialect defines.
+pub(crate) const SYMBOL_KINDS: &[SymbolKind] = &[
+    RESOURCE_KIND,
+    VARIABLE_KIND,
+    VALUE_KIND,
+    DATA_SOURCE_KIND,
+    CHILD_KIND,
+    EXPORT_KIND,
+];
 
 /// Every symbol of `loaded`'s blueprint and every reference to one.
 pub(crate) fn outline(loaded: &Loaded) -> Outline {
@@ -41,43 +64,25 @@ pub(crate) fn outline(loaded: &Loaded) -> Outline {
         if let Some(description) = &variable.description {
             detail = format!("{detail}: {}", description.value);
         }
-        add(
-            "variables",
-            SymbolKind::Variable,
-            name,
-            variable.name_span,
-            detail,
-        );
+        add("variables", VARIABLE_KIND, name, variable.name_span, detail);
     }
     for (name, value) in &blueprint.values {
         let detail = format!("value of type {}", value.value_type.value);
-        add("values", SymbolKind::Value, name, value.name_span, detail);
+        add("values", VALUE_KIND, name, value.name_span, detail);
     }
     for (name, include) in &blueprint.include {
         let detail = format!("child blueprint at `{}`", include_path(&loaded.tree, name));
-        add(
-            "include",
-            SymbolKind::Child,
-            name,
-            include.name_span,
-            detail,
-        );
+        add("include", CHILD_KIND, name, include.name_span, detail);
     }
     for (name, resource) in &blueprint.resources {
         let detail = format!("resource of type `{}`", resource.resource_type.value);
-        add(
-            "resources",
-            SymbolKind::Resource,
-            name,
-            resource.name_span,
-            detail,
-        );
+        add("resources", RESOURCE_KIND, name, resource.name_span, detail);
     }
     for (name, datasource) in &blueprint.datasources {
         let detail = format!("data source of type `{}`", datasource.datasource_type.value);
         add(
             "datasources",
-            SymbolKind::DataSource,
+            DATA_SOURCE_KIND,
             name,
             datasource.name_span,
             detail,
@@ -88,13 +93,7 @@ pub(crate) fn outline(loaded: &Loaded) -> Outline {
             "export of type {}: `{}`",
             export.export_type.value, export.field.value
         );
-        add(
-            "exports",
-            SymbolKind::Export,
-            name,
-            export.name_span,
-            detail,
-        );
+        add("exports", EXPORT_KIND, name, export.name_span, detail);
     }
     let references = references(loaded);
     Outline {

@@ -1350,7 +1350,7 @@ impl ResolvedBlueprint {
             let node = value_node(value, self.declared.get(&key).copied());
             masked(self.secret.contains(&key), node)
         };
-        let mut root: Vec<(String, Node)> = vec![("version".to_owned(), text_node("2023-04-20"))];
+        let mut root: Vec<(String, Node)> = vec![("version".to_owned(), text_node(crate::VERSION))];
         let variables = self.variables.iter().map(|(name, resolved)| {
             (
                 name.clone(),
