@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Hostile inputs through the binary, for every dialect, measured: one
 # markdown row per case with the exit status, the diagnostic codes, the wall
-# time and the peak resident memory (`/usr/bin/time`), for the README's
-# reliability section. The cases are defined once, in
+# time and the peak resident memory (`/usr/bin/time`), for the manual's
+# reliability page (docs/src/reliability.md). The cases are defined once, in
 # crates/strata-cli/tests/hostile.rs, whose ordinary test asserts each
 # case's outcome in CI; this runs its ignored measuring test on a release
 # build.

@@ -33,7 +33,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// millions of small values, and glibc's allocator both spent a quarter of
 /// a component render in `malloc`/`free` and kept worker threads from
 /// scaling (each thread's arena grows by `mprotect` calls; measured in the
-/// README's performance section). Built without transparent huge pages
+/// manual's performance page, `docs/src/performance.md`). Built without transparent huge pages
 /// (`no_thp`, in the workspace manifest): with them, every fresh or purged
 /// 2 MiB region is zeroed whole on first touch, which was 40% of rendering
 /// a large Windsor project.

@@ -2,7 +2,8 @@
 //! environments render, every object passes `kubernetes-validate --strict`
 //! (from the Python package index, installed in a virtual environment
 //! below the target folder when missing) for the Kubernetes version the
-//! README names, and the objects say what the README says of them.
+//! manual names (`docs/src/running-in-a-cluster.md`), and the objects say
+//! what that page says of them.
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 #[path = "support/python.rs"]
@@ -11,7 +12,8 @@ mod python;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The Kubernetes version the manifests are checked against (the README's).
+/// The Kubernetes version the manifests are checked against (the manual's,
+/// in `docs/src/running-in-a-cluster.md`).
 const KUBERNETES: &str = "1.33.0";
 
 fn deploy() -> PathBuf {

@@ -7,7 +7,8 @@
 //! and the test fails, after [`KILL_AFTER`].
 //!
 //! The same cases are measured (wall time and peak memory, for the
-//! README's reliability section) by the ignored test at the end:
+//! manual's reliability page, `docs/src/reliability.md`) by the ignored test
+//! at the end:
 //!
 //! ```sh
 //! cargo test --release -p strata-cli --test hostile -- --ignored --nocapture
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 
 /// How long a run may take before the test calls it a hang (a debug
 /// build, on a loaded machine; the release build ends each case in
-/// seconds, see the README).
+/// seconds, see `docs/src/reliability.md`).
 const KILL_AFTER: Duration = Duration::from_mins(2);
 
 /// The memory limit the cases run under: far above what any of them
@@ -834,8 +835,9 @@ fn hostile_input_ends_in_a_clear_answer() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The README's reliability table: each case's exit, codes, wall time and
-/// peak memory (`/usr/bin/time`), measured with a release build.
+/// The manual's table of hostile cases (`docs/src/reliability.md`): each
+/// case's exit, codes, wall time and peak memory (`/usr/bin/time`),
+/// measured with a release build.
 #[test]
 #[ignore = "a measurement: run with --release --ignored --nocapture"]
 fn hostile_input_measured() {

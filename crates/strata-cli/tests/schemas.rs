@@ -3,8 +3,8 @@
 //! knows only the schema would check it: `check-jsonschema` (Python),
 //! installed in a virtual environment below the target folder when it is
 //! not there. Tags read as their plain values (`support/yaml_to_json.py`),
-//! as yaml-language-server reads the custom tags the README says to
-//! declare.
+//! as yaml-language-server reads the custom tags the manual says to
+//! declare (`docs/src/editor-setup.md`).
 
 #[path = "support/python.rs"]
 mod python;

@@ -7,11 +7,18 @@
 //! `codes.rs` no code is written as a string literal, except in tests. And
 //! every code is exercised: a fixture's `expected.diagnostics` or a test
 //! (an integration test, a snapshot, a `#[cfg(test)]` module) names it, by
-//! its text or by its constant.
+//! its text or by its constant. The tables themselves are read by
+//! `support/codes.rs`, which the manual's test generates the codes
+//! reference from.
 #![expect(clippy::panic, reason = "a test stops at the first surprise")]
+
+#[path = "support/codes.rs"]
+mod codes;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use codes::Table;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -98,19 +105,18 @@ struct Declared {
     constant: String,
 }
 
-/// The codes `file` (a `codes.rs`) declares, each checked against the
-/// module's doc table and against the codes declared before.
+/// The codes a crate's `codes.rs` declares, each checked against the
+/// module's doc table and against the codes declared before; and the table
+/// itself, which the manual's codes reference is generated from.
 fn declarations(
-    file: &Path,
+    table: &Table,
     declared: &mut BTreeMap<String, Declared>,
     problems: &mut Vec<String>,
 ) {
+    let file = &table.file;
     let text = read(file);
-    let documented: BTreeSet<&str> = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("//! | `"))
-        .filter_map(|row| row.split('`').next())
-        .collect();
+    check_table(table, problems);
+    let documented: BTreeSet<&str> = table.rows.iter().map(|row| row.code.as_str()).collect();
     let mut constants = BTreeSet::new();
     for line in text.lines().filter(|l| l.starts_with("pub const ")) {
         let name = line["pub const ".len()..].split(':').next().unwrap_or("");
@@ -127,7 +133,7 @@ fn declarations(
             ));
         }
         let entry = Declared {
-            file: file.to_path_buf(),
+            file: file.clone(),
             constant: name.to_owned(),
         };
         if let Some(first) = declared.insert(code.to_owned(), entry) {
@@ -152,6 +158,57 @@ fn declarations(
     }
 }
 
+/// The shape the manual's codes reference needs: a sentence before the
+/// table saying whose codes these are, a header `| code | when |` (more
+/// columns allowed), and rows of one code and a cell per column.
+fn check_table(table: &Table, problems: &mut Vec<String>) {
+    let krate = &table.krate;
+    if table.before.is_empty() {
+        problems.push(format!(
+            "{krate}: `codes.rs` says nothing before its table of codes"
+        ));
+    }
+    if table.columns.len() < 2 || table.columns[..2] != ["code", "when"] {
+        problems.push(format!(
+            "{krate}: the codes table's header is {:?}, not `| code | when |`",
+            table.columns
+        ));
+    }
+    for line in &table.malformed {
+        problems.push(format!("{krate}: `{line}` is not a row of one code"));
+    }
+    for row in &table.rows {
+        if row.cells.len() + 1 != table.columns.len() || row.cells.iter().any(String::is_empty) {
+            problems.push(format!(
+                "{krate}: `{}` has {} cells, some empty, for the {} columns",
+                row.code,
+                row.cells.len() + 1,
+                table.columns.len()
+            ));
+        }
+    }
+}
+
+/// Codes the prose around a table names must exist (a code renamed or
+/// removed is renamed or removed there too).
+fn check_prose(
+    tables: &[Table],
+    declared: &BTreeMap<String, Declared>,
+    problems: &mut Vec<String>,
+) {
+    for table in tables {
+        let prose = format!("{}\n{}", table.before, table.after);
+        for word in prose.split('`').skip(1).step_by(2) {
+            if is_code(word) && !declared.contains_key(word) {
+                problems.push(format!(
+                    "{}: the module docs name `{word}`, which no crate declares",
+                    table.krate
+                ));
+            }
+        }
+    }
+}
+
 #[test]
 fn diagnostic_codes_are_declared_once_documented_and_exercised() {
     let root = workspace();
@@ -159,9 +216,11 @@ fn diagnostic_codes_are_declared_once_documented_and_exercised() {
     let mut problems = Vec::new();
     let mut declared: BTreeMap<String, Declared> = BTreeMap::new();
 
-    for file in sources.iter().filter(|f| f.ends_with("src/codes.rs")) {
-        declarations(file, &mut declared, &mut problems);
+    let tables = codes::tables(&root);
+    for table in &tables {
+        declarations(table, &mut declared, &mut problems);
     }
+    check_prose(&tables, &declared, &mut problems);
     assert!(
         declared.len() > 80,
         "the codes are found ({} declared)",

@@ -24,7 +24,7 @@
 //! | `spec/unknown-datasource-field` | a reference to a field a data source does not export (by its key) |
 //! | `spec/unknown-child` | a reference to a child the blueprint does not include |
 //! | `spec/unknown-resource` | a reference (or `link` argument) naming no resource |
-//! | `spec/resource-field` | a resource read other than through `.spec`, `.state`, `.metadata.displayName|labels|annotations|custom`, or indexed without `each` |
+//! | `spec/resource-field` | a resource read other than through `.spec`, `.state`, `.metadata.displayName\|labels\|annotations\|custom`, or indexed without `each` |
 //! | `spec/value-accessor` | an accessor after a value whose declared type has no fields or items |
 //! | `spec/elem-outside-each` | `elem` or `i` outside a resource with `each` |
 //! | `spec/each-dependency` | `each` depends on a resource, a child or `elem`, directly or through values |
