@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 
 mod application;
+mod cli;
 pub mod codes;
 mod definitions;
 mod handlers;

@@ -232,6 +232,17 @@ impl strata_dialect::Describe for Package {
     const NAME: &'static str = "capabilities";
     const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = crate::navigate::SYMBOL_KINDS;
 
+    fn command() -> clap::Command {
+        crate::cli::command()
+    }
+
+    fn run(
+        matches: &clap::ArgMatches,
+        invocation: strata_dialect::Invocation,
+    ) -> Result<strata_dialect::Done, strata_dialect::Usage> {
+        crate::cli::run(matches, invocation)
+    }
+
     /// A launcher document (`apiVersion: launcher.gokure.dev/…`) claims
     /// its package by where it lies, whatever its `kind` (a misspelt kind
     /// is the package's error to report): `app.yaml` is the package's,

@@ -1,9 +1,14 @@
-//! The `strata` command line: parses arguments and wires the library crates.
+//! The `strata` command line: parses arguments, calls, and prints.
 //!
-//! One module per subcommand; [`session`] holds what every command shares
-//! (reading inputs within limits, collecting diagnostics, the exit status),
-//! [`render`] decides how diagnostics look. Exit status: 0 success, 1 the
-//! input is invalid (diagnostics on stderr, nothing on stdout), 2 usage.
+//! The dialects' verbs come from the registry ([`strata_dialects::registry`]):
+//! each dialect states its subcommand and runs it
+//! ([`strata_dialect::Describe::command`], [`strata_dialect::Describe::run`]),
+//! handing back a [`Done`] that [`finish`] prints. The binary owns only what
+//! is no dialect's: `merge`, the language server, `platform serve` (the
+//! service, a face of its own on the platform dialect), completions and man
+//! pages. [`render`] decides how diagnostics look. Exit status: 0 success,
+//! 1 the input is invalid (diagnostics on stderr, nothing on stdout), 2
+//! usage.
 
 #![forbid(unsafe_code)]
 #![expect(
@@ -11,23 +16,20 @@
     reason = "the binary is the one crate that prints: diagnostics and usage errors"
 )]
 
-mod capabilities;
 pub mod codes;
-mod components;
-mod features;
 mod lsp;
 mod memory;
 mod merge;
-mod platform;
 mod render;
 mod serve;
-mod session;
 mod shell;
-mod spec;
 
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args as _, CommandFactory as _, FromArgMatches as _, Parser, Subcommand, ValueEnum};
+use strata_dialect::{Done, Invocation, Usage};
+use strata_dialects::Registry;
 
 /// mimalloc instead of the system allocator: evaluation allocates and frees
 /// millions of small values, and glibc's allocator both spent a quarter of
@@ -49,8 +51,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(flatten)]
     global: GlobalArgs,
-    #[command(subcommand)]
-    command: Command,
 }
 
 /// Options every command takes.
@@ -94,36 +94,19 @@ impl GlobalArgs {
         }
     }
 
-    /// The document format asked for, or the command's own default (`-o
-    /// dot` is refused before any command but `spec graph` runs).
+    /// How a command is asked for: the bounds, `-o`, `--strict`.
     #[must_use]
-    pub fn output(&self, default: OutputFormat) -> OutputFormat {
-        match self.output {
-            Some(OutputArg::Yaml) => OutputFormat::Yaml,
-            Some(OutputArg::Json) => OutputFormat::Json,
-            Some(OutputArg::Dot) | None => default,
+    pub fn invocation(&self) -> Invocation {
+        Invocation {
+            limits: self.limits(),
+            output: self.output.map(|output| match output {
+                OutputArg::Yaml => strata_dialect::OutputFormat::Yaml,
+                OutputArg::Json => strata_dialect::OutputFormat::Json,
+                OutputArg::Dot => strata_dialect::OutputFormat::Dot,
+            }),
+            strict: self.strict,
         }
     }
-
-    /// The usage error of `--explain` with JSON output, which has no comments.
-    #[must_use]
-    pub fn explain_conflict(&self, explain: bool) -> Option<ExitCode> {
-        (explain && self.output(OutputFormat::Yaml) == OutputFormat::Json).then(|| {
-            eprintln!(
-                "error: `--explain` annotates YAML output; it cannot be combined with `-o json`"
-            );
-            ExitCode::from(2)
-        })
-    }
-}
-
-/// `-o` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// YAML (a multi-document stream for several documents).
-    Yaml,
-    /// JSON (an array for several documents).
-    Json,
 }
 
 /// `-o` values: a document format, or DOT for a graph.
@@ -170,24 +153,16 @@ impl ColorChoice {
     }
 }
 
+// The verbs that are no dialect's, listed before the dialects' (a doc
+// comment here would become the binary's `about`).
 #[derive(Debug, Subcommand)]
-enum Command {
+enum Leading {
     Merge(merge::MergeArgs),
-    /// Platform blueprint catalogues, compatible with k8shell's blueprint manager: inheritance, repository overlays, CEL.
-    #[command(subcommand)]
-    Platform(platform::PlatformCommand),
-    /// Components: qbec applications (qbec.yaml, Jsonnet, JSON, YAML) rendered into Kubernetes objects, compatible with qbec.
-    #[command(subcommand)]
-    Components(Box<components::ComponentsCommand>),
-    /// Features: Windsor projects, a blueprint extended by conditional feature files, compatible with the Windsor CLI.
-    #[command(subcommand)]
-    Features(features::FeaturesCommand),
-    /// Capabilities: cluster profiles, capability definitions and packages, compatible with Kure's launcher.
-    #[command(subcommand)]
-    Capabilities(capabilities::CapabilitiesCommand),
-    /// Spec: Blueprint Specification v2023-04-20 blueprints (Bluelink's) and their `${..}` language.
-    #[command(subcommand)]
-    Spec(spec::SpecCommand),
+}
+
+// The verbs that are no dialect's, listed after the dialects'.
+#[derive(Debug, Subcommand)]
+enum Trailing {
     /// A language server (LSP) over standard input and output: diagnostics as you type.
     Lsp(lsp::LspArgs),
     /// Evaluates one check of `strata lsp`, which runs it as a child process.
@@ -205,51 +180,95 @@ enum Command {
     },
 }
 
+/// The dialect that `platform serve` is a face of.
+const SERVED_DIALECT: &str = "platform";
+
+/// The whole command line: the binary's verbs, and each dialect's from
+/// `registry` (the platform's with `serve` added).
+pub(crate) fn command(registry: &Registry) -> clap::Command {
+    let mut command = Leading::augment_subcommands(Cli::command());
+    for entry in registry.entries() {
+        let mut dialect = entry.command();
+        if entry.name == SERVED_DIALECT {
+            // The arguments' doc comment would be the `about`: set it after.
+            dialect = dialect.subcommand(
+                serve::ServeArgs::augment_args(clap::Command::new("serve")).about(serve::ABOUT),
+            );
+        }
+        command = command.subcommand(dialect);
+    }
+    Trailing::augment_subcommands(command.subcommand_required(true))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let draws_graphs = matches!(cli.command, Command::Spec(spec::SpecCommand::Graph(_)));
-    if cli.global.output == Some(OutputArg::Dot) && !draws_graphs {
-        eprintln!("error: `-o dot` is the output of `spec graph` only");
-        return ExitCode::from(2);
+    let registry = strata_dialects::registry();
+    let matches = command(&registry).get_matches();
+    let global = match GlobalArgs::from_arg_matches(&matches) {
+        Ok(global) => global,
+        Err(error) => error.exit(),
+    };
+    let Some((name, sub)) = matches.subcommand() else {
+        return usage(&Usage("a command is required".to_owned()));
+    };
+    let invocation = global.invocation();
+    if let Some(entry) = registry.get(name) {
+        if let Some(("serve", args)) = sub.subcommand().filter(|_| name == SERVED_DIALECT) {
+            if let Err(refused) = invocation.refuse_dot() {
+                return usage(&refused);
+            }
+            memory::watch(global.memory_limit, &global);
+            return match serve::ServeArgs::from_arg_matches(args) {
+                Ok(args) => serve::run(&global, &args),
+                Err(error) => error.exit(),
+            };
+        }
+        memory::watch(global.memory_limit, &global);
+        return match entry.run(sub, invocation) {
+            Ok(done) => finish(done, &global),
+            Err(refused) => usage(&refused),
+        };
     }
-    memory::watch(cli.global.memory_limit, &cli.global);
-    match cli.command {
-        Command::Merge(args) => merge::run(&cli.global, &args),
-        Command::Platform(command) => platform::run(&cli.global, &command),
-        Command::Components(command) => components::run(&cli.global, &command),
-        Command::Features(command) => features::run(&cli.global, &command),
-        Command::Capabilities(command) => capabilities::run(&cli.global, &command),
-        Command::Spec(command) => spec::run(&cli.global, &command),
-        Command::Lsp(args) => lsp::run(&cli.global, &args),
-        Command::LspCheck => lsp::check(&cli.global),
-        Command::Completions { shell } => shell::completions(shell),
-        Command::Man { dir } => shell::man(&dir),
+    if let Err(refused) = invocation.refuse_dot() {
+        return usage(&refused);
+    }
+    memory::watch(global.memory_limit, &global);
+    if let Ok(Leading::Merge(args)) = Leading::from_arg_matches(&matches) {
+        return match merge::run(invocation, &args) {
+            Ok(done) => finish(done, &global),
+            Err(refused) => usage(&refused),
+        };
+    }
+    match Trailing::from_arg_matches(&matches) {
+        Ok(Trailing::Lsp(args)) => lsp::run(&global, &args),
+        Ok(Trailing::LspCheck) => lsp::check(&global),
+        Ok(Trailing::Completions { shell }) => shell::completions(shell, &registry),
+        Ok(Trailing::Man { dir }) => shell::man(&dir, &registry),
+        Err(error) => error.exit(),
     }
 }
 
-/// A JSON value written in the chosen format.
-pub fn write_value(
-    session: &mut session::Session<'_>,
-    value: &serde_json::Value,
-    format: OutputFormat,
-) -> Option<String> {
-    write_document(
-        session,
-        &strata_syntax::Node::from_json_value(value),
-        format,
-    )
+/// Prints a run: its diagnostics on standard error, then, when nothing
+/// failed, its text on standard output; its exit status.
+fn finish(done: Done, global: &GlobalArgs) -> ExitCode {
+    render::print(&done.db, &done.diagnostics, global);
+    if let Some(text) = done.text {
+        let mut stdout = io::stdout().lock();
+        if let Err(error) = stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            // A closed pipe (`strata ... | head`) is not a failure of the input.
+            if error.kind() != io::ErrorKind::BrokenPipe {
+                eprintln!("error: cannot write output: {error}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    ExitCode::from(done.status)
 }
 
-/// A document written in the chosen format.
-pub fn write_document(
-    session: &mut session::Session<'_>,
-    node: &strata_syntax::Node,
-    format: OutputFormat,
-) -> Option<String> {
-    match format {
-        OutputFormat::Yaml => Some(strata_syntax::emit::to_yaml(node)),
-        OutputFormat::Json => strata_syntax::emit::to_json(node)
-            .map_err(|problem| session.diagnostics.push(problem))
-            .ok(),
-    }
+/// Prints a usage error; exit status 2.
+fn usage(refused: &Usage) -> ExitCode {
+    eprintln!("error: {}", refused.0);
+    ExitCode::from(2)
 }

@@ -2,15 +2,11 @@
 //! plain YAML/JSON files in order, the first the lowest layer. A file with
 //! several documents contributes each as a layer, in order.
 
-use std::process::ExitCode;
-
 use clap::Args;
+use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
 use strata_merge::{Strategies, Strategy};
 use strata_syntax::Node;
-use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
-
-use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use strata_syntax::emit::to_yaml_annotated;
 
 /// Merge layered YAML/JSON files, the first as the lowest layer.
 #[derive(Debug, Args)]
@@ -35,26 +31,30 @@ fn parse_strategy(text: &str) -> Result<(String, Strategy), String> {
     Ok((path.to_owned(), strategy))
 }
 
-pub(crate) fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
-    if let Some(usage) = global.explain_conflict(args.explain) {
-        return usage;
-    }
+pub(crate) fn run(invocation: Invocation, args: &MergeArgs) -> Result<Done, Usage> {
     let mut strategies = Strategies::new();
     for (path, strategy) in &args.strategies {
-        if let Err(error) = strategies.register(path, strategy.clone()) {
-            eprintln!(
-                "error: invalid value '{path}={strategy}' for '--strategy <PATH=STRATEGY>': {error}"
-            );
-            return ExitCode::from(2);
-        }
+        strategies
+            .register(path, strategy.clone())
+            .map_err(|error| {
+                Usage(format!(
+                    "invalid value '{path}={strategy}' for '--strategy <PATH=STRATEGY>': {error}"
+                ))
+            })?;
     }
-    let mut session = Session::new(global);
+    let mut session = Session::new(invocation);
+    let format = session.document_format(DocumentFormat::Yaml)?;
+    if args.explain && format == DocumentFormat::Json {
+        return Err(Usage(
+            "`--explain` annotates YAML output; it cannot be combined with `-o json`".to_owned(),
+        ));
+    }
     let layers: Vec<Node> = args
         .files
         .iter()
         .flat_map(|file| session.load(file))
         .collect();
-    session.finish(|session| {
+    Ok(session.finish(|session| {
         // No layers at all (only empty files) merge to `null`.
         let merged = strata_merge::merge_layers(layers, &strategies).unwrap_or_else(|| {
             strata_merge::Merged {
@@ -66,23 +66,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &MergeArgs) -> ExitCode {
         if session.has_errors() {
             return None;
         }
-        match global.output(OutputFormat::Yaml) {
-            OutputFormat::Yaml if args.explain => {
-                let db = &session.db;
-                let annotate = |node: &Node| {
-                    let (file, position) = db.locate(node.span);
-                    Some(format!("{file}:{}", position.line))
-                };
-                Some(to_yaml_annotated(&merged.root, &annotate))
-            }
-            OutputFormat::Yaml => Some(to_yaml(&merged.root)),
-            OutputFormat::Json => match to_json(&merged.root) {
-                Ok(text) => Some(text),
-                Err(diagnostic) => {
-                    session.diagnostics.push(diagnostic);
-                    None
-                }
-            },
+        if args.explain {
+            let db = &session.db;
+            let annotate = |node: &Node| {
+                let (file, position) = db.locate(node.span);
+                Some(format!("{file}:{}", position.line))
+            };
+            return Some(to_yaml_annotated(&merged.root, &annotate));
         }
-    })
+        session.write_document(&merged.root, format)
+    }))
 }

@@ -12,6 +12,9 @@ use tracing_subscriber::EnvFilter;
 
 use crate::GlobalArgs;
 
+/// What `strata platform serve --help` says it does.
+pub(crate) const ABOUT: &str = "Serve the catalogue over HTTP, reloading it on every change";
+
 /// `serve` arguments.
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {

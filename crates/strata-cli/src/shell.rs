@@ -14,17 +14,16 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::CommandFactory as _;
 use clap_complete::Shell;
+use strata_dialects::Registry;
 
-use crate::Cli;
-
-/// Writes the completion script for `shell` to standard output.
-pub(crate) fn completions(shell: Shell) -> ExitCode {
+/// Writes the completion script for `shell` to standard output, for every
+/// verb of the binary and of the dialects in `registry`.
+pub(crate) fn completions(shell: Shell, registry: &Registry) -> ExitCode {
     // Generated in memory: `clap_complete` panics on a failed write (a
     // closed pipe), which is reported here instead.
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "strata", &mut script);
+    clap_complete::generate(shell, &mut crate::command(registry), "strata", &mut script);
     let mut out = std::io::stdout().lock();
     match out.write_all(&script).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -37,9 +36,9 @@ pub(crate) fn completions(shell: Shell) -> ExitCode {
 
 /// Writes a man page for `strata` and for each of its subcommands into
 /// `dir`.
-pub(crate) fn man(dir: &Path) -> ExitCode {
-    let written =
-        std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
+pub(crate) fn man(dir: &Path, registry: &Registry) -> ExitCode {
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| clap_mangen::generate_to(crate::command(registry), dir));
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -53,6 +53,7 @@
 #![forbid(unsafe_code)]
 
 mod app;
+mod cli;
 pub mod codes;
 mod load;
 mod navigate;
@@ -452,4 +453,15 @@ impl strata_dialect::Describe for Application {
     const NAME: &'static str = "components";
     const MARKERS: &'static [&'static str] = &[APP_FILE];
     const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+
+    fn command() -> clap::Command {
+        cli::command()
+    }
+
+    fn run(
+        matches: &clap::ArgMatches,
+        invocation: strata_dialect::Invocation,
+    ) -> Result<strata_dialect::Done, strata_dialect::Usage> {
+        cli::run(matches, invocation)
+    }
 }

@@ -51,6 +51,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+pub mod command;
 pub mod navigate;
 mod parallel;
 mod read;
@@ -61,6 +62,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+pub use command::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage};
 pub use navigate::{
     Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
 };

@@ -14,7 +14,8 @@
 //! - to open that project ([`Entry::open`]) into a [`Project`]: the
 //!   dialect behind an object-safe face (check, outline, explain, reopen);
 //! - what the dialect's files and expressions are ([`Entry::schema_of`],
-//!   [`Entry::functions`], [`Describe::SYMBOL_KINDS`]).
+//!   [`Entry::functions`], [`Describe::SYMBOL_KINDS`]);
+//! - its verbs on the command line ([`Entry::command`], [`Entry::run`]).
 //!
 //! Adding a dialect to a face is adding its entry to the registry the face
 //! is given: the face's own code does not change.
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use strata_fs::Files;
 use strata_syntax::{Diagnostic, SourceDb, Span};
 
+use crate::command::{Done, Invocation, Usage};
 use crate::navigate::{FunctionDoc, Outline, SymbolKind};
 use crate::{Dialect, Opened, Options};
 
@@ -94,6 +96,20 @@ pub trait Describe: Dialect {
     fn settings(target: &Target) -> Self::Settings {
         let _ = target;
         Self::Settings::default()
+    }
+
+    /// Its verbs on the command line, `strata NAME VERB ...`: a command
+    /// named [`Describe::NAME`] (none by default).
+    #[must_use]
+    fn command() -> clap::Command {
+        clap::Command::new(Self::NAME)
+    }
+
+    /// Runs the verb `matches` holds (parsed by [`Describe::command`]),
+    /// asked for as `invocation`.
+    fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+        let _ = (matches, invocation);
+        Err(Usage(format!("`strata {}` has no verbs", Self::NAME)))
     }
 }
 
@@ -165,6 +181,8 @@ pub struct Entry {
     open: Open,
     schema_of: fn(&Path) -> Option<&'static serde_json::Value>,
     functions: fn() -> Vec<FunctionDoc>,
+    command: fn() -> clap::Command,
+    run: fn(&clap::ArgMatches, Invocation) -> Result<Done, Usage>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -193,7 +211,20 @@ impl Entry {
             },
             schema_of: D::schema_of,
             functions: D::functions,
+            command: D::command,
+            run: D::run,
         }
+    }
+
+    /// [`Describe::command`].
+    #[must_use]
+    pub fn command(&self) -> clap::Command {
+        (self.command)()
+    }
+
+    /// [`Describe::run`].
+    pub fn run(&self, matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+        (self.run)(matches, invocation)
     }
 
     /// [`Describe::claim`].

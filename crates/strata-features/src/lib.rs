@@ -34,6 +34,7 @@
 
 #![forbid(unsafe_code)]
 
+mod cli;
 pub mod codes;
 mod compose;
 mod config;
@@ -564,4 +565,15 @@ impl strata_dialect::Describe for Project {
     const NAME: &'static str = "features";
     const MARKERS: &'static [&'static str] = &[config::WINDSOR_FILE];
     const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+
+    fn command() -> clap::Command {
+        crate::cli::command()
+    }
+
+    fn run(
+        matches: &clap::ArgMatches,
+        invocation: strata_dialect::Invocation,
+    ) -> Result<strata_dialect::Done, strata_dialect::Usage> {
+        crate::cli::run(matches, invocation)
+    }
 }

@@ -468,13 +468,25 @@ impl Files for RootFs {
 }
 
 /// Files named as a person names them on the command line: relative to the
-/// working folder or absolute, unconfined, but read within the size bound.
-/// Listing finds nothing (there is no tree to walk).
+/// working folder or absolute, unconfined, but read within the size bound;
+/// `-` is standard input (shown as [`STDIN_NAME`]). Listing finds nothing
+/// (there is no tree to walk).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PlainFs;
 
+/// What standard input is shown as.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `path` names standard input.
+fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
 impl Files for PlainFs {
     fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
+        if is_stdin(path) {
+            return read_bounded(Path::new(STDIN_NAME), std::io::stdin().lock(), None, limit);
+        }
         // Before opening: a device can be read without end, and its size
         // says nothing. A FIFO is read: a person who names one on the
         // command line (`--state <(...)`) means it.
@@ -498,11 +510,15 @@ impl Files for PlainFs {
     }
 
     fn display(&self, path: &Path) -> String {
-        path.display().to_string()
+        if is_stdin(path) {
+            STDIN_NAME.to_owned()
+        } else {
+            path.display().to_string()
+        }
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        is_stdin(path) || path.is_file()
     }
 
     fn subtree(&self, folder: &Path) -> Result<std::sync::Arc<dyn Files>, FsError> {

@@ -45,12 +45,14 @@
 
 #![forbid(unsafe_code)]
 
+mod cli;
 pub mod codes;
 mod load;
 mod model;
 mod navigate;
 mod resolve;
 mod scope;
+pub mod service;
 mod validate;
 
 use std::collections::HashMap;
@@ -697,4 +699,15 @@ impl strata_dialect::Describe for Catalogue {
     const NAME: &'static str = "platform";
     const MARKERS: &'static [&'static str] = &[SETTINGS_FILE];
     const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+
+    fn command() -> clap::Command {
+        cli::command()
+    }
+
+    fn run(
+        matches: &clap::ArgMatches,
+        invocation: strata_dialect::Invocation,
+    ) -> Result<strata_dialect::Done, strata_dialect::Usage> {
+        cli::run(matches, invocation)
+    }
 }

@@ -45,7 +45,7 @@
 //! CEL sees `user` from the caller's entry in the users file, never from the
 //! request.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
@@ -58,12 +58,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use strata_dialect::Unparsed;
+use strata_platform::service::COMPOSE_REQUEST;
 use strata_platform::{RenderRequest, Scope};
-use strata_schema::Decoder;
 use strata_syntax::emit::{to_json, to_yaml};
 use strata_syntax::{Diagnostic, DiagnosticRecord, Format, Limits, Node, SourceDb, Value};
 use tower_http::timeout::TimeoutLayer;
@@ -103,55 +101,6 @@ pub fn router(service: Arc<Service>) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.body_limit))
         .with_state(service)
-}
-
-/// A compose request, for its schema: the handler reads the validated tree,
-/// whose spans the diagnostics need, not this type.
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[expect(
-    dead_code,
-    reason = "the schema a compose request is validated against; the tree is read"
-)]
-struct ComposeRequest {
-    /// The blueprint; may be left out when `repo` names its template.
-    blueprint: Option<String>,
-    /// The workspace's canonical id.
-    #[schemars(length(min = 1))]
-    workspace_name: String,
-    /// The workspace and its repository.
-    metadata: RequestMetadata,
-    /// The repository's `.k8shell.yaml`, as text or as an object.
-    repo: Option<RepoFile>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[expect(dead_code, reason = "part of the compose request's schema")]
-struct RequestMetadata {
-    /// The workspace's name (normalised to a DNS label for CEL).
-    #[schemars(length(min = 1))]
-    name: String,
-    repo_name: Option<String>,
-    repo_owner: Option<String>,
-    repo_ref: Option<String>,
-    repo_address: Option<String>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(untagged)]
-#[expect(dead_code, reason = "part of the compose request's schema")]
-enum RepoFile {
-    Text(String),
-    Object(serde_json::Map<String, Json>),
-}
-
-static COMPOSE_REQUEST: LazyLock<Decoder<ComposeRequest>> = LazyLock::new(Decoder::new);
-
-/// The JSON Schema of a compose request.
-#[must_use]
-pub fn compose_request_schema() -> &'static Json {
-    COMPOSE_REQUEST.schema()
 }
 
 /// How an answer is written.

@@ -40,9 +40,9 @@ use std::time::Duration;
 
 use strata_syntax::Limits;
 
-pub use http::{DIGEST_HEADER, GENERATION_HEADER, compose_request_schema, router};
+pub use http::{DIGEST_HEADER, GENERATION_HEADER, router};
 pub use service::{Generation, ReloadOutcome, Service};
-pub use users::{User, Users, users_schema};
+pub use users::{User, Users};
 
 /// The default request body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;

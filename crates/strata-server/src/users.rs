@@ -22,58 +22,18 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use strata_dialect::{Opened, Reader};
 use strata_fs::PlainFs;
-use strata_schema::Decoder;
+use strata_platform::service::{USERS_FILE, UserEntry};
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
 use crate::codes;
 
 /// The role that may use every blueprint.
 pub(crate) const ADMIN_ROLE: &str = "admin";
-
-/// The users file, as written.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct UsersFile {
-    /// The users.
-    users: Vec<UserEntry>,
-}
-
-/// One user, as written.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct UserEntry {
-    /// The name `user.username` gives to CEL.
-    #[schemars(length(min = 1))]
-    username: String,
-    /// The hex SHA-256 of the user's bearer token.
-    #[schemars(regex(pattern = r"^[0-9a-fA-F]{64}$"))]
-    token_sha256: String,
-    /// The workspace user id.
-    uid: u32,
-    /// The workspace group id.
-    gid: u32,
-    /// Roles; `admin` may use every blueprint.
-    #[serde(default)]
-    roles: Vec<String>,
-    /// Blueprint names and globs the user may list and compose.
-    #[serde(default)]
-    allowed_blueprints: Vec<String>,
-}
-
-static USERS_FILE: LazyLock<Decoder<UsersFile>> = LazyLock::new(Decoder::new);
-
-/// The JSON Schema of the users file.
-#[must_use]
-pub fn users_schema() -> &'static serde_json::Value {
-    USERS_FILE.schema()
-}
 
 /// An authenticated caller.
 #[derive(Debug)]

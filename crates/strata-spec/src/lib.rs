@@ -31,6 +31,7 @@
 
 #![forbid(unsafe_code)]
 
+mod cli;
 pub mod codes;
 mod environment;
 mod graph;
@@ -113,6 +114,32 @@ impl Spec {
     pub fn loaded(&self) -> Option<&Loaded> {
         self.loaded.as_ref()
     }
+
+    /// The links and deployment order of `resolved` (a render of this
+    /// blueprint), with links decided by `providers` ([`graph`]).
+    pub fn graph(
+        &self,
+        resolved: &ResolvedBlueprint,
+        providers: &[Arc<dyn LinkProvider>],
+    ) -> Outcome<Graph> {
+        match &self.loaded {
+            Some(loaded) => graph(loaded, resolved, providers),
+            None => Outcome::failed(Vec::new()),
+        }
+    }
+}
+
+impl Graph {
+    /// The changes from `state` (none: a first deployment) to `resolved`,
+    /// the render this graph was drawn from ([`plan`]).
+    pub fn plan(
+        &self,
+        resolved: &ResolvedBlueprint,
+        state: Option<&State>,
+        providers: &[Arc<dyn ResourceProvider>],
+    ) -> Outcome<Plan> {
+        plan(resolved, self, state, providers)
+    }
 }
 
 impl Dialect for Spec {
@@ -191,6 +218,17 @@ impl Dialect for Spec {
 impl strata_dialect::Describe for Spec {
     const NAME: &'static str = "spec";
     const SYMBOL_KINDS: &'static [strata_dialect::SymbolKind] = navigate::SYMBOL_KINDS;
+
+    fn command() -> clap::Command {
+        cli::command()
+    }
+
+    fn run(
+        matches: &clap::ArgMatches,
+        invocation: strata_dialect::Invocation,
+    ) -> Result<strata_dialect::Done, strata_dialect::Usage> {
+        cli::run(matches, invocation)
+    }
 
     /// A file whose top level says `version: 2023-04-20` is a blueprint of
     /// its own, read with its folder as the root its includes are read

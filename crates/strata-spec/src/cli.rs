@@ -1,26 +1,26 @@
-//! `strata spec check|eval|functions|schema`: blueprints of the Blueprint
-//! Specification v2023-04-20 and its `${..}` language.
+//! `strata spec check|render|graph|plan|eval|functions|schema`: the
+//! dialect's verbs on the command line
+//! ([`strata_dialect::Describe::command`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use clap::{Args, Subcommand};
+use clap::{Args, FromArgMatches as _, Subcommand as _};
 use indexmap::IndexMap;
-use strata_spec::{
-    Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Resolved, Settings, Spec,
-};
+use strata_dialect::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage};
 use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
-use crate::session::Session;
-use crate::{GlobalArgs, OutputArg, OutputFormat};
+use crate::{
+    Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Resolved, Settings, Spec,
+};
 
-/// Spec: Blueprint Specification v2023-04-20 blueprints and their `${..}` language.
-#[derive(Debug, Subcommand)]
-pub(crate) enum SpecCommand {
+// The verbs; the `about` of the subcommand is set where it is built,
+// as a doc comment here would replace it.
+#[derive(Debug, clap::Subcommand)]
+enum SpecCommand {
     /// Validate a blueprint and, with variable values, the values against their definitions.
     Check(CheckArgs),
     /// Resolve a blueprint: children, values, `each`, conditions, every known field, exports.
@@ -39,7 +39,7 @@ pub(crate) enum SpecCommand {
 
 /// Variable values given on the command line.
 #[derive(Debug, Args)]
-pub(crate) struct VariableArgs {
+struct VariableArgs {
     /// A variable's value, read by its declared type (repeatable; the last wins).
     #[arg(long = "var", value_name = "NAME=VALUE")]
     vars: Vec<String>,
@@ -50,7 +50,7 @@ pub(crate) struct VariableArgs {
 
 /// `check` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct CheckArgs {
+struct CheckArgs {
     /// The blueprint (YAML, or JSON by extension; `-` reads standard input as YAML).
     #[arg(value_name = "FILE")]
     file: PathBuf,
@@ -60,7 +60,7 @@ pub(crate) struct CheckArgs {
 
 /// What resolving a blueprint takes (`render`, `graph`).
 #[derive(Debug, Args)]
-pub(crate) struct ResolveArgs {
+struct ResolveArgs {
     /// The blueprint (YAML, or JSON by extension).
     #[arg(value_name = "FILE")]
     file: PathBuf,
@@ -79,7 +79,7 @@ pub(crate) struct ResolveArgs {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
+struct RenderArgs {
     #[command(flatten)]
     resolve: ResolveArgs,
     /// Write secret variables and values, and what they feed, instead of `********`.
@@ -89,7 +89,7 @@ pub(crate) struct RenderArgs {
 
 /// `plan` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct PlanArgs {
+struct PlanArgs {
     #[command(flatten)]
     resolve: ResolveArgs,
     /// The state file of the previous deployment (JSON); without one, everything is created.
@@ -102,7 +102,7 @@ pub(crate) struct PlanArgs {
 
 /// `eval` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct EvalArgs {
+struct EvalArgs {
     /// The text to evaluate: `${..}` substitutions, literal text, or both.
     #[arg(value_name = "TEXT")]
     text: String,
@@ -116,26 +116,38 @@ pub(crate) struct EvalArgs {
     show_secrets: bool,
 }
 
-pub(crate) fn run(global: &GlobalArgs, command: &SpecCommand) -> ExitCode {
+/// `strata spec`.
+pub(crate) fn command() -> clap::Command {
+    SpecCommand::augment_subcommands(
+        clap::Command::new("spec")
+            .about("Spec: Blueprint Specification v2023-04-20 blueprints (Bluelink's) and their `${..}` language")
+            .subcommand_required(true),
+    )
+}
+
+/// Runs the verb of `matches`.
+pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+    let command =
+        SpecCommand::from_arg_matches(matches).map_err(|error| Usage(error.to_string()))?;
+    if !matches!(command, SpecCommand::Graph(_)) {
+        invocation.refuse_dot()?;
+    }
+    let session = Session::new(invocation);
     match command {
-        SpecCommand::Check(args) => check(global, args),
-        SpecCommand::Render(args) => render(global, args),
-        SpecCommand::Graph(args) => graph(global, args),
-        SpecCommand::Plan(args) => plan(global, args),
-        SpecCommand::Eval(args) => eval(global, args),
-        SpecCommand::Functions => functions(global),
+        SpecCommand::Check(args) => Ok(check(session, &args)),
+        SpecCommand::Render(args) => render(session, &args),
+        SpecCommand::Graph(args) => Ok(graph(session, &args)),
+        SpecCommand::Plan(args) => plan(session, &args),
+        SpecCommand::Eval(args) => eval(session, &args),
+        SpecCommand::Functions => functions(session),
         SpecCommand::Schema => {
-            let session = Session::new(global);
-            let schema = strata_spec::blueprint_schema();
-            session.finish(|session| {
-                crate::write_value(session, schema, global.output(OutputFormat::Json))
-            })
+            let format = session.document_format(DocumentFormat::Json)?;
+            Ok(session.finish(|session| session.write_value(crate::blueprint_schema(), format)))
         }
     }
 }
 
-fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
-    let mut session = Session::new(global);
+fn check(mut session: Session, args: &CheckArgs) -> Done {
     let Some(spec) = open(&mut session, &args.file, None) else {
         return session.finish(|_| None);
     };
@@ -147,76 +159,71 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
     session.finish(|_| None)
 }
 
-fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
-    let mut session = Session::new(global);
+fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
     let resolved = resolve(&mut session, &args.resolve);
-    session.finish(|session| {
+    Ok(session.finish(|session| {
         let node = resolved?.1.to_node(args.show_secrets);
-        crate::write_document(session, &node, global.output(OutputFormat::Yaml))
-    })
+        session.write_document(&node, format)
+    }))
 }
 
-fn graph(global: &GlobalArgs, args: &ResolveArgs) -> ExitCode {
-    let mut session = Session::new(global);
-    let graph = resolve(&mut session, args).and_then(|(spec, resolved)| {
-        let loaded = spec.loaded()?;
-        strata_spec::graph(loaded, &resolved, &[]).report(&mut session.diagnostics)
-    });
+fn graph(mut session: Session, args: &ResolveArgs) -> Done {
+    let output = session.invocation.output;
+    let graph = resolve(&mut session, args)
+        .and_then(|(spec, resolved)| spec.graph(&resolved, &[]).report(&mut session.diagnostics));
     session.finish(|session| {
         let graph = graph?;
-        match global.output {
-            None | Some(OutputArg::Dot) => Some(graph.to_dot()),
-            Some(_) => {
-                let format = global.output(OutputFormat::Json);
-                crate::write_value(session, &graph.to_json(), format)
-            }
+        match output {
+            None | Some(OutputFormat::Dot) => Some(graph.to_dot()),
+            Some(OutputFormat::Json) => session.write_value(&graph.to_json(), DocumentFormat::Json),
+            Some(OutputFormat::Yaml) => session.write_value(&graph.to_json(), DocumentFormat::Yaml),
         }
     })
 }
 
-fn plan(global: &GlobalArgs, args: &PlanArgs) -> ExitCode {
-    let mut session = Session::new(global);
-    let providers: [Arc<dyn strata_spec::ResourceProvider>; 1] =
-        [Arc::new(strata_spec::CoreProvider)];
+fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
+    let output = session.invocation.output;
+    let format = session.document_format(DocumentFormat::Json)?;
+    let providers: [Arc<dyn crate::ResourceProvider>; 1] = [Arc::new(crate::CoreProvider)];
     // The blueprint is opened first: its sources are the session's first.
     let staged = resolve(&mut session, &args.resolve).and_then(|(spec, resolved)| {
         let state = match &args.state {
             Some(file) => {
                 let document = session.load_document(file)?;
-                Some(strata_spec::read_state(&document).report(&mut session.diagnostics)?)
+                Some(crate::read_state(&document).report(&mut session.diagnostics)?)
             }
             None => None,
         };
-        let loaded = spec.loaded()?;
-        let graph = strata_spec::graph(loaded, &resolved, &[]).report(&mut session.diagnostics)?;
-        strata_spec::plan(&resolved, &graph, state.as_ref(), &providers)
+        let graph = spec
+            .graph(&resolved, &[])
+            .report(&mut session.diagnostics)?;
+        graph
+            .plan(&resolved, state.as_ref(), &providers)
             .report(&mut session.diagnostics)
     });
-    let changes = staged.as_ref().is_some_and(strata_spec::Plan::has_changes);
-    let status = session.finish(|session| {
+    let changes = staged.as_ref().is_some_and(crate::Plan::has_changes);
+    let done = session.finish(|session| {
         let staged = staged?;
-        if global.output.is_none() {
+        if output.is_none() {
             return Some(staged.to_text());
         }
-        let format = global.output(OutputFormat::Json);
-        crate::write_value(session, &staged.to_json(), format)
+        session.write_value(&staged.to_json(), format)
     });
-    if args.detailed_exitcode && changes && status == ExitCode::SUCCESS {
-        return ExitCode::from(2);
-    }
-    status
+    Ok(if args.detailed_exitcode && changes {
+        done.succeeding_with(2)
+    } else {
+        done
+    })
 }
 
 /// Opens and resolves the blueprint of `args`; `None` (reported) when
 /// something fails.
-fn resolve(
-    session: &mut Session<'_>,
-    args: &ResolveArgs,
-) -> Option<(Spec, strata_spec::ResolvedBlueprint)> {
+fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::ResolvedBlueprint)> {
     if args.file == Path::new("-") {
         let source = session.db.add("<stdin>", "");
         session.diagnostics.push(Diagnostic::error(
-            strata_spec::codes::INCLUDE,
+            crate::codes::INCLUDE,
             "a blueprint to resolve is read from a file: its includes are read from its folder",
             Span::file_start(source),
         ));
@@ -269,7 +276,7 @@ fn now_unix() -> i64 {
 /// its includes: `root`, or the blueprint's folder. A root is never `/`
 /// unless given: from `/` (a container's default working directory), a
 /// blueprint could otherwise include `/proc/self/environ`.
-fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<Spec> {
+fn open(session: &mut Session, file: &Path, root: Option<&Path>) -> Option<Spec> {
     let cwd = working_directory();
     let absolute = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path));
     let here = absolute(&cwd);
@@ -324,7 +331,7 @@ fn open(session: &mut Session<'_>, file: &Path, root: Option<&Path>) -> Option<S
 
 /// Refuses to take `/` as the root of `file`'s includes without being
 /// told: the blueprint `where_` (in `/`, or read from there).
-fn refuse_root(session: &mut Session<'_>, file: &Path, root: &Path, where_: &str) -> Option<Spec> {
+fn refuse_root(session: &mut Session, file: &Path, root: &Path, where_: &str) -> Option<Spec> {
     let source = session.db.add(file.display().to_string(), "");
     session.diagnostics.push(
         Diagnostic::error(
@@ -344,9 +351,9 @@ fn refuse_root(session: &mut Session<'_>, file: &Path, root: &Path, where_: &str
 /// The values of `--vars` and `--var`, in that order; `None` (reported)
 /// when one is malformed.
 fn inputs(
-    session: &mut Session<'_>,
+    session: &mut Session,
     args: &VariableArgs,
-    blueprint: Option<&strata_spec::Blueprint>,
+    blueprint: Option<&crate::Blueprint>,
 ) -> Option<Inputs> {
     let mut inputs = Inputs::default();
     if let Some(file) = &args.vars_file {
@@ -366,7 +373,7 @@ fn inputs(
         else {
             let source = session.db.add(format!("--var {flag}"), flag.as_str());
             session.diagnostics.push(Diagnostic::error(
-                strata_spec::codes::VARIABLE_INPUT,
+                crate::codes::VARIABLE_INPUT,
                 format!("`--var {flag}` must be written `NAME=VALUE`"),
                 Span::new(source, 0, flag.len()),
             ));
@@ -379,7 +386,7 @@ fn inputs(
                 .is_none_or(|variable| variable.secret)
         });
         let shown = if secret {
-            format!("{name}={}", strata_spec::MASK)
+            format!("{name}={}", crate::MASK)
         } else {
             flag.clone()
         };
@@ -396,13 +403,13 @@ fn inputs(
     Some(inputs)
 }
 
-fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
-    let mut session = Session::new(global);
+fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
     let spec = match &args.blueprint {
         Some(path) => {
             let spec = open(&mut session, path, None);
             if session.has_errors() {
-                return session.finish(|_| None);
+                return Ok(session.finish(|_| None));
             }
             spec
         }
@@ -413,19 +420,19 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
         .and_then(Spec::loaded)
         .map(|loaded| &loaded.blueprint);
     let Some(inputs) = inputs(&mut session, &args.variables, blueprint) else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     let (variables, secret_variables) = match blueprint {
         Some(blueprint) => {
-            let resolved = strata_spec::resolve_variables(blueprint, &inputs);
+            let resolved = crate::resolve_variables(blueprint, &inputs);
             // A variable nobody gave is an error only where the text reads it.
             let problems = resolved
                 .diagnostics
                 .into_iter()
-                .filter(|problem| problem.code != strata_spec::codes::MISSING_VARIABLE);
+                .filter(|problem| problem.code != crate::codes::MISSING_VARIABLE);
             session.diagnostics.extend(problems);
             if session.has_errors() {
-                return session.finish(|_| None);
+                return Ok(session.finish(|_| None));
             }
             split_secrets(resolved.value.unwrap_or_default())
         }
@@ -441,11 +448,11 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
                     .diagnostics
                     .push(error.diagnostic(&session.db, at, &args.text));
             }
-            return session.finish(|_| None);
+            return Ok(session.finish(|_| None));
         }
     };
     let (_, problems) = match blueprint {
-        Some(blueprint) => strata_spec::check_text(blueprint, &template),
+        Some(blueprint) => crate::check_text(blueprint, &template),
         None => check_template(&template, &strata_subst::check::Unscoped),
     };
     for problem in problems {
@@ -454,7 +461,7 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
             .push(problem.diagnostic(&session.db, at, &args.text));
     }
     if session.has_errors() {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     }
     let cwd =
         std::env::current_dir().map_or_else(|_| ".".to_owned(), |dir| dir.display().to_string());
@@ -471,29 +478,29 @@ fn eval(global: &GlobalArgs, args: &EvalArgs) -> ExitCode {
         Ok(value) => value,
         Err(Failure::Pending(what)) => {
             session.diagnostics.push(Diagnostic::note(
-                strata_spec::codes::KNOWN_AFTER_DEPLOY,
+                crate::codes::KNOWN_AFTER_DEPLOY,
                 format!("known after deploy: {what}"),
                 at,
             ));
-            return session.finish(|_| None);
+            return Ok(session.finish(|_| None));
         }
         Err(Failure::Error(error)) => {
             session
                 .diagnostics
                 .push(error.diagnostic(&session.db, at, &args.text));
-            return session.finish(|_| None);
+            return Ok(session.finish(|_| None));
         }
     };
     let secret =
-        blueprint.is_some_and(|blueprint| strata_spec::template_reads_secret(blueprint, &template));
-    session.finish(|session| {
+        blueprint.is_some_and(|blueprint| crate::template_reads_secret(blueprint, &template));
+    Ok(session.finish(|session| {
         let json = if secret && !args.show_secrets {
-            serde_json::Value::String(strata_spec::MASK.to_owned())
+            serde_json::Value::String(crate::MASK.to_owned())
         } else {
             value.to_json()?
         };
-        crate::write_value(session, &json, global.output(OutputFormat::Yaml))
-    })
+        session.write_value(&json, format)
+    }))
 }
 
 /// The variables' values, and the names of the secret ones.
@@ -512,7 +519,7 @@ fn split_secrets(resolved: IndexMap<String, Resolved>) -> (IndexMap<String, Valu
 
 /// Variables without a blueprint: each `--var` value read as a YAML
 /// scalar (`3` an integer, `true` a boolean), each file value as written.
-fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value> {
+fn untyped(session: &mut Session, inputs: &Inputs) -> IndexMap<String, Value> {
     let mut variables = IndexMap::new();
     for given in &inputs.given {
         let value = match &given.value {
@@ -547,11 +554,10 @@ fn untyped(session: &mut Session<'_>, inputs: &Inputs) -> IndexMap<String, Value
 }
 
 /// Every core function: `signature  summary` lines, or a list with `-o`.
-fn functions(global: &GlobalArgs) -> ExitCode {
-    let session = Session::new(global);
+fn functions(session: Session) -> Result<Done, Usage> {
     let all = strata_subst::functions::all();
-    if global.output.is_none() {
-        return session.finish(|_| {
+    if session.invocation.output.is_none() {
+        return Ok(session.finish(|_| {
             let width = all
                 .iter()
                 .map(|def| def.signature().len())
@@ -562,9 +568,9 @@ fn functions(global: &GlobalArgs) -> ExitCode {
                 let _ = writeln!(text, "{:width$}  {}", def.signature(), def.summary);
             }
             Some(text)
-        });
+        }));
     }
-    let format = global.output(OutputFormat::Json);
+    let format = session.document_format(DocumentFormat::Json)?;
     let list: Vec<serde_json::Value> = all
         .iter()
         .map(|def| {
@@ -576,5 +582,5 @@ fn functions(global: &GlobalArgs) -> ExitCode {
             })
         })
         .collect();
-    session.finish(|session| crate::write_value(session, &serde_json::Value::Array(list), format))
+    Ok(session.finish(|session| session.write_value(&serde_json::Value::Array(list), format)))
 }

@@ -1,20 +1,20 @@
-//! `strata features render|check|schema`: Windsor blueprints with features.
+//! `strata features render|check|schema`: the dialect's verbs on the
+//! command line ([`strata_dialect::Describe::command`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use clap::{Args, Subcommand, ValueEnum};
-use strata_features::{Project, RenderRequest, Rendered, Settings};
+use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
+use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 use strata_syntax::{Node, Span};
 
-use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use crate::{Project, RenderRequest, Rendered, Settings};
 
-/// Features: a base blueprint extended by conditional feature files.
-#[derive(Debug, Subcommand)]
-pub(crate) enum FeaturesCommand {
+// The verbs; the `about` of the subcommand is set where it is built,
+// as a doc comment here would replace it.
+#[derive(Debug, clap::Subcommand)]
+enum FeaturesCommand {
     /// Compose a context's blueprint from the base blueprint and its features.
     Render(RenderArgs),
     /// Compose a context's blueprint and report every problem; exit 0 or 1.
@@ -25,7 +25,7 @@ pub(crate) enum FeaturesCommand {
 
 /// A project and a context.
 #[derive(Debug, Args)]
-pub(crate) struct ContextArgs {
+struct ContextArgs {
     /// The project folder (with `windsor.yaml` and `contexts/_template`).
     #[arg(value_name = "PROJECT")]
     dir: PathBuf,
@@ -39,7 +39,7 @@ pub(crate) struct ContextArgs {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
+struct RenderArgs {
     #[command(flatten)]
     context: ContextArgs,
     /// Name, beside each component and kustomization, the files that made it (YAML only).
@@ -49,7 +49,7 @@ pub(crate) struct RenderArgs {
 
 /// `schema` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct SchemaArgs {
+struct SchemaArgs {
     /// Which file's schema.
     #[arg(value_enum, default_value_t = SchemaKind::Blueprint)]
     kind: SchemaKind,
@@ -57,7 +57,7 @@ pub(crate) struct SchemaArgs {
 
 /// The schemas `strata features schema` prints.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum SchemaKind {
+enum SchemaKind {
     /// `contexts/_template/blueprint.yaml`.
     Blueprint,
     /// A feature file.
@@ -71,47 +71,60 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("`{text}` is not PATH=VALUE"))
 }
 
-pub(crate) fn run(global: &GlobalArgs, command: &FeaturesCommand) -> ExitCode {
+/// `strata features`.
+pub(crate) fn command() -> clap::Command {
+    FeaturesCommand::augment_subcommands(
+        clap::Command::new("features")
+            .about("Features: Windsor projects, a blueprint extended by conditional feature files, compatible with the Windsor CLI")
+            .subcommand_required(true),
+    )
+}
+
+/// Runs the verb of `matches`.
+pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+    let command =
+        FeaturesCommand::from_arg_matches(matches).map_err(|error| Usage(error.to_string()))?;
+    invocation.refuse_dot()?;
+    let mut session = Session::new(invocation);
     match command {
         FeaturesCommand::Render(args) => {
-            if let Some(usage) = global.explain_conflict(args.explain) {
-                return usage;
+            let format = session.document_format(DocumentFormat::Yaml)?;
+            if args.explain && format == DocumentFormat::Json {
+                return Err(Usage(
+                    "`--explain` annotates YAML output; it cannot be combined with `-o json`"
+                        .to_owned(),
+                ));
             }
-            let mut session = Session::new(global);
             let rendered = render(&mut session, &args.context);
-            session.finish(|session| {
+            Ok(session.finish(|session| {
                 let rendered = rendered?;
-                match global.output(OutputFormat::Yaml) {
-                    OutputFormat::Yaml if args.explain => Some(explained(&rendered)),
-                    OutputFormat::Yaml => Some(to_yaml(&rendered.blueprint)),
-                    OutputFormat::Json => to_json(&rendered.blueprint)
+                match format {
+                    DocumentFormat::Yaml if args.explain => Some(explained(&rendered)),
+                    DocumentFormat::Yaml => Some(to_yaml(&rendered.blueprint)),
+                    DocumentFormat::Json => to_json(&rendered.blueprint)
                         .map_err(|problem| session.diagnostics.push(problem))
                         .ok(),
                 }
-            })
+            }))
         }
         FeaturesCommand::Check(args) => {
-            let mut session = Session::new(global);
-            render(&mut session, args);
-            session.finish(|_| None)
+            render(&mut session, &args);
+            Ok(session.finish(|_| None))
         }
         FeaturesCommand::Schema(args) => {
+            let format = session.document_format(DocumentFormat::Json)?;
             let schema = match args.kind {
-                SchemaKind::Blueprint => strata_features::blueprint_schema(),
-                SchemaKind::Feature => strata_features::feature_schema(),
-            }
-            .clone();
-            let session = Session::new(global);
-            session.finish(|session| {
-                crate::write_value(session, &schema, global.output(OutputFormat::Json))
-            })
+                SchemaKind::Blueprint => crate::blueprint_schema(),
+                SchemaKind::Feature => crate::feature_schema(),
+            };
+            Ok(session.finish(|session| session.write_value(schema, format)))
         }
     }
 }
 
 /// Opens the project and renders the context: the request is checked even
 /// when the project's files have errors, so every problem shows at once.
-fn render(session: &mut Session<'_>, args: &ContextArgs) -> Option<Rendered> {
+fn render(session: &mut Session, args: &ContextArgs) -> Option<Rendered> {
     let project = session.open::<Project>(&args.dir, Settings::default())?;
     let request = RenderRequest {
         context: args.context.clone(),

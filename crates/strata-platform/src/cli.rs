@@ -1,19 +1,20 @@
-//! `strata platform check|list|render|schema`: the platform blueprint catalogue.
+//! `strata platform check|list|render|schema`: the dialect's verbs on the
+//! command line ([`strata_dialect::Describe::command`]). The binary adds
+//! `serve`, the service, a face of its own.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use clap::{Args, Subcommand, ValueEnum};
-use strata_platform::{Catalogue, RenderRequest, Scope, Settings};
+use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
+use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
-use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use crate::{Catalogue, RenderRequest, Scope, Settings, codes, service};
 
-/// Platform blueprints: a catalogue folder composed per request.
-#[derive(Debug, Subcommand)]
-pub(crate) enum PlatformCommand {
+// The verbs; the `about` of the subcommand is set where it is built,
+// as a doc comment here would replace it.
+#[derive(Debug, clap::Subcommand)]
+enum PlatformCommand {
     /// Load, resolve and validate every blueprint of a catalogue.
     Check(CatalogueArgs),
     /// List the blueprints of a catalogue with their inheritance chains.
@@ -22,13 +23,11 @@ pub(crate) enum PlatformCommand {
     Render(RenderArgs),
     /// Print the JSON Schema of a blueprint, a `.k8shell.yaml`, a users file or a compose request.
     Schema(SchemaArgs),
-    /// Serve the catalogue over HTTP, reloading it on every change.
-    Serve(crate::serve::ServeArgs),
 }
 
 /// A catalogue folder.
 #[derive(Debug, Args)]
-pub(crate) struct CatalogueArgs {
+struct CatalogueArgs {
     /// The catalogue folder.
     #[arg(value_name = "DIR")]
     dir: PathBuf,
@@ -36,7 +35,7 @@ pub(crate) struct CatalogueArgs {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
+struct RenderArgs {
     #[command(flatten)]
     catalogue: CatalogueArgs,
     /// The platform blueprint (may be left out with `--repo`, whose `template` decides).
@@ -55,7 +54,7 @@ pub(crate) struct RenderArgs {
 
 /// `schema` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct SchemaArgs {
+struct SchemaArgs {
     /// Which file's schema.
     #[arg(value_enum, default_value_t = SchemaKind::Blueprint)]
     kind: SchemaKind,
@@ -63,7 +62,7 @@ pub(crate) struct SchemaArgs {
 
 /// The schemas `strata platform schema` prints.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum SchemaKind {
+enum SchemaKind {
     /// A catalogue blueprint.
     Blueprint,
     /// A repository's `.k8shell.yaml`.
@@ -74,58 +73,68 @@ pub(crate) enum SchemaKind {
     Compose,
 }
 
-pub(crate) fn run(global: &GlobalArgs, command: &PlatformCommand) -> ExitCode {
+/// `strata platform`.
+pub(crate) fn command() -> clap::Command {
+    PlatformCommand::augment_subcommands(
+        clap::Command::new("platform")
+            .about("Platform blueprint catalogues, compatible with k8shell's blueprint manager: inheritance, repository overlays, CEL")
+            .subcommand_required(true),
+    )
+}
+
+/// Runs the verb of `matches`.
+pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+    let command =
+        PlatformCommand::from_arg_matches(matches).map_err(|error| Usage(error.to_string()))?;
+    invocation.refuse_dot()?;
+    let mut session = Session::new(invocation);
     match command {
         PlatformCommand::Check(args) => {
-            let mut session = Session::new(global);
             load(&mut session, &args.dir);
-            session.finish(|_| None)
+            Ok(session.finish(|_| None))
         }
         PlatformCommand::List(args) => {
-            let mut session = Session::new(global);
+            let format = session.document_format(DocumentFormat::Yaml)?;
             let catalogue = load(&mut session, &args.dir);
-            session.finish(|session| {
+            Ok(session.finish(|session| {
                 let summaries = catalogue?.list();
                 let value = serde_json::to_value(&summaries).ok()?;
-                crate::write_value(session, &value, global.output(OutputFormat::Yaml))
-            })
+                session.write_value(&value, format)
+            }))
         }
-        PlatformCommand::Render(args) => render(global, args),
-        PlatformCommand::Serve(args) => crate::serve::run(global, args),
+        PlatformCommand::Render(args) => render(session, &args),
         PlatformCommand::Schema(args) => {
+            let format = session.document_format(DocumentFormat::Json)?;
             let schema = match args.kind {
-                SchemaKind::Blueprint => strata_platform::blueprint_file_schema(),
-                SchemaKind::Repo => strata_platform::repo_schema(),
-                SchemaKind::Users => strata_server::users_schema(),
-                SchemaKind::Compose => strata_server::compose_request_schema(),
+                SchemaKind::Blueprint => crate::blueprint_file_schema(),
+                SchemaKind::Repo => crate::repo_schema(),
+                SchemaKind::Users => service::users_schema(),
+                SchemaKind::Compose => service::compose_request_schema(),
             };
-            let session = Session::new(global);
-            let schema = schema.clone();
-            session.finish(|session| {
-                crate::write_value(session, &schema, global.output(OutputFormat::Json))
-            })
+            Ok(session.finish(|session| session.write_value(schema, format)))
         }
     }
 }
 
 /// Opens the catalogue; its sources become the session's.
-fn load(session: &mut Session<'_>, dir: &Path) -> Option<Catalogue> {
+fn load(session: &mut Session, dir: &Path) -> Option<Catalogue> {
     session.open::<Catalogue>(dir, Settings::default())
 }
 
-fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
-    let mut session = Session::new(global);
-    if let Some(usage) = global.explain_conflict(args.explain) {
-        return usage;
+fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
+    if args.explain && format == DocumentFormat::Json {
+        return Err(Usage(
+            "`--explain` annotates YAML output; it cannot be combined with `-o json`".to_owned(),
+        ));
     }
     let Some(catalogue) = load(&mut session, &args.catalogue.dir) else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     if args.blueprint.is_none() && args.repo.is_none() {
-        eprintln!(
-            "error: name the blueprint with `--blueprint NAME`, or give `--repo FILE` whose `template` names it"
-        );
-        return ExitCode::from(2);
+        return Err(Usage(
+            "name the blueprint with `--blueprint NAME`, or give `--repo FILE` whose `template` names it".to_owned(),
+        ));
     }
     // The name is registered as a source of its own, so diagnostics about it
     // point at the argument.
@@ -146,21 +155,21 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
     } else {
         let id = session.db.add("--scope", "");
         session.diagnostics.push(Diagnostic::note(
-            strata_platform::codes::TEST_SCOPE,
+            codes::TEST_SCOPE,
             "no --scope given: rendering against the synthetic test scope",
             Span::file_start(id),
         ));
         Some(Scope::test())
     };
-    session.finish(|session| {
+    Ok(session.finish(|session| {
         let request = RenderRequest {
             blueprint,
             repo,
             scope,
         };
         let rendered = session.render(&catalogue, &request)?;
-        match global.output(OutputFormat::Yaml) {
-            OutputFormat::Yaml if args.explain => {
+        match format {
+            DocumentFormat::Yaml if args.explain => {
                 let db = &session.db;
                 let annotate = |node: &Node| {
                     let (file, position) = db.locate(node.span);
@@ -172,10 +181,10 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
                 };
                 Some(to_yaml_annotated(&rendered.node, &annotate))
             }
-            OutputFormat::Yaml => Some(to_yaml(&rendered.node)),
-            OutputFormat::Json => to_json(&rendered.node)
+            DocumentFormat::Yaml => Some(to_yaml(&rendered.node)),
+            DocumentFormat::Json => to_json(&rendered.node)
                 .map_err(|problem| session.diagnostics.push(problem))
                 .ok(),
         }
-    })
+    }))
 }

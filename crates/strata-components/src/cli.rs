@@ -1,20 +1,23 @@
-//! `strata components render|list|check|schema`: qbec applications.
+//! `strata components render|list|check|schema`: the dialect's verbs on
+//! the command line ([`strata_dialect::Describe::command`]), qbec's flags
+//! included (`--vm:ext-str NAME=VALUE`, `--vm:ext-str-file NAME=FILE`, ...:
+//! a malformed one is a usage error; a file is read bounded, through
+//! `strata-fs`).
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::builder::TypedValueParser;
-use clap::{Args, Subcommand};
-use strata_components::{Application, Input, Inputs, RenderRequest};
-use strata_fs::Files as _;
+use clap::{Args, FromArgMatches as _, Subcommand as _};
+use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
+use strata_fs::{Files as _, PlainFs};
 use strata_syntax::emit::StreamFormat;
 
-use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use crate::{Application, Input, Inputs, RenderRequest};
 
-/// Components: Jsonnet, JSON and YAML evaluated into Kubernetes objects.
-#[derive(Debug, Subcommand)]
-pub(crate) enum ComponentsCommand {
+// The verbs; the `about` of the subcommand is set where it is built,
+// as a doc comment here would replace it.
+#[derive(Debug, clap::Subcommand)]
+enum ComponentsCommand {
     /// Evaluate an environment's components into a stream of objects.
     Render(RenderArgs),
     /// List the components, their files, and whether an environment includes them.
@@ -27,7 +30,7 @@ pub(crate) enum ComponentsCommand {
 
 /// `render` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct RenderArgs {
+struct RenderArgs {
     /// The application folder (with `qbec.yaml`).
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -52,7 +55,7 @@ pub(crate) struct RenderArgs {
     #[command(flatten)]
     vm: VmArgs,
     /// How many components are evaluated at once (0 or less: the default; more than the components: one each), as qbec reads it.
-    #[arg(long, value_name = "N", default_value_t = strata_components::DEFAULT_CONCURRENCY,
+    #[arg(long, value_name = "N", default_value_t = crate::DEFAULT_CONCURRENCY,
           allow_negative_numbers = true,
           value_parser = clap::value_parser!(i64).map(concurrency))]
     eval_concurrency: usize,
@@ -67,12 +70,12 @@ fn concurrency(given: i64) -> usize {
     usize::try_from(given)
         .ok()
         .filter(|&workers| workers > 0)
-        .unwrap_or(strata_components::DEFAULT_CONCURRENCY)
+        .unwrap_or(crate::DEFAULT_CONCURRENCY)
 }
 
 /// The variables of the Jsonnet VMs, qbec's way.
 #[derive(Debug, Args)]
-pub(crate) struct VmArgs {
+struct VmArgs {
     /// An external variable as a string (`NAME` alone reads the environment variable NAME).
     #[arg(long = "vm:ext-str", value_name = "NAME=VALUE")]
     ext_str: Vec<String>,
@@ -110,7 +113,7 @@ pub(crate) struct VmArgs {
 
 /// `list` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct ListArgs {
+struct ListArgs {
     /// The application folder.
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -121,7 +124,7 @@ pub(crate) struct ListArgs {
 
 /// `check` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct CheckArgs {
+struct CheckArgs {
     /// The application folder.
     #[arg(value_name = "APPDIR")]
     dir: PathBuf,
@@ -132,28 +135,37 @@ pub(crate) struct CheckArgs {
     vm: VmArgs,
 }
 
-pub(crate) fn run(global: &GlobalArgs, command: &ComponentsCommand) -> ExitCode {
+/// `strata components`.
+pub(crate) fn command() -> clap::Command {
+    ComponentsCommand::augment_subcommands(
+        clap::Command::new("components")
+            .about("Components: qbec applications (qbec.yaml, Jsonnet, JSON, YAML) rendered into Kubernetes objects, compatible with qbec")
+            .subcommand_required(true),
+    )
+}
+
+/// Runs the verb of `matches`.
+pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+    let command =
+        ComponentsCommand::from_arg_matches(matches).map_err(|error| Usage(error.to_string()))?;
+    invocation.refuse_dot()?;
+    let session = Session::new(invocation);
     match command {
-        ComponentsCommand::Render(args) => render(global, args),
-        ComponentsCommand::List(args) => list(global, args),
-        ComponentsCommand::Check(args) => check(global, args),
+        ComponentsCommand::Render(args) => render(session, &args),
+        ComponentsCommand::List(args) => list(session, &args),
+        ComponentsCommand::Check(args) => check(session, &args),
         ComponentsCommand::Schema => {
-            let session = Session::new(global);
-            let schema = strata_components::app_schema().clone();
-            session.finish(|session| {
-                crate::write_value(session, &schema, global.output(OutputFormat::Json))
-            })
+            let format = session.document_format(DocumentFormat::Json)?;
+            Ok(session.finish(|session| session.write_value(crate::app_schema(), format)))
         }
     }
 }
 
-fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
-    let Some((ext_vars, tla_vars)) = args.vm.inputs(global.max_input_bytes) else {
-        return ExitCode::from(2);
-    };
-    let mut session = Session::new(global);
+fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
+    let (ext_vars, tla_vars) = args.vm.inputs(session.limits().max_bytes)?;
     let Some(application) = load(&mut session, &args.dir) else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     let request = RenderRequest {
         tag: args.app_tag.clone(),
@@ -167,28 +179,28 @@ fn render(global: &GlobalArgs, args: &RenderArgs) -> ExitCode {
         strict_vars: args.vm.strict_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
-        format: match global.output(OutputFormat::Yaml) {
-            OutputFormat::Json => StreamFormat::Json,
-            OutputFormat::Yaml => StreamFormat::Yaml,
+        format: match format {
+            DocumentFormat::Json => StreamFormat::Json,
+            DocumentFormat::Yaml => StreamFormat::Yaml,
         },
         timeout: Some(args.vm.eval_timeout),
         ..RenderRequest::new(&args.env)
     };
     let objects = session.render(&application, &request);
-    session.finish(|_| objects.map(|objects| objects.text()))
+    Ok(session.finish(|_| objects.map(|objects| objects.text())))
 }
 
-fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
-    let mut session = Session::new(global);
+fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
     let Some(application) = load(&mut session, &args.dir) else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     if let Some(env) = &args.env
         && application.environment(env).is_none()
     {
         // Rendering an unknown environment reports it, with the known ones.
         session.render(&application, &RenderRequest::new(env));
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     }
     let components: Vec<serde_json::Value> = application
         .components
@@ -211,16 +223,13 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
         })
         .collect();
     let value = serde_json::Value::Array(components);
-    session.finish(|session| crate::write_value(session, &value, global.output(OutputFormat::Yaml)))
+    Ok(session.finish(|session| session.write_value(&value, format)))
 }
 
-fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
-    let Some((ext_vars, tla_vars)) = args.vm.inputs(global.max_input_bytes) else {
-        return ExitCode::from(2);
-    };
-    let mut session = Session::new(global);
+fn check(mut session: Session, args: &CheckArgs) -> Result<Done, Usage> {
+    let (ext_vars, tla_vars) = args.vm.inputs(session.limits().max_bytes)?;
     let Some(application) = load(&mut session, &args.dir) else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     let environments: Vec<String> = if args.envs.is_empty() {
         application.environment_names().map(str::to_owned).collect()
@@ -237,12 +246,12 @@ fn check(global: &GlobalArgs, args: &CheckArgs) -> ExitCode {
     };
     let problems = application.check_environments(&request, &environments, &mut session.db);
     session.diagnostics.extend(problems);
-    session.finish(|_| None)
+    Ok(session.finish(|_| None))
 }
 
 /// Opens the application; its sources become the session's. Nothing is
 /// evaluated when loading found an error.
-fn load(session: &mut Session<'_>, dir: &Path) -> Option<Application> {
+fn load(session: &mut Session, dir: &Path) -> Option<Application> {
     let application = session.open::<Application>(dir, ());
     if session.has_errors() {
         return None;
@@ -252,68 +261,83 @@ fn load(session: &mut Session<'_>, dir: &Path) -> Option<Application> {
 
 impl VmArgs {
     /// The external variables and top-level arguments, in the order given
-    /// (strings, then code); a malformed one is a usage error, reported;
-    /// a `-file` flag's file is read within `limit` bytes.
-    fn inputs(&self, limit: usize) -> Option<(Inputs, Inputs)> {
-        let parse = |values: &[String], flag: &str, code: bool| -> Option<Inputs> {
-            values
-                .iter()
-                .map(|value| {
-                    // qbec reads `NAME` alone from the environment.
-                    let given = value
-                        .split_once('=')
-                        .map(|(name, text)| (name.to_owned(), text.to_owned()))
-                        .or_else(|| std::env::var(value).ok().map(|text| (value.clone(), text)));
-                    let Some((name, text)) = given else {
-                        eprintln!(
-                            "error: `{flag} {value}` has no `=VALUE` and no environment variable `{value}` is set"
-                        );
-                        return None;
-                    };
-                    if name.is_empty() {
-                        eprintln!("error: `{flag} {value}` names no variable");
-                        return None;
-                    }
-                    let input = if code { Input::Code(text) } else { Input::Str(text) };
-                    Some((name, input))
-                })
-                .collect()
-        };
-        // qbec's `-file` flags: the value is the text of the file named.
-        let from_files = |values: &[String], flag: &str, code: bool| -> Option<Inputs> {
-            values
-                .iter()
-                .map(|value| {
-                    let Some((name, path)) =
-                        value.split_once('=').filter(|(name, _)| !name.is_empty())
-                    else {
-                        eprintln!("error: `{flag} {value}` must be written `NAME=FILE`");
-                        return None;
-                    };
-                    let text = match strata_fs::PlainFs.read(Path::new(path), limit) {
-                        Ok(text) => text,
-                        Err(error) => {
-                            eprintln!("error: `{flag} {value}`: {error}");
-                            return None;
-                        }
-                    };
-                    let input = if code {
-                        Input::Code(text)
-                    } else {
-                        Input::Str(text)
-                    };
-                    Some((name.to_owned(), input))
-                })
-                .collect()
-        };
-        let mut ext = parse(&self.ext_str, "--vm:ext-str", false)?;
-        ext.extend(parse(&self.ext_code, "--vm:ext-code", true)?);
-        ext.extend(from_files(&self.ext_str_file, "--vm:ext-str-file", false)?);
-        ext.extend(from_files(&self.ext_code_file, "--vm:ext-code-file", true)?);
-        let mut tla = parse(&self.tla_str, "--vm:tla-str", false)?;
-        tla.extend(parse(&self.tla_code, "--vm:tla-code", true)?);
-        tla.extend(from_files(&self.tla_str_file, "--vm:tla-str-file", false)?);
-        tla.extend(from_files(&self.tla_code_file, "--vm:tla-code-file", true)?);
-        Some((ext, tla))
+    /// (strings, then code); a malformed one, or a `-file` flag's file
+    /// that cannot be read within `limit` bytes, is a usage error.
+    fn inputs(&self, limit: usize) -> Result<(Inputs, Inputs), Usage> {
+        let mut ext = given(&self.ext_str, "--vm:ext-str", Input::Str)?;
+        ext.extend(given(&self.ext_code, "--vm:ext-code", Input::Code)?);
+        ext.extend(from_files(
+            &self.ext_str_file,
+            "--vm:ext-str-file",
+            Input::Str,
+            limit,
+        )?);
+        ext.extend(from_files(
+            &self.ext_code_file,
+            "--vm:ext-code-file",
+            Input::Code,
+            limit,
+        )?);
+        let mut tla = given(&self.tla_str, "--vm:tla-str", Input::Str)?;
+        tla.extend(given(&self.tla_code, "--vm:tla-code", Input::Code)?);
+        tla.extend(from_files(
+            &self.tla_str_file,
+            "--vm:tla-str-file",
+            Input::Str,
+            limit,
+        )?);
+        tla.extend(from_files(
+            &self.tla_code_file,
+            "--vm:tla-code-file",
+            Input::Code,
+            limit,
+        )?);
+        Ok((ext, tla))
     }
+}
+
+/// The values of a `NAME=VALUE` flag, each made an input by `input`; qbec
+/// reads `NAME` alone from the environment.
+fn given(values: &[String], flag: &str, input: fn(String) -> Input) -> Result<Inputs, Usage> {
+    values
+        .iter()
+        .map(|value| {
+            let (name, text) = value
+                .split_once('=')
+                .map(|(name, text)| (name.to_owned(), text.to_owned()))
+                .or_else(|| std::env::var(value).ok().map(|text| (value.clone(), text)))
+                .ok_or_else(|| {
+                    Usage(format!(
+                        "`{flag} {value}` has no `=VALUE` and no environment variable `{value}` is set"
+                    ))
+                })?;
+            if name.is_empty() {
+                return Err(Usage(format!("`{flag} {value}` names no variable")));
+            }
+            Ok((name, input(text)))
+        })
+        .collect()
+}
+
+/// The values of a `NAME=FILE` flag: the file's text, read within `limit`
+/// bytes, made an input by `input`.
+fn from_files(
+    values: &[String],
+    flag: &str,
+    input: fn(String) -> Input,
+    limit: usize,
+) -> Result<Inputs, Usage> {
+    values
+        .iter()
+        .map(|value| {
+            let (name, path) = value
+                .split_once('=')
+                .filter(|(name, _)| !name.is_empty())
+                .ok_or_else(|| Usage(format!("`{flag} {value}` must be written `NAME=FILE`")))?;
+            let text = PlainFs
+                .read(Path::new(path), limit)
+                .map_err(|error| Usage(format!("`{flag} {value}`: {error}")))?;
+            Ok((name.to_owned(), input(text)))
+        })
+        .collect()
 }

@@ -1,21 +1,23 @@
-//! `strata capabilities check|render|schema`: Kure launcher cluster profiles,
-//! capability definitions and packages.
+//! `strata capabilities check|render|list|schema`: the dialect's verbs on
+//! the command line ([`strata_dialect::Describe::command`]).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Args, Subcommand, ValueEnum};
-use strata_capabilities::{Package, PassThroughTrait, Registry, RenderRequest, Rendered, Settings};
+use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
+use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
 use strata_syntax::Node;
 use strata_syntax::emit::{to_json_array, to_yaml_stream};
 
-use crate::session::Session;
-use crate::{GlobalArgs, OutputFormat};
+use crate::{
+    Definitions, Handler, Package, PassThroughTrait, Registry, RenderRequest, Rendered, Rendering,
+    Settings,
+};
 
-/// Capabilities: cluster profiles, capability definitions and packages.
-#[derive(Debug, Subcommand)]
-pub(crate) enum CapabilitiesCommand {
+// The verbs; the `about` of the subcommand is set where it is built,
+// as a doc comment here would replace it.
+#[derive(Debug, clap::Subcommand)]
+enum CapabilitiesCommand {
     /// Validate a cluster profile, the definitions and, with a package, its Application.
     Check(CheckArgs),
     /// Print the effective cluster profile and, with a package, the effective Application.
@@ -28,7 +30,7 @@ pub(crate) enum CapabilitiesCommand {
 
 /// `list` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct ListArgs {
+struct ListArgs {
     /// The package folder, whose `definitions/` are listed too.
     #[arg(value_name = "PACKAGE")]
     package: Option<PathBuf>,
@@ -42,7 +44,7 @@ pub(crate) struct ListArgs {
 
 /// `check` and `render` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct CheckArgs {
+struct CheckArgs {
     /// The package folder (with `app.yaml` and `definitions/`).
     #[arg(value_name = "PACKAGE")]
     package: Option<PathBuf>,
@@ -62,7 +64,7 @@ pub(crate) struct CheckArgs {
 
 /// `schema` arguments.
 #[derive(Debug, Args)]
-pub(crate) struct SchemaArgs {
+struct SchemaArgs {
     /// Which document's schema.
     #[arg(value_enum)]
     kind: SchemaKind,
@@ -73,7 +75,7 @@ pub(crate) struct SchemaArgs {
 
 /// The schemas `strata capabilities schema` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SchemaKind {
+enum SchemaKind {
     /// A `ClusterProfile`.
     Profile,
     /// A `CapabilityDefinition`.
@@ -84,57 +86,63 @@ pub(crate) enum SchemaKind {
     Rendering,
 }
 
-pub(crate) fn run(global: &GlobalArgs, command: &CapabilitiesCommand) -> ExitCode {
+/// `strata capabilities`.
+pub(crate) fn command() -> clap::Command {
+    CapabilitiesCommand::augment_subcommands(
+        clap::Command::new("capabilities")
+            .about("Capabilities: cluster profiles, capability definitions and packages, compatible with Kure's launcher")
+            .subcommand_required(true),
+    )
+}
+
+/// Runs the verb of `matches`.
+pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<Done, Usage> {
+    let command =
+        CapabilitiesCommand::from_arg_matches(matches).map_err(|error| Usage(error.to_string()))?;
+    invocation.refuse_dot()?;
+    let mut session = Session::new(invocation);
     match command {
         CapabilitiesCommand::Check(args) => {
-            let Some(settings) = args.settings(global.strict) else {
-                return ExitCode::from(2);
-            };
-            let mut session = Session::new(global);
-            check(&mut session, args, settings);
-            session.finish(|_| None)
+            let settings = args.settings(invocation.strict)?;
+            check(&mut session, &args, settings);
+            Ok(session.finish(|_| None))
         }
         CapabilitiesCommand::Render(args) => {
-            let Some(settings) = args.settings(global.strict) else {
-                return ExitCode::from(2);
-            };
-            let mut session = Session::new(global);
-            let rendered = check(&mut session, args, settings);
-            session.finish(|session| {
+            let format = session.document_format(DocumentFormat::Yaml)?;
+            let settings = args.settings(invocation.strict)?;
+            let rendered = check(&mut session, &args, settings);
+            Ok(session.finish(|session| {
                 let rendered = rendered?;
                 let documents: Vec<Node> = std::iter::once(rendered.profile.tree)
                     .chain(rendered.application)
                     .collect();
-                match global.output(OutputFormat::Yaml) {
-                    OutputFormat::Yaml => Some(to_yaml_stream(&documents)),
-                    OutputFormat::Json => to_json_array(&documents)
+                match format {
+                    DocumentFormat::Yaml => Some(to_yaml_stream(&documents)),
+                    DocumentFormat::Json => to_json_array(&documents)
                         .map_err(|problem| session.diagnostics.push(problem))
                         .ok(),
                 }
-            })
+            }))
         }
-        CapabilitiesCommand::List(args) => list(global, args),
-        CapabilitiesCommand::Schema(args) => schema(global, args),
+        CapabilitiesCommand::List(args) => list(session, &args),
+        CapabilitiesCommand::Schema(args) => schema(session, &args),
     }
 }
 
 /// The handlers with their kind, whether they take a binding and their
 /// rendering keys; then the definitions, with the file and line of each.
-fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
-    let Some(registry) = registry(&args.custom_traits) else {
-        return ExitCode::from(2);
-    };
+fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
     let settings = Settings {
-        registry,
+        registry: registry(&args.custom_traits)?,
         ..Settings::default()
     };
-    let mut session = Session::new(global);
     let package = match &args.package {
         Some(dir) => session.open::<Package>(dir, settings),
         None => Some(Package::without_files(settings)),
     };
     let Some(package) = package else {
-        return session.finish(|_| None);
+        return Ok(session.finish(|_| None));
     };
     let documents = definition_files(&mut session, &args.capability_defs);
     let definitions = package
@@ -144,10 +152,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
         .registry()
         .iter()
         .map(|handler| {
-            let keys = handler
-                .rendering()
-                .map(strata_capabilities::Rendering::keys)
-                .unwrap_or_default();
+            let keys = handler.rendering().map(Rendering::keys).unwrap_or_default();
             serde_json::json!({
                 "type": handler.type_name(),
                 "kind": handler.kind().name(),
@@ -158,10 +163,7 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
             })
         })
         .collect();
-    for (name, defined) in definitions
-        .iter()
-        .flat_map(strata_capabilities::Definitions::iter)
-    {
+    for (name, defined) in definitions.iter().flat_map(Definitions::iter) {
         let (file, at) = session.db.locate(defined.at);
         let keys: Vec<&String> = defined
             .definition
@@ -178,29 +180,26 @@ fn list(global: &GlobalArgs, args: &ListArgs) -> ExitCode {
         }));
     }
     let value = serde_json::Value::Array(entries);
-    session.finish(|session| crate::write_value(session, &value, global.output(OutputFormat::Yaml)))
+    Ok(session.finish(|session| session.write_value(&value, format)))
 }
 
 /// The built-in handlers and a pass-through handler for each custom trait;
-/// one that shadows a handler is a usage error, reported.
-fn registry(custom_traits: &[String]) -> Option<Registry> {
+/// one that shadows a handler is a usage error.
+fn registry(custom_traits: &[String]) -> Result<Registry, Usage> {
     let mut registry = Registry::builtin();
     for name in custom_traits {
-        if let Err(error) = registry.register(Arc::new(PassThroughTrait::new(name.clone()))) {
-            eprintln!("error: `--custom-trait {name}`: {error}");
-            return None;
-        }
+        registry
+            .register(Arc::new(PassThroughTrait::new(name.clone())))
+            .map_err(|error| Usage(format!("`--custom-trait {name}`: {error}")))?;
     }
-    Some(registry)
+    Ok(registry)
 }
 
 impl CheckArgs {
-    /// The handlers and flags; a custom trait that shadows a built-in is a
-    /// usage error, reported.
-    /// The settings; `strict` (the global `--strict`) makes an unknown
-    /// property of a built-in trait an error.
-    fn settings(&self, strict: bool) -> Option<Settings> {
-        Some(Settings {
+    /// The handlers and flags; `strict` (the global `--strict`) makes an
+    /// unknown property of a built-in trait an error.
+    fn settings(&self, strict: bool) -> Result<Settings, Usage> {
+        Ok(Settings {
             registry: registry(&self.custom_traits)?,
             strict_capabilities: self.strict_capabilities,
             strict_properties: strict,
@@ -209,14 +208,14 @@ impl CheckArgs {
 }
 
 /// Opens the package (when given) and checks it against the profile.
-fn check(session: &mut Session<'_>, args: &CheckArgs, settings: Settings) -> Option<Rendered> {
+fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<Rendered> {
     let package = match &args.package {
         Some(dir) => session.open::<Package>(dir, settings)?,
         None => Package::without_files(settings),
     };
     let definitions = definition_files(session, &args.capability_defs);
     let (file, documents) = session.load_source(&args.profile)?;
-    let profile = strata_capabilities::document_of_kind(documents, "ClusterProfile", file)
+    let profile = crate::document_of_kind(documents, "ClusterProfile", file)
         .report(&mut session.diagnostics)?;
     let request = RenderRequest {
         profile,
@@ -227,7 +226,7 @@ fn check(session: &mut Session<'_>, args: &CheckArgs, settings: Settings) -> Opt
 
 /// The documents of each `--capability-def` file; a file that does not
 /// parse contributes none, as a package's own definition files.
-fn definition_files(session: &mut Session<'_>, files: &[String]) -> Vec<Vec<Node>> {
+fn definition_files(session: &mut Session, files: &[String]) -> Vec<Vec<Node>> {
     files
         .iter()
         .filter_map(|file| session.load_source(file))
@@ -235,37 +234,37 @@ fn definition_files(session: &mut Session<'_>, files: &[String]) -> Vec<Vec<Node
         .collect()
 }
 
-fn schema(global: &GlobalArgs, args: &SchemaArgs) -> ExitCode {
+fn schema(session: Session, args: &SchemaArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Json)?;
+    let registry = Registry::builtin();
     let schema = match (args.kind, &args.trait_type) {
-        (SchemaKind::Profile, None) => strata_capabilities::profile_schema().clone(),
-        (SchemaKind::Definition, None) => strata_capabilities::definition_schema().clone(),
-        (SchemaKind::Application, None) => strata_capabilities::application_schema().clone(),
+        (SchemaKind::Profile, None) => crate::profile_schema(),
+        (SchemaKind::Definition, None) => crate::definition_schema(),
+        (SchemaKind::Application, None) => crate::application_schema(),
         (SchemaKind::Rendering, Some(name)) => {
-            let registry = Registry::builtin();
             let Some(rendering) = registry.get(name).and_then(|handler| handler.rendering()) else {
                 let known: Vec<&str> = registry
                     .iter()
                     .filter(|handler| handler.rendering().is_some())
-                    .map(strata_capabilities::Handler::type_name)
+                    .map(Handler::type_name)
                     .collect();
-                eprintln!(
-                    "error: `{name}` has no rendering schema; the capability-aware traits are: {}",
+                return Err(Usage(format!(
+                    "`{name}` has no rendering schema; the capability-aware traits are: {}",
                     known.join(", ")
-                );
-                return ExitCode::from(2);
+                )));
             };
-            rendering.schema().clone()
+            rendering.schema()
         }
         (SchemaKind::Rendering, None) => {
-            eprintln!("error: `schema rendering` takes the trait type (`schema rendering expose`)");
-            return ExitCode::from(2);
+            return Err(Usage(
+                "`schema rendering` takes the trait type (`schema rendering expose`)".to_owned(),
+            ));
         }
         (_, Some(_)) => {
-            eprintln!("error: only `schema rendering` takes a trait type");
-            return ExitCode::from(2);
+            return Err(Usage(
+                "only `schema rendering` takes a trait type".to_owned(),
+            ));
         }
     };
-    let session = Session::new(global);
-    session
-        .finish(|session| crate::write_value(session, &schema, global.output(OutputFormat::Json)))
+    Ok(session.finish(|session| session.write_value(schema, format)))
 }
