@@ -1,56 +1,250 @@
 //! The diagnostic codes of the capabilities dialect.
 //!
-//! | code | when |
-//! |---|---|
-//! | `capabilities/invalid-name` | a name does not follow the Kubernetes grammar it becomes (the `names` module's table): a profile's or an Application's `metadata.name` not a DNS-1123 subdomain, a namespace, a component's name or a `CapabilityDefinition`'s name not a DNS-1123 label |
-//! | `capabilities/invalid-binding-key` | a `spec.capabilities` key is not `<traitType>` or `<traitType>.<scope>` |
-//! | `capabilities/missing-rendering-key` | a rendering misses a key its branch requires (`ingressClassName` when `controllerType` is `ingress`) |
-//! | `capabilities/branch-key` | a rendering key belongs to another branch (`gatewayName` under `ingress`), or needs a key that is absent (`authSigninURL` without `authURL`) |
-//! | `capabilities/invalid-rendering` | a rendering value breaks a rule its type cannot state (`authURL` with a query string) |
-//! | `capabilities/invalid-definition` | a definition's default does not have its property's type |
-//! | `capabilities/builtin-definition` | a `CapabilityDefinition` names a built-in handler's type |
-//! | `capabilities/conflicting-definition` | two definitions of one trait type differ |
-//! | `capabilities/wrong-kind` | a document of another kind where one kind is required (`app.yaml`, the profile) |
-//! | `capabilities/unknown-component` | a component type has no registered component handler |
-//! | `capabilities/unknown-trait` | a trait type has no registered trait handler (a definition does not make one) |
-//! | `capabilities/duplicate-name` | two components, or two policies, of one application share a name |
-//! | `capabilities/trait-not-allowed` | a `scaler` trait on a component other than `webservice` or `worker` |
-//! | `capabilities/missing-binding` | a trait that needs a capability binding finds none in the profile |
-//! | `capabilities/reserved-property` | an application sets a property only the profile may supply |
-//! | `capabilities/unvalidated-capability` | a custom capability the application uses has no definition (a warning; an error with `--strict-capabilities`) |
-//!
 //! Unknown keys, missing required keys and wrong types, in a document or in
 //! a rendering validated against a definition, are `schema/*`.
 
-/// A profile's name is not a DNS-1123 subdomain.
-pub const INVALID_NAME: &str = "capabilities/invalid-name";
-/// A binding key is not `<traitType>` or `<traitType>.<scope>`.
-pub const INVALID_BINDING_KEY: &str = "capabilities/invalid-binding-key";
-/// A rendering misses a key its branch requires.
-pub const MISSING_RENDERING_KEY: &str = "capabilities/missing-rendering-key";
-/// A rendering key belongs to another branch, or needs an absent key.
-pub const BRANCH_KEY: &str = "capabilities/branch-key";
-/// A rendering value breaks a rule its type cannot state.
-pub const INVALID_RENDERING: &str = "capabilities/invalid-rendering";
-/// A definition's default does not have its property's type.
-pub const INVALID_DEFINITION: &str = "capabilities/invalid-definition";
-/// A `CapabilityDefinition` names a built-in handler's type.
-pub const BUILTIN_DEFINITION: &str = "capabilities/builtin-definition";
-/// Two definitions of one trait type differ.
-pub const CONFLICTING_DEFINITION: &str = "capabilities/conflicting-definition";
-/// A component type has no registered component handler.
-pub const UNKNOWN_COMPONENT: &str = "capabilities/unknown-component";
-/// A trait type has no registered trait handler.
-pub const UNKNOWN_TRAIT: &str = "capabilities/unknown-trait";
-/// Two components, or two policies, share a name.
-pub const DUPLICATE_NAME: &str = "capabilities/duplicate-name";
-/// A `scaler` trait on a component that cannot scale.
-pub const TRAIT_NOT_ALLOWED: &str = "capabilities/trait-not-allowed";
-/// A trait that needs a capability binding finds none.
-pub const MISSING_BINDING: &str = "capabilities/missing-binding";
-/// An application sets a property only the profile may supply.
-pub const RESERVED_PROPERTY: &str = "capabilities/reserved-property";
-/// A used custom capability has no definition.
-pub const UNVALIDATED_CAPABILITY: &str = "capabilities/unvalidated-capability";
-/// A document of another kind where one kind is required.
-pub const WRONG_KIND: &str = "capabilities/wrong-kind";
+strata_syntax::declare_codes! {
+    INVALID_NAME = "capabilities/invalid-name" {
+        when: "a name does not follow the Kubernetes grammar it becomes (the `names` module's table): a profile's or an Application's `metadata.name` not a DNS-1123 subdomain, a namespace, a component's name or a `CapabilityDefinition`'s name not a DNS-1123 label",
+        why: r"Every name a package or a profile writes ends up in a Kubernetes object's `metadata`, a label or a file name of the build, so each must follow the grammar of what it becomes: a DNS-1123 subdomain for object names, a DNS-1123 label for a namespace, a component's name and a capability's name.",
+        fix: r"Use lowercase letters, digits and `-` (and `.` in a subdomain), starting and ending with a letter or digit; a label is at most 63 characters.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: Shop_App}
+spec:
+  components:
+    - name: web
+      type: webservice",
+    }
+
+    INVALID_BINDING_KEY = "capabilities/invalid-binding-key" {
+        when: "a `spec.capabilities` key is not `<traitType>` or `<traitType>.<scope>`",
+        why: r"A profile binds a capability under the trait type it serves, optionally with a scope: `expose`, or `expose.public` for the traits that ask for `scope: public`. The trait type and the scope are each DNS-1123 labels.",
+        fix: r"Write the key as `<traitType>` or `<traitType>.<scope>`, in lowercase letters, digits and `-`.",
+        example: r"# cluster.yaml, with `strata capabilities check --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata: {name: prod}
+spec:
+  capabilities:
+    Expose.Public:
+      rendering: {controllerType: ingress, ingressClassName: nginx}",
+    }
+
+    MISSING_RENDERING_KEY = "capabilities/missing-rendering-key" {
+        when: "a rendering misses a key its branch requires (`ingressClassName` when `controllerType` is `ingress`)",
+        why: r"The `expose` rendering has two branches, chosen by `controllerType`: `ingress` needs the `ingressClassName` to use, and `gateway` the `gatewayName` of the Gateway.",
+        fix: r"Add the key the branch requires, or choose the other `controllerType`.",
+        example: r"# cluster.yaml, with `strata capabilities check --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata: {name: prod}
+spec:
+  capabilities:
+    expose:
+      rendering:
+        controllerType: ingress",
+    }
+
+    BRANCH_KEY = "capabilities/branch-key" {
+        when: "a rendering key belongs to another branch (`gatewayName` under `ingress`), or needs a key that is absent (`authSigninURL` without `authURL`)",
+        why: r"Each branch of the `expose` rendering takes its own keys: `gatewayName` and `gatewayNamespace` only with `gateway`; `ingressClassName`, `certManagerClusterIssuer`, the SSL redirects and the auth keys only with `ingress`. `authSigninURL` and `authResponseHeaders` only refine an `authURL`.",
+        fix: r"Remove the key, switch `controllerType` to the branch it belongs to, or add the `authURL` it refines.",
+        example: r"# cluster.yaml, with `strata capabilities check --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata: {name: prod}
+spec:
+  capabilities:
+    expose:
+      rendering:
+        controllerType: ingress
+        ingressClassName: nginx
+        gatewayName: public",
+    }
+
+    INVALID_RENDERING = "capabilities/invalid-rendering" {
+        when: "a rendering value breaks a rule its type cannot state (`authURL` with a query string)",
+        why: r"Some rules of a rendering are beyond what its type states: the `authURL` of `expose` must be given without a query string.",
+        fix: r"Give the value in the form the rule asks for, such as the `authURL` without its `?...` part.",
+        example: r"# cluster.yaml, with `strata capabilities check --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata: {name: prod}
+spec:
+  capabilities:
+    expose:
+      rendering:
+        controllerType: ingress
+        ingressClassName: nginx
+        authURL: https://auth.example.com/check?rd=1",
+    }
+
+    INVALID_DEFINITION = "capabilities/invalid-definition" {
+        when: "a definition's default does not have its property's type",
+        why: r"A `CapabilityDefinition`'s default fills a binding that leaves its property out, so it must be of that property's type.",
+        fix: r"Write the default with the property's `type`, or remove it.",
+        example: r"# log-shipper.yaml, with `strata capabilities check --profile cluster.yaml --capability-def log-shipper.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata: {name: log-shipper}
+spec:
+  rendering:
+    properties:
+      endpoint: {type: string, required: true}
+      batchSize: {type: integer, default: many}",
+    }
+
+    BUILTIN_DEFINITION = "capabilities/builtin-definition" {
+        when: "a `CapabilityDefinition` names a built-in handler's type",
+        why: r"The rendering schemas of the built-in handlers (`expose`, `certificate`, `pvc`, ...) are built in; a `CapabilityDefinition` describes a custom capability only, and cannot replace a built-in schema.",
+        fix: r"Remove the definition. `strata capabilities schema rendering TYPE` prints a built-in trait's rendering schema.",
+        example: r"# defs.yaml, with `strata capabilities check --profile cluster.yaml --capability-def defs.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata: {name: expose}
+spec:
+  rendering:
+    properties:
+      controllerType: {type: string}",
+    }
+
+    CONFLICTING_DEFINITION = "capabilities/conflicting-definition" {
+        when: "two definitions of one trait type differ",
+        why: r"A trait type has one rendering schema. Definitions of it may come from several places (the package's `definitions/`, `--capability-def` files); identical ones are fine, but two that differ leave no single schema to check bindings against.",
+        fix: r"Keep one definition of the trait type, or make the copies identical.",
+        example: r"# defs.yaml, with `strata capabilities check --profile cluster.yaml --capability-def defs.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata: {name: redis-sidecar}
+spec: {rendering: {properties: {maxMemory: {type: string, default: 256Mi}}}}
+---
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata: {name: redis-sidecar}
+spec: {rendering: {properties: {maxMemory: {type: string, default: 512Mi}}}}",
+    }
+
+    WRONG_KIND = "capabilities/wrong-kind" {
+        when: "a document of another kind where one kind is required (`app.yaml`, the profile)",
+        why: r"Each file holds one kind of document: a package's `app.yaml` an `Application`, and the profile file a `ClusterProfile` (empty documents aside). A document of another kind there is not what the file is read for.",
+        fix: r"Move the document to its own file, or correct its `kind`.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Package
+metadata: {name: shop}",
+    }
+
+    UNKNOWN_COMPONENT = "capabilities/unknown-component" {
+        when: "a component type has no registered component handler",
+        why: r"A component is built by the handler registered for its `type`: one of the launcher's built-in component types (`webservice`, `worker`, `cronjob`, `daemonset`, `statefulset`, ...). A near name is suggested.",
+        fix: r"Correct the type; `strata capabilities list` lists every handler.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservic",
+    }
+
+    UNKNOWN_TRAIT = "capabilities/unknown-trait" {
+        when: "a trait type has no registered trait handler (a definition does not make one)",
+        why: r"A trait is applied by the handler registered for its `type`: a built-in trait, or a custom one registered with `--custom-trait TYPE`. A `CapabilityDefinition` only validates a custom capability's binding; it does not make a handler.",
+        fix: r"Correct the type, or register the custom trait with `--custom-trait TYPE`; `strata capabilities list` lists every handler.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: cache
+      type: worker
+      traits:
+        - type: redis-sidecar",
+    }
+
+    DUPLICATE_NAME = "capabilities/duplicate-name" {
+        when: "two components, or two policies, of one application share a name",
+        why: r"A component's name becomes the names and labels of its objects, so no two components of one application may share a name; nor may two of its policies.",
+        fix: r"Give each component, and each policy, a name of its own.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+    - name: web
+      type: worker",
+    }
+
+    TRAIT_NOT_ALLOWED = "capabilities/trait-not-allowed" {
+        when: "a `scaler` trait on a component other than `webservice` or `worker`",
+        why: r"The launcher applies the `scaler` trait only to `webservice` and `worker` components.",
+        fix: r"Remove the trait, or move it to a `webservice` or `worker` component.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: nightly
+      type: cronjob
+      traits:
+        - type: scaler",
+    }
+
+    MISSING_BINDING = "capabilities/missing-binding" {
+        when: "a trait that needs a capability binding finds none in the profile",
+        why: r"Some traits cannot be rendered without the platform's settings (of the built-ins, `expose` needs the cluster's ingress controller or gateway). The cluster profile binds them under `spec.capabilities`: a trait with a `scope` takes the binding `<traitType>.<scope>`, else `<traitType>`; one without takes `<traitType>`.",
+        fix: r"Bind the capability in the cluster profile, or check against the profile of a cluster that provides it.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml` (the profile binds no `expose`)
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      traits:
+        - {type: expose, properties: {scope: public}}",
+    }
+
+    RESERVED_PROPERTY = "capabilities/reserved-property" {
+        when: "an application sets a property only the profile may supply",
+        why: r"Some trait properties are the platform's to decide, such as `controllerType`, `gatewayName` or `allowedHostnameWildcard` of `expose`: they come from the cluster profile's binding, and an application may not override them.",
+        fix: r"Remove the property from the application; the cluster profile's binding supplies it.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      traits:
+        - type: expose
+          properties: {hostnames: [shop.apps.example.com], controllerType: gateway}",
+    }
+
+    UNVALIDATED_CAPABILITY = "capabilities/unvalidated-capability" {
+        when: "a custom capability the application uses has no definition (a warning; an error with `--strict-capabilities`)",
+        why: r"A custom capability bound in the profile is checked against its `CapabilityDefinition`; without one, its rendering passes to the handler unchecked. This is a warning, or an error with `--strict-capabilities`.",
+        fix: r"Ship a `CapabilityDefinition` in the package's `definitions/`, or give one with `--capability-def`.",
+        example: r"# pkg/app.yaml, with `strata capabilities check pkg --profile cluster.yaml --custom-trait redis-sidecar`
+# (the profile binds `redis-sidecar`, and no definition describes it)
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: cache
+      type: worker
+      traits:
+        - type: redis-sidecar",
+    }
+}

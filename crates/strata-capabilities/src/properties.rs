@@ -223,14 +223,14 @@ pub(crate) fn check(trait_type: &str, properties: &Node, strict: bool) -> Option
     Some(
         problems
             .into_iter()
-            .map(|mut problem| {
-                if !strict && problem.code == strata_schema::codes::UNKNOWN_KEY {
+            .map(|mut problem| match problem.code {
+                strata_schema::codes::UNKNOWN_KEY if !strict => {
                     problem.severity = Severity::Warning;
-                    problem = problem.with_note(
+                    problem.with_note(
                         "unknown properties pass through to the handler; `--strict` refuses them",
-                    );
+                    )
                 }
-                problem
+                _ => problem,
             })
             .collect(),
     )

@@ -139,7 +139,7 @@ pub(crate) fn set_default(node: &mut Node, path: &[&str], value: &serde_json::Va
 }
 
 /// A problem of a rendering at the key `key` (or the mapping, when absent).
-fn at_key(node: &Node, key: &str, code: &'static str, message: String) -> Diagnostic {
+fn at_key(node: &Node, key: &str, code: strata_syntax::Code, message: String) -> Diagnostic {
     let (span, path) = match node.as_map().and_then(|entries| entries.get(key)) {
         Some(entry) => (entry.key_span, FieldPath::root().key(key)),
         None => (node.span, FieldPath::root()),

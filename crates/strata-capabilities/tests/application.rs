@@ -151,7 +151,11 @@ fn a_trait_that_needs_a_binding_names_what_is_missing() {
         strict_properties: false,
     };
     let outcome = dispatch.application(&application);
-    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     assert_eq!(
         codes,
         [

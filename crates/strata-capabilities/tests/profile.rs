@@ -135,7 +135,11 @@ fn names_keys_and_documents_are_checked() {
         "apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: Prod_Cluster, labels: {}}\nspec:\n  gitopsEngine: argocd\n  capabilities:\n    .internal: {}\n    expose.: {}\n",
     );
     let outcome = evaluate_profile(&profile[0], &Registry::builtin(), &Definitions::new());
-    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     assert_eq!(
         codes,
         [

@@ -52,14 +52,14 @@ pub(crate) struct CompileError {
 
 #[derive(Debug)]
 struct Problem {
-    code: &'static str,
+    code: strata_syntax::Code,
     message: String,
     /// 1-based line and column (in characters) inside the expression.
     at: Option<(usize, usize)>,
 }
 
 impl CompileError {
-    fn one(code: &'static str, message: String) -> CompileError {
+    fn one(code: strata_syntax::Code, message: String) -> CompileError {
         CompileError {
             first: Problem {
                 code,

@@ -139,7 +139,7 @@
 //! // A typo is reported at its character, with its field path.
 //! let (_, diagnostics) = programs.evaluate_tree(load(typo), &scope);
 //! let record = diagnostics[0].record(&db);
-//! assert_eq!((record.code, record.line, record.column), ("cel/parse", 1, 28));
+//! assert_eq!((record.code.as_str(), record.line, record.column), ("cel/parse", 1, 28));
 //! assert_eq!(record.path.as_deref(), Some("name"));
 //! ```
 

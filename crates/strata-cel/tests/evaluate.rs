@@ -72,7 +72,7 @@ fn check_with(
     expected_codes: &[&str],
 ) -> Run {
     let run = run(&Programs::new(options), yaml, scope_yaml);
-    let codes: Vec<_> = run.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = run.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, expected_codes, "{:#?}", run.diagnostics);
     assert_eq!(to_yaml(&run.tree), expected_yaml);
     run
@@ -491,7 +491,7 @@ fn compile_tree_checks_without_evaluating() {
     let diagnostics = programs.compile_tree(&load(&db, id));
     let codes: Vec<_> = diagnostics
         .iter()
-        .map(|d| (d.code, d.path.as_ref().map(ToString::to_string)))
+        .map(|d| (d.code.as_str(), d.path.as_ref().map(ToString::to_string)))
         .collect();
     assert_eq!(
         codes,

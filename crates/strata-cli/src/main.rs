@@ -4,7 +4,7 @@
 //! each dialect states its subcommand and runs it
 //! ([`strata_dialect::Describe::command`], [`strata_dialect::Describe::run`]),
 //! handing back a [`Done`] that [`finish`] prints. The binary owns only what
-//! is no dialect's: `merge`, the language server, `platform serve` (the
+//! is no dialect's: `merge`, `explain`, the language server, `platform serve` (the
 //! service, a face of its own on the platform dialect), completions and man
 //! pages. [`render`] decides how diagnostics look. Exit status: 0 success,
 //! 1 the input is invalid (diagnostics on stderr, nothing on stdout), 2
@@ -17,6 +17,7 @@
 )]
 
 pub mod codes;
+mod explain;
 mod lsp;
 mod memory;
 mod merge;
@@ -173,6 +174,8 @@ enum Trailing {
         /// The shell: bash, zsh, fish, powershell or elvish.
         shell: clap_complete::Shell,
     },
+    /// Explains a diagnostic code: what it means, why it fires, how to fix it, an example.
+    Explain(explain::ExplainArgs),
     /// Writes the man pages of `strata` and its subcommands into a folder.
     Man {
         /// The folder (created when missing).
@@ -243,6 +246,10 @@ fn main() -> ExitCode {
         Ok(Trailing::LspCheck) => lsp::check(&global),
         Ok(Trailing::Completions { shell }) => shell::completions(shell, &registry),
         Ok(Trailing::Man { dir }) => shell::man(&dir, &registry),
+        Ok(Trailing::Explain(args)) => match explain::run(invocation, &args) {
+            Ok(done) => finish(done, &global),
+            Err(refused) => usage(&refused),
+        },
         Err(error) => error.exit(),
     }
 }

@@ -784,3 +784,44 @@ fn help_says_what_strata_is() {
         assert!(first.contains(compatible), "{dialect}: {first}");
     }
 }
+
+/// `strata explain CODE` says what a code means from its table; an unknown
+/// code is a usage error naming it and the nearest one.
+#[test]
+fn explain_prints_what_a_code_means() {
+    let explained = strata(".", &["explain", "features/unknown-context"]);
+    assert_eq!(explained.status.code(), Some(0));
+    let text = stdout(&explained);
+    assert!(
+        text.starts_with("features/unknown-context: no `contexts.<NAME>`"),
+        "{text}"
+    );
+    for heading in ["\nWhy\n", "\nHow to fix it\n", "\nExample\n"] {
+        assert!(text.contains(heading), "{heading:?} in {text}");
+    }
+
+    let json = strata(".", &["explain", "cel/parse", "-o", "json"]);
+    let record: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON object");
+    assert_eq!(record["code"], "cel/parse");
+    assert!(
+        record["where"].is_string(),
+        "the table's `where` column: {record}"
+    );
+
+    let unknown = strata(".", &["explain", "features/unknown-contxt"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(unknown.stdout.is_empty());
+    let error = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        error.contains("no diagnostic code is named `features/unknown-contxt`; did you mean `features/unknown-context`?"),
+        "{error}"
+    );
+
+    let all = stdout(&strata(".", &["explain", "--all"]));
+    assert!(all.lines().count() > 170, "{all}");
+    assert!(
+        all.lines()
+            .any(|line| line.starts_with("run/memory-limit ")),
+        "{all}"
+    );
+}

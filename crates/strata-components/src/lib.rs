@@ -244,7 +244,7 @@ impl Application {
             )
         });
         strata_dialect::render_each(self, requests, db, |diagnostic| {
-            diagnostic.code == codes::UNKNOWN_ENVIRONMENT
+            matches!(diagnostic.code, codes::UNKNOWN_ENVIRONMENT)
         })
     }
 }

@@ -146,7 +146,7 @@ impl<'a> Evaluator<'a> {
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
         if !FUNCTIONS.iter().any(|function| function.name == name) {
-            let mut error = CondError::eval(format!("there is no function `{name}`"), range)
+            let mut error = crate::eval_error(format!("there is no function `{name}`"), range)
                 .with_note("the functions are `values`, `jsonnet` and `file`");
             let names = FUNCTIONS.iter().map(|function| function.name);
             if let Some(near) = strata_syntax::did_you_mean(name, names) {
@@ -155,7 +155,7 @@ impl<'a> Evaluator<'a> {
             return Err(error);
         }
         let [argument] = arguments else {
-            return Err(CondError::eval(
+            return Err(crate::eval_error(
                 format!("`{name}` takes one argument, found {}", arguments.len()),
                 range,
             ));
@@ -164,7 +164,7 @@ impl<'a> Evaluator<'a> {
         let argument_range = argument.range.clone();
         if name == "values" {
             let Value::Map(entries) = &value.value else {
-                return Err(CondError::eval(
+                return Err(crate::eval_error(
                     format!("`values` takes a mapping, found {}", kind(&value)),
                     argument_range,
                 ));
@@ -179,7 +179,7 @@ impl<'a> Evaluator<'a> {
             )));
         }
         let Value::String(path) = &value.value else {
-            return Err(CondError::eval(
+            return Err(crate::eval_error(
                 format!("`{name}` takes a path string, found {}", kind(&value)),
                 argument_range,
             ));
@@ -189,7 +189,7 @@ impl<'a> Evaluator<'a> {
         } else {
             self.host.file(path).map(|text| plain(Value::String(text)))
         };
-        result.map_err(|error| CondError::host(error, range))
+        result.map_err(|error| crate::host_error(error, range))
     }
 
     fn binary(
@@ -281,11 +281,11 @@ fn child<'n>(
                 .and_then(|p| usize::try_from(p).ok())
                 .and_then(|p| items.get(p)))
         }
-        (_, Step::Field(key)) => Err(CondError::eval(
+        (_, Step::Field(key)) => Err(crate::eval_error(
             format!("cannot read the field `{key}` of {}", kind(target)),
             range,
         )),
-        (_, Step::Index(index)) => Err(CondError::eval(
+        (_, Step::Index(index)) => Err(crate::eval_error(
             format!("cannot index {} with {}", kind(target), kind(index)),
             range,
         )),
@@ -297,7 +297,7 @@ fn truth(op: BinaryOp, value: &Node, range: Range<usize>) -> Result<bool, CondEr
     match value.value {
         Value::Bool(b) => Ok(b),
         Value::Null => Ok(false),
-        _ => Err(CondError::eval(
+        _ => Err(crate::eval_error(
             format!("`{}` takes booleans, found {}", op.symbol(), kind(value)),
             range,
         )),
@@ -311,13 +311,13 @@ fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondErr
         (UnaryOp::Negate, Value::Int(i)) => i
             .checked_neg()
             .map(|i| plain(Value::Int(i)))
-            .ok_or_else(|| CondError::eval("the negation overflows", range)),
+            .ok_or_else(|| crate::eval_error("the negation overflows", range)),
         (UnaryOp::Negate, Value::Float(f)) => Ok(plain(Value::Float(-f))),
-        (UnaryOp::Not, _) => Err(CondError::eval(
+        (UnaryOp::Not, _) => Err(crate::eval_error(
             format!("`!` takes a boolean, found {}", kind(value)),
             range,
         )),
-        (UnaryOp::Negate, _) => Err(CondError::eval(
+        (UnaryOp::Negate, _) => Err(crate::eval_error(
             format!("`-` takes a number, found {}", kind(value)),
             range,
         )),
@@ -338,9 +338,9 @@ fn float(value: &Value) -> Option<f64> {
 }
 
 fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Node, CondError> {
-    let overflow = || CondError::eval(format!("`{}` overflows", op.symbol()), range.clone());
+    let overflow = || crate::eval_error(format!("`{}` overflows", op.symbol()), range.clone());
     let mismatch = || {
-        let mut error = CondError::eval(
+        let mut error = crate::eval_error(
             format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
             range.clone(),
         );
@@ -412,13 +412,13 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
         BinaryOp::Divide => {
             let (x, y) = float(&a.value).zip(float(&b.value)).ok_or_else(mismatch)?;
             if y == 0.0 {
-                return Err(CondError::eval("division by zero", range));
+                return Err(crate::eval_error("division by zero", range));
             }
             Ok(plain(Value::Float(x / y)))
         }
         BinaryOp::Remainder => match (&a.value, &b.value) {
             (Value::Int(_), Value::Int(0)) => {
-                Err(CondError::eval("remainder of a division by zero", range))
+                Err(crate::eval_error("remainder of a division by zero", range))
             }
             (Value::Int(x), Value::Int(y)) => x
                 .checked_rem(*y)

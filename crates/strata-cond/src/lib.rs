@@ -20,7 +20,7 @@
 //! - [`Template`]: `${..}` inside strings (module docs in [`template`]).
 //!
 //! Errors carry the byte range inside the expression's text;
-//! [`CondError::diagnostic`] turns one into a diagnostic at the exact
+//! [`ExprError::diagnostic`] turns one into a diagnostic at the exact
 //! character in the file when the scalar is written so that the text can be
 //! found there (see [`strata_syntax::SourceDb::span_in_scalar`]).
 //!
@@ -35,7 +35,7 @@ pub mod template;
 
 use std::ops::Range;
 
-use strata_syntax::{Diagnostic, SourceDb, Span};
+use strata_syntax::ExprError;
 
 pub use eval::{Host, HostError, equal, evaluate};
 pub use parse::{Expr, parse};
@@ -44,104 +44,32 @@ pub use template::Template;
 /// The longest expression or template accepted, in bytes.
 pub const MAX_LENGTH: usize = 64 * 1024;
 
-/// A problem with an expression, at a byte range of its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CondError {
-    /// What went wrong.
-    pub message: String,
-    /// Where, in the expression's (or template's) text.
-    pub range: Range<usize>,
-    /// Whether the text failed to parse (else evaluation failed).
-    pub parse: bool,
-    /// What to do about it.
-    pub help: Option<String>,
-    /// Extra facts.
-    pub notes: Vec<String>,
-    /// The failure of code a host ran for the expression (a `jsonnet()`
-    /// file), reported where that code failed.
-    pub cause: Option<Box<Diagnostic>>,
+/// A problem with an expression, at a byte range of its text: the
+/// expression languages' one error type; its code is [`codes::PARSE`] or
+/// [`codes::EVAL`].
+pub type CondError = ExprError;
+
+/// A problem parsing, at `range` (`cond/parse`).
+#[must_use]
+pub fn parse_error(message: impl Into<String>, range: Range<usize>) -> CondError {
+    ExprError::new(codes::PARSE, message, range)
 }
 
-impl CondError {
-    /// A problem at `range`.
-    #[must_use]
-    pub fn new(message: impl Into<String>, range: Range<usize>) -> CondError {
-        CondError {
-            message: message.into(),
-            range,
-            parse: true,
-            help: None,
-            notes: Vec::new(),
-            cause: None,
-        }
-    }
+/// A problem evaluating, at `range` (`cond/eval`).
+#[must_use]
+pub fn eval_error(message: impl Into<String>, range: Range<usize>) -> CondError {
+    ExprError::new(codes::EVAL, message, range)
+}
 
-    /// A host's failure for the call at `range`.
-    #[must_use]
-    pub fn host(error: HostError, range: Range<usize>) -> CondError {
-        match error {
-            HostError::Call(message) => CondError::eval(message, range),
-            HostError::Failed(cause) => CondError {
-                cause: Some(cause),
-                ..CondError::eval("the called code failed", range)
-            },
-        }
-    }
-
-    /// A problem evaluating, at `range`.
-    #[must_use]
-    pub fn eval(message: impl Into<String>, range: Range<usize>) -> CondError {
-        CondError {
-            parse: false,
-            ..CondError::new(message, range)
-        }
-    }
-
-    /// With a hint.
-    #[must_use]
-    pub fn with_help(mut self, help: impl Into<String>) -> CondError {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// With a note.
-    #[must_use]
-    pub fn with_note(mut self, note: impl Into<String>) -> CondError {
-        self.notes.push(note.into());
-        self
-    }
-
-    /// Moved by `offset` bytes (an expression inside a larger text).
-    #[must_use]
-    pub fn shifted(mut self, offset: usize) -> CondError {
-        self.range = self.range.start + offset..self.range.end + offset;
-        self
-    }
-
-    /// A diagnostic in the file: at the range inside the scalar whose value
-    /// is `text` and which is written at `scalar`, or at the whole scalar
-    /// when the text cannot be found as written.
-    #[must_use]
-    pub fn diagnostic(&self, db: &SourceDb, scalar: Span, text: &str) -> Diagnostic {
-        let span = db
-            .span_in_scalar(scalar, text, self.range.clone())
-            .unwrap_or(scalar);
-        if let Some(cause) = &self.cause {
-            return (**cause).clone().with_secondary(span, "called here");
-        }
-        let code = if self.parse {
-            codes::PARSE
-        } else {
-            codes::EVAL
-        };
-        let mut diagnostic = Diagnostic::error(code, self.message.clone(), span);
-        for note in &self.notes {
-            diagnostic = diagnostic.with_note(note.clone());
-        }
-        if let Some(help) = &self.help {
-            diagnostic = diagnostic.with_help(help.clone());
-        }
-        diagnostic
+/// A host's failure for the call at `range`.
+#[must_use]
+pub fn host_error(error: HostError, range: Range<usize>) -> CondError {
+    match error {
+        HostError::Call(message) => eval_error(message, range),
+        HostError::Failed(cause) => CondError {
+            cause: Some(cause),
+            ..eval_error("the called code failed", range)
+        },
     }
 }
 
@@ -153,7 +81,7 @@ pub fn condition(
     host: &dyn Host,
 ) -> Result<bool, CondError> {
     if text.len() > MAX_LENGTH {
-        return Err(CondError::new(
+        return Err(crate::parse_error(
             format!("the condition is longer than {MAX_LENGTH} bytes"),
             0..text.len(),
         ));
@@ -163,7 +91,7 @@ pub fn condition(
     match value.value {
         strata_syntax::Value::Bool(b) => Ok(b),
         strata_syntax::Value::Null => Ok(false),
-        other => Err(CondError::eval(
+        other => Err(crate::eval_error(
             format!(
                 "a condition must be true or false, found {}",
                 other.kind_name()

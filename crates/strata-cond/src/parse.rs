@@ -180,14 +180,14 @@ pub fn parse(text: &str) -> Result<Expr, CondError> {
         depth: 0,
     };
     if matches!(parser.peek(), Token::End) {
-        return Err(CondError::new("the expression is empty", 0..text.len()));
+        return Err(crate::parse_error("the expression is empty", 0..text.len()));
     }
     let expr = parser.expression(0)?;
     match parser.peek() {
         Token::End => Ok(expr),
         token => {
             let range = parser.range();
-            Err(CondError::new(
+            Err(crate::parse_error(
                 format!("unexpected {} after the expression", describe(token)),
                 range,
             ))
@@ -234,7 +234,7 @@ fn tokenize(text: &str) -> Result<Vec<(Token, Range<usize>)>, CondError> {
             } else {
                 format!("unexpected character `{shown}`")
             };
-            return Err(CondError::new(message, at..at + width));
+            return Err(crate::parse_error(message, at..at + width));
         }
     }
     tokens.push((Token::End, text.len()..text.len()));
@@ -267,14 +267,14 @@ fn string(text: &str, start: usize) -> Result<(String, usize), CondError> {
                             .filter(|_| digits.len() == 4)
                             .and_then(char::from_u32)
                             .ok_or_else(|| {
-                                CondError::new(
+                                crate::parse_error(
                                     format!("`\\u{digits}` is not a character"),
                                     at..at + 2 + digits.len(),
                                 )
                             })?
                     }
                     other => {
-                        return Err(CondError::new(
+                        return Err(crate::parse_error(
                             format!("unknown escape `\\{other}`"),
                             at..at + 1 + other.len_utf8(),
                         ));
@@ -284,7 +284,7 @@ fn string(text: &str, start: usize) -> Result<(String, usize), CondError> {
             c => value.push(c),
         }
     }
-    Err(CondError::new(
+    Err(crate::parse_error(
         "the string is not closed",
         start..text.len(),
     ))
@@ -324,7 +324,7 @@ fn number(text: &str, start: usize) -> Result<(Token, usize), CondError> {
         written.parse().map(Token::Int).ok()
     };
     token.map(|token| (token, end)).ok_or_else(|| {
-        CondError::new(
+        crate::parse_error(
             format!(
                 "`{}` is not a number this language can hold",
                 &text[start..end]
@@ -372,7 +372,7 @@ impl Parser {
         if self.peek() == &Token::Symbol(symbol) {
             return Ok(self.advance().1);
         }
-        Err(CondError::new(
+        Err(crate::parse_error(
             format!("expected `{symbol}`, found {}", describe(self.peek())),
             self.range(),
         ))
@@ -411,7 +411,7 @@ impl Parser {
     fn expression(&mut self, min: u8) -> Result<Expr, CondError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(CondError::new(
+            return Err(crate::parse_error(
                 format!("the expression is nested more than {MAX_DEPTH} deep"),
                 self.range(),
             ));
@@ -466,7 +466,7 @@ impl Parser {
     /// the current depth that nests deeper than [`MAX_DEPTH`].
     fn check_chain(&self, links: usize) -> Result<(), CondError> {
         if self.depth + links > MAX_DEPTH {
-            return Err(CondError::new(
+            return Err(crate::parse_error(
                 format!(
                     "the expression is nested more than {MAX_DEPTH} deep (each operator or accessor of a chain nests one level)"
                 ),
@@ -490,7 +490,7 @@ impl Parser {
                     self.advance();
                     let (token, range) = self.advance();
                     let Token::Ident(name) = token else {
-                        return Err(CondError::new(
+                        return Err(crate::parse_error(
                             format!(
                                 "expected a field name after `.`, found {}",
                                 describe(&token)
@@ -516,7 +516,7 @@ impl Parser {
                 }
                 Token::Symbol("(") => {
                     let ExprKind::Name(name) = &expr.kind else {
-                        return Err(CondError::new(
+                        return Err(crate::parse_error(
                             "only a function name can be called",
                             expr.range,
                         ));
@@ -544,7 +544,7 @@ impl Parser {
             if self.peek() == &Token::Symbol(",") {
                 self.advance();
             } else if self.peek() != &Token::Symbol(close) {
-                return Err(CondError::new(
+                return Err(crate::parse_error(
                     format!("expected `,` or `{close}`, found {}", describe(self.peek())),
                     self.range(),
                 ));
@@ -582,7 +582,7 @@ impl Parser {
                 });
             }
             other => {
-                return Err(CondError::new(
+                return Err(crate::parse_error(
                     format!("expected a value, found {}", describe(&other)),
                     range,
                 ));

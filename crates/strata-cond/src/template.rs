@@ -38,7 +38,7 @@ impl Template {
             return Ok(None);
         }
         if text.len() > crate::MAX_LENGTH {
-            return Err(CondError::new(
+            return Err(crate::parse_error(
                 format!("the text is longer than {} bytes", crate::MAX_LENGTH),
                 0..text.len(),
             ));
@@ -60,10 +60,10 @@ impl Template {
                 }
                 let start = at + 2;
                 let end = closing_brace(text, start)
-                    .map_err(|message| CondError::new(message, at..text.len()))?;
+                    .map_err(|message| crate::parse_error(message, at..text.len()))?;
                 let source = &text[start..end];
                 if source.trim().is_empty() {
-                    return Err(CondError::new("`${}` holds no expression", at..end + 1));
+                    return Err(crate::parse_error("`${}` holds no expression", at..end + 1));
                 }
                 let mut expr = parse(source).map_err(|error| error.shifted(start))?;
                 shift(&mut expr, start);

@@ -149,7 +149,11 @@ fn functions() {
 fn errors_say_what_and_where() {
     let e = error("name + 1");
     assert_eq!(
-        (e.message.as_str(), e.range.clone(), e.parse),
+        (
+            e.message.as_str(),
+            e.range.clone(),
+            matches!(e.code, strata_cond::codes::PARSE)
+        ),
         ("`+` cannot take a string and an integer", 0..8, false)
     );
     let e = error("cluster.workers.missing > 2");
@@ -207,7 +211,11 @@ struct FailingJsonnet(Span);
 
 impl Host for FailingJsonnet {
     fn jsonnet(&self, _path: &str) -> Result<Node, HostError> {
-        let failure = Diagnostic::error("jsonnet/eval", "no cluster", self.0);
+        let failure = Diagnostic::error(
+            strata_syntax::Code::new("jsonnet/eval"),
+            "no cluster",
+            self.0,
+        );
         Err(HostError::Failed(Box::new(failure)))
     }
 

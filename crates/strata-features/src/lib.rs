@@ -284,7 +284,7 @@ impl Dialect for Project {
             )
         });
         strata_dialect::render_each(self, requests, db, |diagnostic| {
-            diagnostic.code == codes::UNKNOWN_CONTEXT
+            matches!(diagnostic.code, codes::UNKNOWN_CONTEXT)
         })
     }
 

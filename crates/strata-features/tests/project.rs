@@ -92,7 +92,7 @@ fn a_feature_applies_where_its_condition_holds() {
 fn a_broken_feature_and_an_unknown_context_are_reported_together() {
     let broken = FEATURE.replace("when:", "wen:");
     let (diagnostics, contributions) = render(project(&broken), "prd");
-    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["schema/unknown-key", "features/unknown-context"]);
     assert!(contributions.is_none());
 }

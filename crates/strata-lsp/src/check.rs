@@ -293,7 +293,7 @@ fn convert(
             Severity::Warning => DiagnosticSeverity::WARNING,
             Severity::Note => DiagnosticSeverity::INFORMATION,
         }),
-        code: Some(NumberOrString::String(diagnostic.code.to_owned())),
+        code: Some(NumberOrString::String(diagnostic.code.to_string())),
         source: Some("strata".to_owned()),
         message,
         related_information: (!related.is_empty()).then_some(related),

@@ -263,7 +263,7 @@ fn budget_passed(
     };
     let diagnostic = lsp_types::Diagnostic {
         severity: Some(DiagnosticSeverity::ERROR),
-        code: Some(NumberOrString::String(code.to_owned())),
+        code: Some(NumberOrString::String(code.to_string())),
         source: Some("strata".to_owned()),
         message,
         ..lsp_types::Diagnostic::default()

@@ -48,7 +48,13 @@ impl Dialect for Tiny {
                     .into_iter()
                     .flat_map(|map| map.values())
                     .filter(|entry| entry.value.as_str() == Some("bad"))
-                    .map(|entry| Diagnostic::error("tiny/bad", "a bad item", entry.value.span))
+                    .map(|entry| {
+                        Diagnostic::error(
+                            strata_syntax::Code::new("tiny/bad"),
+                            "a bad item",
+                            entry.value.span,
+                        )
+                    })
                     .collect();
                 Outcome::new(
                     Some(Tiny {

@@ -295,22 +295,26 @@ impl Catalogue {
 
     /// [`Dialect::render`] for a caller who may use only the blueprints
     /// `may_use` accepts. Any other name, whether it exists or not, is
-    /// `platform/blueprint-not-allowed`, and did-you-mean suggestions come
-    /// only from the names the caller may use: nothing reveals a blueprint
-    /// the caller may not see.
+    /// [`Refusal::NotAllowed`] (`platform/blueprint-not-allowed`), and
+    /// did-you-mean suggestions come only from the names the caller may
+    /// use: nothing reveals a blueprint the caller may not see.
+    ///
+    /// # Errors
+    ///
+    /// Why no blueprint was composed, as a [`Refusal`].
     pub fn render_with_access(
         &self,
         request: &RenderRequest,
         may_use: &dyn Fn(&str) -> bool,
-    ) -> Outcome<Rendered> {
-        self.compose(request, may_use).into()
+    ) -> Result<Rendered, Refusal> {
+        self.compose(request, may_use)
     }
 
     fn compose(
         &self,
         request: &RenderRequest,
         may_use: &dyn Fn(&str) -> bool,
-    ) -> Result<Rendered, Vec<Diagnostic>> {
+    ) -> Result<Rendered, Refusal> {
         let repo = request.repo.as_ref().map(repo_overlay).transpose()?;
         let asked = request
             .blueprint
@@ -326,7 +330,8 @@ impl Catalogue {
                         span,
                     )
                     .with_secondary(template_span, "the repository's template"),
-                ]);
+                ]
+                .into());
             }
             (Some((name, span)), _) => (name.to_owned(), span),
             (None, Some((template, node))) => (
@@ -338,7 +343,8 @@ impl Catalogue {
                     codes::NO_BLUEPRINT,
                     "the request names no blueprint and has no repository file naming one",
                     Span::default(),
-                )]);
+                )]
+                .into());
             }
         };
         let resolved = self.composable(&name, span, may_use)?;
@@ -349,7 +355,7 @@ impl Catalogue {
             layers.push("repository".to_owned());
             let merged = strata_merge::merge(tree, overlay, &self.strategies);
             if merged.diagnostics.iter().any(Diagnostic::is_error) {
-                return Err(merged.diagnostics);
+                return Err(merged.diagnostics.into());
             }
             tree = merged.root;
         }
@@ -397,10 +403,12 @@ impl Catalogue {
                 .into_iter()
                 .filter(|d| !failed.contains(&d.primary.span)),
         );
-        Err(problems
-            .into_iter()
-            .map(|d| d.with_note(format!("while rendering `{name}`")))
-            .collect())
+        Err(Refusal::Invalid(
+            problems
+                .into_iter()
+                .map(|d| d.with_note(format!("while rendering `{name}`")))
+                .collect(),
+        ))
     }
 
     /// The resolved blueprint `name`, when it may be composed; `span` is
@@ -410,13 +418,13 @@ impl Catalogue {
         name: &str,
         span: Span,
         may_use: &dyn Fn(&str) -> bool,
-    ) -> Result<&Resolved, Vec<Diagnostic>> {
+    ) -> Result<&Resolved, Refusal> {
         if !may_use(name) {
-            return Err(vec![Diagnostic::error(
+            return Err(Refusal::NotAllowed(Diagnostic::error(
                 codes::BLUEPRINT_NOT_ALLOWED,
                 format!("`{name}` is not among the blueprints you may use"),
                 span,
-            )]);
+            )));
         }
         match self.resolved.get(name) {
             Some(resolved) if resolved.is_template() => Err(vec![
@@ -426,7 +434,8 @@ impl Catalogue {
                     span,
                 )
                 .with_help("name a concrete blueprint that inherits from it"),
-            ]),
+            ]
+            .into()),
             Some(resolved) => Ok(resolved),
             None => {
                 let concrete = self
@@ -441,7 +450,8 @@ impl Catalogue {
                         span,
                     )
                     .with_suggestion(name, concrete),
-                ])
+                ]
+                .into())
             }
         }
     }
@@ -476,7 +486,10 @@ impl Catalogue {
                     blueprint: definition.node.get("name").cloned(),
                     ..RenderRequest::default()
                 };
-                self.compose(&request, &|_| true).err().unwrap_or_default()
+                self.compose(&request, &|_| true)
+                    .err()
+                    .map(Refusal::into_diagnostics)
+                    .unwrap_or_default()
             }))
         });
         concrete
@@ -500,6 +513,36 @@ impl Catalogue {
             })
             .map(|(name, _)| name)
             .collect()
+    }
+}
+
+/// Why [`Catalogue::render_with_access`] composed nothing: the caller may
+/// not use the blueprint (a service answers 403), or the request or the
+/// blueprint is invalid (422). The variant is the branch, so no caller
+/// tells them apart by a diagnostic's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The blueprint asked for is not among those the caller may use;
+    /// nothing else was looked at.
+    NotAllowed(Diagnostic),
+    /// Every problem of the request or the blueprint.
+    Invalid(Vec<Diagnostic>),
+}
+
+impl Refusal {
+    /// The diagnostics, whichever the reason.
+    #[must_use]
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        match self {
+            Refusal::NotAllowed(diagnostic) => vec![diagnostic],
+            Refusal::Invalid(diagnostics) => diagnostics,
+        }
+    }
+}
+
+impl From<Vec<Diagnostic>> for Refusal {
+    fn from(diagnostics: Vec<Diagnostic>) -> Refusal {
+        Refusal::Invalid(diagnostics)
     }
 }
 
@@ -529,6 +572,8 @@ impl Dialect for Catalogue {
     /// diagnostics point into them; the render registers nothing there.
     fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
         self.render_with_access(request, &|_| true)
+            .map_err(Refusal::into_diagnostics)
+            .into()
     }
 
     fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {

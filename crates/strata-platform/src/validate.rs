@@ -57,7 +57,7 @@ fn path(text: &[&str]) -> FieldPath {
 
 impl Checker<'_> {
     /// A problem at the node at `at` (or the root, when it is not there).
-    fn diagnostic(&self, code: &'static str, message: String, at: FieldPath) -> Diagnostic {
+    fn diagnostic(&self, code: strata_syntax::Code, message: String, at: FieldPath) -> Diagnostic {
         let span = self
             .node
             .at(at.segments())
@@ -65,7 +65,7 @@ impl Checker<'_> {
         Diagnostic::error(code, message, span).with_path(at)
     }
 
-    fn report(&mut self, code: &'static str, message: String, at: FieldPath) {
+    fn report(&mut self, code: strata_syntax::Code, message: String, at: FieldPath) {
         let problem = self.diagnostic(code, message, at);
         self.problems.push(problem);
     }

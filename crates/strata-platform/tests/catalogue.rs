@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use strata_fs::{Files, MemoryFs, RootFs};
 use strata_merge::Strategy;
-use strata_platform::{Catalogue, Dialect, Options, RenderRequest, Settings};
+use strata_platform::{Catalogue, Dialect, Options, Refusal, RenderRequest, Settings};
 use strata_syntax::{Diagnostic, LayerId, Limits, Node, SourceDb, Span, Value};
 
 fn name(text: &str) -> Node {
@@ -35,7 +35,7 @@ fn render(
 }
 
 fn codes(diagnostics: &[strata_syntax::Diagnostic]) -> Vec<&'static str> {
-    diagnostics.iter().map(|d| d.code).collect()
+    diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 const CHAIN: &str = "blueprints:
@@ -220,22 +220,25 @@ fn access_hides_blueprints_the_caller_may_not_use() {
             blueprint: Some(name(asked)),
             ..RenderRequest::default()
         };
-        catalogue
-            .render_with_access(&request, &may_use)
-            .into_result()
+        catalogue.render_with_access(&request, &may_use)
     };
     assert!(render("python-web").is_ok());
-    // Existing or not, a name the caller may not use gets the same answer.
+    // Existing or not, a name the caller may not use gets the same answer,
+    // a refusal of its own kind.
     for hidden in ["secret-ops", "secret-opz"] {
-        let problems = render(hidden).unwrap_err();
-        assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
+        let Err(Refusal::NotAllowed(problem)) = render(hidden) else {
+            panic!("`{hidden}` is not refused as not allowed");
+        };
+        assert_eq!(problem.code, "platform/blueprint-not-allowed");
         assert_eq!(
-            problems[0].message,
+            problem.message,
             format!("`{hidden}` is not among the blueprints you may use")
         );
     }
     // Suggestions come only from the usable names.
-    let problems = render("python-dta").unwrap_err();
+    let Err(Refusal::Invalid(problems)) = render("python-dta") else {
+        panic!("an unknown usable name is not refused as invalid");
+    };
     assert_eq!(codes(&problems), ["platform/unknown-blueprint"]);
     assert_eq!(
         problems[0].help.as_deref(),
@@ -249,7 +252,7 @@ fn access_hides_blueprints_the_caller_may_not_use() {
             },
             &|name| name == "secret-ops",
         )
-        .into_result()
+        .map_err(Refusal::into_diagnostics)
         .unwrap_err();
     assert_eq!(codes(&problems), ["platform/blueprint-not-allowed"]);
 }

@@ -330,7 +330,7 @@ fn serde_refusals_are_reported_at_the_root() {
     let diagnostics = DECODER.decode(&node).unwrap_err();
     let record = diagnostics[0].record(&db);
     assert_eq!(
-        (record.code, record.line, record.column),
+        (record.code.as_str(), record.line, record.column),
         ("schema/decode", 1, 1)
     );
     assert!(record.message.contains("5000000000"), "{}", record.message);
@@ -372,13 +372,13 @@ fn extra_checks_join_the_schema_diagnostics() {
         .decode_with(&node, |node| {
             let name = node.get("name").expect("a name");
             vec![strata_syntax::Diagnostic::error(
-                "test/name",
+                strata_syntax::Code::new("test/name"),
                 "bad name",
                 name.span,
             )]
         })
         .unwrap_err();
-    let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["test/name", "schema/unknown-key"]);
 }
 
@@ -418,7 +418,11 @@ fn partial(text: &str) -> (Option<App>, Vec<&'static str>) {
     let mut db = SourceDb::new();
     let node = load(&mut db, text);
     let outcome = DECODER.decode_partial(&node);
-    let codes = outcome.diagnostics.iter().map(|d| d.code).collect();
+    let codes = outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     (outcome.value, codes)
 }
 

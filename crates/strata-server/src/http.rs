@@ -61,7 +61,7 @@ use axum::routing::{get, post};
 use serde_json::{Value as Json, json};
 use strata_dialect::Unparsed;
 use strata_platform::service::COMPOSE_REQUEST;
-use strata_platform::{RenderRequest, Scope};
+use strata_platform::{Refusal, RenderRequest, Scope};
 use strata_syntax::emit::{to_json, to_yaml};
 use strata_syntax::{Diagnostic, DiagnosticRecord, Format, Limits, Node, SourceDb, Value};
 use tower_http::timeout::TimeoutLayer;
@@ -399,27 +399,26 @@ fn compose_blocking(
         generation
             .catalogue
             .render_with_access(&request, &|name| user.may_use(name))
-            .into_result()
-            .and_then(|rendered| wire.encode(&rendered.node).map_err(|error| vec![error]))
-            .map_err(|problems| {
-                let forbidden: Vec<Diagnostic> = problems
-                    .iter()
-                    .filter(|d| d.code == strata_platform::codes::BLUEPRINT_NOT_ALLOWED)
-                    .cloned()
-                    .collect();
-                if forbidden.is_empty() {
+            .map_err(|refusal| match refusal {
+                Refusal::NotAllowed(problem) => Rejection::new(
+                    StatusCode::FORBIDDEN,
+                    "the blueprint is not one you may use",
+                    vec![problem],
+                ),
+                Refusal::Invalid(problems) => Rejection::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "the blueprint does not compose",
+                    problems,
+                ),
+            })
+            .and_then(|rendered| {
+                wire.encode(&rendered.node).map_err(|error| {
                     Rejection::new(
                         StatusCode::UNPROCESSABLE_ENTITY,
                         "the blueprint does not compose",
-                        problems,
+                        vec![error],
                     )
-                } else {
-                    Rejection::new(
-                        StatusCode::FORBIDDEN,
-                        "the blueprint is not one you may use",
-                        forbidden,
-                    )
-                }
+                })
             })
     });
     match rendered {

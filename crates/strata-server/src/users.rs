@@ -202,7 +202,7 @@ mod tests {
             .iter()
             .map(|d| {
                 let record = d.record(db);
-                (record.code.to_owned(), record.line)
+                (record.code.to_string(), record.line)
             })
             .collect()
     }

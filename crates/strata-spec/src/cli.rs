@@ -424,13 +424,9 @@ fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
     };
     let (variables, secret_variables) = match blueprint {
         Some(blueprint) => {
-            let resolved = crate::resolve_variables(blueprint, &inputs);
             // A variable nobody gave is an error only where the text reads it.
-            let problems = resolved
-                .diagnostics
-                .into_iter()
-                .filter(|problem| problem.code != crate::codes::MISSING_VARIABLE);
-            session.diagnostics.extend(problems);
+            let resolved = crate::resolve_variables(blueprint, &inputs, crate::Unset::Allowed);
+            session.diagnostics.extend(resolved.diagnostics);
             if session.has_errors() {
                 return Ok(session.finish(|_| None));
             }

@@ -77,7 +77,9 @@ pub use schema::{
 pub use secrets::template_reads_secret;
 pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
 pub use validate::{Edge, Element, References, check_text};
-pub use variables::{Given, GivenValue, Inputs, Origin, Resolved, resolve as resolve_variables};
+pub use variables::{
+    Given, GivenValue, Inputs, Origin, Resolved, Unset, resolve as resolve_variables,
+};
 
 /// The JSON Schema of a blueprint file.
 #[must_use]

@@ -38,7 +38,7 @@ fn substitution_range(text: &str) -> Option<Range<usize>> {
 
 /// One forbidden place: its code and how to name it.
 struct Place {
-    code: &'static str,
+    code: strata_syntax::Code,
     what: &'static str,
 }
 

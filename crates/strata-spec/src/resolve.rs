@@ -52,7 +52,9 @@ use crate::load::{self, Loaded};
 use crate::model::{Blueprint, Condition, Tree};
 use crate::secrets::{Secrets, secret_elements};
 use crate::validate::Element;
-use crate::variables::{Given, GivenValue, Inputs, Origin, Resolved, resolve as resolve_variables};
+use crate::variables::{
+    Given, GivenValue, Inputs, Origin, Resolved, Unset, resolve as resolve_variables,
+};
 
 /// What a masked secret is written as.
 pub const MASK: &str = "********";
@@ -228,8 +230,9 @@ impl Resolver<'_> {
         );
         let mut seen = false;
         outcome.diagnostics.retain(|diagnostic| {
-            let again = seen && diagnostic.code == strata_subst::codes::STEP_LIMIT;
-            seen |= diagnostic.code == strata_subst::codes::STEP_LIMIT;
+            let step_limit = matches!(diagnostic.code, strata_subst::codes::STEP_LIMIT);
+            let again = seen && step_limit;
+            seen |= step_limit;
             !again
         });
         outcome
@@ -247,20 +250,16 @@ impl Resolver<'_> {
     ) -> Outcome<ResolvedBlueprint> {
         let blueprint = &loaded.blueprint;
         let mut problems = Vec::new();
-        let Some(variables) = resolve_variables(blueprint, inputs).report(&mut problems) else {
+        // A child's variables are given by the include, not the command line.
+        let unset = if chain.len() > 1 {
+            Unset::Include
+        } else {
+            Unset::CommandLine
+        };
+        let Some(variables) = resolve_variables(blueprint, inputs, unset).report(&mut problems)
+        else {
             return Outcome::failed(problems);
         };
-        if chain.len() > 1 {
-            // A child's variables are given by the include, not the command line.
-            for problem in &mut problems {
-                if problem.code == codes::MISSING_VARIABLE {
-                    problem.help = Some(
-                        "give it in the `variables` of the include that reads this blueprint"
-                            .to_owned(),
-                    );
-                }
-            }
-        }
         if problems.iter().any(Diagnostic::is_error) {
             return Outcome::failed(problems);
         }
@@ -1261,7 +1260,7 @@ fn condition_value<'c>(
 fn tree_error(error: &SubstError, tree: &Tree, db: &SourceDb, path: &FieldPath) -> Diagnostic {
     match tree {
         Tree::Template { node, .. }
-            if error.code != codes::CONDITION && error.code != codes::EACH_TYPE =>
+            if !matches!(error.code, codes::CONDITION | codes::EACH_TYPE) =>
         {
             error_at(
                 error,

@@ -893,7 +893,7 @@ impl BlueprintScope<'_> {
         }
     }
 
-    fn unknown(code: &'static str, what: &str, name: &Name, known: Vec<&str>) -> SubstError {
+    fn unknown(code: strata_syntax::Code, what: &str, name: &Name, known: Vec<&str>) -> SubstError {
         let mut error = SubstError::new(
             code,
             format!("there is no {what} `{}`", name.text),

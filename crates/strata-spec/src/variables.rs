@@ -125,9 +125,51 @@ pub struct Resolved {
     pub secret: bool,
 }
 
+/// What a variable with no default and no value given is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unset {
+    /// An error (`spec/missing-variable`) whose help says to pass it on
+    /// the command line.
+    CommandLine,
+    /// An error whose help says to give it in the `variables` of the
+    /// include that reads the blueprint.
+    Include,
+    /// No problem: the variable has no value (`spec eval`, where a variable
+    /// nobody gave is an error only where the text reads it).
+    Allowed,
+}
+
+impl Unset {
+    /// The problem of the variable `name`, which has no value.
+    fn problem(self, name: &str, variable: &Variable) -> Option<Diagnostic> {
+        let help = match self {
+            Unset::CommandLine => format!("pass `--var {name}=VALUE` or a `--vars` file"),
+            Unset::Include => {
+                "give it in the `variables` of the include that reads this blueprint".to_owned()
+            }
+            Unset::Allowed => return None,
+        };
+        let problem = Diagnostic::error(
+            codes::MISSING_VARIABLE,
+            format!("the variable `{name}` has no default and no value was given"),
+            variable.name_span,
+        );
+        Some(
+            problem
+                .with_path(FieldPath::root().key("variables").key(name))
+                .with_help(help),
+        )
+    }
+}
+
 /// Every defined variable's value from its default and `inputs`, checked:
-/// the variables that have a value, and every problem.
-pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<String, Resolved>> {
+/// the variables that have a value, and every problem (a variable with
+/// neither is what `unset` says).
+pub fn resolve(
+    blueprint: &Blueprint,
+    inputs: &Inputs,
+    unset: Unset,
+) -> Outcome<IndexMap<String, Resolved>> {
     let mut problems = Vec::new();
     let mut chosen: IndexMap<&str, Resolved> = IndexMap::new();
     // A variable whose given value was refused is not also "missing".
@@ -214,15 +256,7 @@ pub fn resolve(blueprint: &Blueprint, inputs: &Inputs) -> Outcome<IndexMap<Strin
                 },
             );
         } else if !refused.contains(&name.as_str()) {
-            problems.push(
-                Diagnostic::error(
-                    codes::MISSING_VARIABLE,
-                    format!("the variable `{name}` has no default and no value was given"),
-                    variable.name_span,
-                )
-                .with_path(FieldPath::root().key("variables").key(name))
-                .with_help(format!("pass `--var {name}=VALUE` or a `--vars` file")),
-            );
+            problems.extend(unset.problem(name, variable));
         }
     }
     Outcome::new(Some(resolved), problems)

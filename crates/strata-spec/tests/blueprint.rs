@@ -150,7 +150,7 @@ fn variables_come_from_defaults_then_flags_typed_by_their_definitions() {
         given: vec![flag("port", "eighty"), flag("env", "test")],
     };
     let problems = spec.render(&request(wrong), &mut db).diagnostics;
-    let codes: Vec<&str> = problems.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = problems.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["spec/variable-input", "spec/variable-input"]);
 }
 

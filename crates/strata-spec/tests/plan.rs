@@ -60,7 +60,7 @@ fn staged(blueprint: &str, state: Option<&str>) -> (SourceDb, Option<Plan>, Vec<
         problems.extend(
             read.diagnostics
                 .iter()
-                .map(|d| d.record(&db).code.to_owned()),
+                .map(|d| d.record(&db).code.to_string()),
         );
         read.value
     });
@@ -70,7 +70,7 @@ fn staged(blueprint: &str, state: Option<&str>) -> (SourceDb, Option<Plan>, Vec<
         outcome
             .diagnostics
             .iter()
-            .map(|d| d.record(&db).code.to_owned()),
+            .map(|d| d.record(&db).code.to_string()),
     );
     (db, outcome.value, problems)
 }

@@ -57,10 +57,6 @@ pub mod parse;
 pub mod types;
 pub mod value;
 
-use std::ops::Range;
-
-use strata_syntax::{Diagnostic, SourceDb, Span};
-
 pub use ast::{
     Accessor, Argument, Call, Expr, ExprKind, Literal, Name, Part, Reference, Substitution,
     Template,
@@ -72,63 +68,6 @@ pub use parse::{MAX_DEPTH, MAX_LENGTH, parse_expr, parse_template};
 pub use types::Types;
 pub use value::Value;
 
-/// A problem with a field text, at a byte range of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubstError {
-    /// The stable code ([`codes`]).
-    pub code: &'static str,
-    /// What went wrong.
-    pub message: String,
-    /// Where, in the field's text.
-    pub range: Range<usize>,
-    /// What to do about it.
-    pub help: Option<String>,
-    /// Extra facts.
-    pub notes: Vec<String>,
-}
-
-impl SubstError {
-    /// A problem at `range`.
-    #[must_use]
-    pub fn new(code: &'static str, message: impl Into<String>, range: Range<usize>) -> SubstError {
-        SubstError {
-            code,
-            message: message.into(),
-            range,
-            help: None,
-            notes: Vec::new(),
-        }
-    }
-
-    /// With a hint.
-    #[must_use]
-    pub fn with_help(mut self, help: impl Into<String>) -> SubstError {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// With a note.
-    #[must_use]
-    pub fn with_note(mut self, note: impl Into<String>) -> SubstError {
-        self.notes.push(note.into());
-        self
-    }
-
-    /// A diagnostic in the file: at the range inside the scalar whose value
-    /// is `text` and which is written at `scalar`, or at the whole scalar
-    /// when the text cannot be found as written.
-    #[must_use]
-    pub fn diagnostic(&self, db: &SourceDb, scalar: Span, text: &str) -> Diagnostic {
-        let span = db
-            .span_in_scalar(scalar, text, self.range.clone())
-            .unwrap_or(scalar);
-        let mut diagnostic = Diagnostic::error(self.code, self.message.clone(), span);
-        for note in &self.notes {
-            diagnostic = diagnostic.with_note(note.clone());
-        }
-        if let Some(help) = &self.help {
-            diagnostic = diagnostic.with_help(help.clone());
-        }
-        diagnostic
-    }
-}
+/// A problem with a field text, at a byte range of it: the expression
+/// languages' one error type, with a code of [`codes`].
+pub type SubstError = strata_syntax::ExprError;

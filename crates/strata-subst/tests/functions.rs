@@ -180,7 +180,7 @@ fn error_in(env: &dyn Env, text: &str) -> SubstError {
 
 /// `text` fails with `code` at `range`, saying `message`.
 #[track_caller]
-fn fails(text: &str, code: &str, range: Range<usize>, message: &str) {
+fn fails(text: &str, code: strata_syntax::Code, range: Range<usize>, message: &str) {
     let error = error_in(&ENV, text);
     assert_eq!(
         (error.code, error.range, error.message.as_str()),
@@ -191,7 +191,7 @@ fn fails(text: &str, code: &str, range: Range<usize>, message: &str) {
 
 /// `text` fails with `code` at `range`; the message is returned.
 #[track_caller]
-fn fails_at(text: &str, code: &str, range: Range<usize>) -> String {
+fn fails_at(text: &str, code: strata_syntax::Code, range: Range<usize>) -> String {
     let error = error_in(&ENV, text);
     assert_eq!((error.code, error.range), (code, range), "`{text}`");
     error.message
@@ -232,7 +232,7 @@ fn strings(items: &[&str]) -> Value {
     Value::Array(items.iter().map(|item| s(item)).collect())
 }
 
-const EVAL: &str = codes::EVAL;
+const EVAL: strata_syntax::Code = codes::EVAL;
 
 // ---------------------------------------------------------------------------
 // The table
@@ -1527,9 +1527,9 @@ fn checks(text: &str, types: Types) {
 
 /// `text` gives exactly these problems, as (code, range).
 #[track_caller]
-fn problems(text: &str, expected: &[(&str, Range<usize>)]) -> Vec<SubstError> {
+fn problems(text: &str, expected: &[(strata_syntax::Code, Range<usize>)]) -> Vec<SubstError> {
     let (_, errors) = check(text);
-    let found: Vec<(&str, Range<usize>)> = errors
+    let found: Vec<(strata_syntax::Code, Range<usize>)> = errors
         .iter()
         .map(|error| (error.code, error.range.clone()))
         .collect();

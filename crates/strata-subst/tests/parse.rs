@@ -158,8 +158,8 @@ fn errors(text: &str) -> Vec<SubstError> {
 
 /// `text` gives exactly these problems, as (code, range).
 #[track_caller]
-fn fails(text: &str, expected: &[(&str, Range<usize>)]) {
-    let found: Vec<(&str, Range<usize>)> = errors(text)
+fn fails(text: &str, expected: &[(strata_syntax::Code, Range<usize>)]) {
+    let found: Vec<(strata_syntax::Code, Range<usize>)> = errors(text)
         .into_iter()
         .map(|error| (error.code, error.range))
         .collect();
@@ -168,7 +168,7 @@ fn fails(text: &str, expected: &[(&str, Range<usize>)]) {
 
 /// `text` gives one problem; it is returned.
 #[track_caller]
-fn fails_once(text: &str, code: &str, range: Range<usize>) -> SubstError {
+fn fails_once(text: &str, code: strata_syntax::Code, range: Range<usize>) -> SubstError {
     let mut found = errors(text);
     assert_eq!(found.len(), 1, "one problem in `{text}`: {found:?}");
     let error = found.remove(0);

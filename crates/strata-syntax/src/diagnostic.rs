@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::code::Code;
 use crate::path::FieldPath;
 use crate::source::{SourceDb, Span};
 
@@ -40,7 +41,7 @@ pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,
     /// The stable code, `phase/kind`.
-    pub code: &'static str,
+    pub code: Code,
     /// Lowercase, no trailing period.
     pub message: String,
     /// The place the problem is.
@@ -62,7 +63,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `span`.
     #[must_use]
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -81,7 +82,7 @@ impl Diagnostic {
 
     /// A warning at `span`.
     #[must_use]
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn warning(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
@@ -90,7 +91,7 @@ impl Diagnostic {
 
     /// A note at `span`: worth knowing, not a problem.
     #[must_use]
-    pub fn note(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn note(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Note,
             ..Diagnostic::error(code, message, span)
@@ -190,7 +191,7 @@ impl Diagnostic {
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticRecord {
     /// The stable code.
-    pub code: &'static str,
+    pub code: Code,
     /// How serious it is.
     pub severity: Severity,
     /// The message.
@@ -279,8 +280,12 @@ mod tests {
     fn records_resolve_positions_and_paths() {
         let mut db = SourceDb::new();
         let id = db.add("x.yaml", "a:\n  b: 1\n");
-        let diagnostic = Diagnostic::error("test/code", "bad value", Span::new(id, 8, 9))
-            .with_path(FieldPath::root().key("a").key("b"));
+        let diagnostic = Diagnostic::error(
+            crate::Code::new("test/code"),
+            "bad value",
+            Span::new(id, 8, 9),
+        )
+        .with_path(FieldPath::root().key("a").key("b"));
         let record = diagnostic.record(&db);
         assert_eq!((record.line, record.column), (2, 6));
         assert_eq!((record.end_line, record.end_column), (2, 7));

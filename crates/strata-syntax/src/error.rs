@@ -118,7 +118,7 @@ impl SyntaxError {
 
     /// The stable code of this kind of problem.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> crate::Code {
         match self {
             SyntaxError::Yaml { .. } => codes::YAML,
             SyntaxError::Json { .. } => codes::JSON,

@@ -3,12 +3,15 @@
 //! - [`source`]: the [`SourceDb`] of every input and the [`Span`] model.
 //! - [`node`]: the [`Node`] tree shared by YAML, JSON and evaluated languages.
 //! - [`path`]: [`FieldPath`]s such as `storages.home.claimSpec.accessModes[0]`.
-//! - [`diagnostic`]: [`Diagnostic`]s with stable codes, resolved to records for JSON.
+//! - [`diagnostic`]: [`Diagnostic`]s with stable codes, resolved to records for JSON;
+//!   [`code`]: the [`Code`]s, declared with what they mean ([`declare_codes!`]).
 //! - [`outcome`]: [`Outcome`], a value and its diagnostics: the result shape
 //!   of every phase.
 //! - [`parse`]: YAML 1.2 (multi-document, anchors, merge keys, tags) and
 //!   strict JSON into nodes, within [`Limits`].
 //! - [`emit`]: deterministic YAML and JSON output.
+//! - [`expr_error`]: [`ExprError`], a problem at a range of an expression's
+//!   text, shared by the expression languages.
 //!
 //! This crate does no I/O: callers read files and register their text.
 //!
@@ -28,10 +31,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod code;
 pub mod codes;
 pub mod diagnostic;
 pub mod emit;
 pub mod error;
+pub mod expr_error;
 mod json;
 pub mod node;
 pub mod outcome;
@@ -41,10 +46,12 @@ pub mod source;
 mod yaml;
 mod yaml11;
 
+pub use code::{Code, Explanation};
 pub use diagnostic::{
     Diagnostic, DiagnosticRecord, Label, Severity, dedupe, did_you_mean, lowercase_first,
 };
 pub use error::{AliasLimit, SyntaxError};
+pub use expr_error::ExprError;
 pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, Segment};

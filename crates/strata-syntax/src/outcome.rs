@@ -108,11 +108,11 @@ mod tests {
     use crate::Span;
 
     fn warning() -> Diagnostic {
-        Diagnostic::warning("test/warning", "careful", Span::default())
+        Diagnostic::warning(crate::Code::new("test/warning"), "careful", Span::default())
     }
 
     fn error() -> Diagnostic {
-        Diagnostic::error("test/error", "broken", Span::default())
+        Diagnostic::error(crate::Code::new("test/error"), "broken", Span::default())
     }
 
     #[test]
@@ -129,7 +129,11 @@ mod tests {
         let chained = Outcome::new(Some(2), vec![warning()])
             .and_then(|n| Outcome::new(Some(n * 3), vec![error()]));
         assert_eq!(chained.value, Some(6));
-        let codes: Vec<&str> = chained.diagnostics.iter().map(|d| d.code).collect();
+        let codes: Vec<&str> = chained
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
         assert_eq!(codes, ["test/warning", "test/error"]);
         assert!(chained.clone().into_result().is_err());
         let mut sink = Vec::new();

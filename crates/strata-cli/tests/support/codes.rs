@@ -1,8 +1,9 @@
 //! The tables of diagnostic codes, read in one place: every crate that
-//! reports declares its codes in `src/codes.rs`, whose module docs hold a
-//! table (`| code | when |`, some with a third column) between prose. The
-//! tidy test checks the tables against the constants; the manual's test
-//! generates `docs/src/reference/codes.md` from them.
+//! reports declares its codes in `src/codes.rs` through
+//! `strata_syntax::declare_codes!`, each code with when it is reported
+//! (and, for some, where it points), after module docs that say whose
+//! codes these are. The tidy test checks the declarations; the manual's
+//! test generates `docs/src/reference/codes.md` from them.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,8 @@ pub(crate) struct Table {
 /// A row of a table.
 pub(crate) struct Row {
     pub(crate) code: String,
+    /// The constant that declares it: `UNKNOWN_KEY`.
+    pub(crate) constant: String,
     /// The cells after the code's, one per column after `code`.
     pub(crate) cells: Vec<String>,
 }
@@ -54,66 +57,103 @@ pub(crate) fn tables(workspace: &Path) -> Vec<Table> {
         .collect()
 }
 
-/// The table of one `codes.rs`, from its leading `//!` lines.
+/// The table of one `codes.rs`: its `declare_codes!` entries (each
+/// `NAME = "area/kind" {` with its `when:` and `where:` lines), the module
+/// docs' first paragraph before it and the rest after.
 fn parse(krate: String, file: PathBuf, text: &str) -> Table {
     let docs: Vec<&str> = text
         .lines()
         .map_while(|line| line.strip_prefix("//!"))
         .map(|line| line.strip_prefix(' ').unwrap_or(line))
         .collect();
-    let start = docs
+    let first_paragraph = docs
         .iter()
-        .position(|line| line.starts_with('|'))
+        .position(|line| line.is_empty())
         .unwrap_or(docs.len());
-    let end = docs[start..]
-        .iter()
-        .position(|line| !line.starts_with('|'))
-        .map_or(docs.len(), |at| start + at);
     let mut table = Table {
         krate,
         file,
-        before: docs[..start].join("\n").trim().to_owned(),
-        after: docs[end..].join("\n").trim().to_owned(),
-        columns: docs.get(start).map(|line| cells(line)).unwrap_or_default(),
+        before: docs[..first_paragraph].join("\n").trim().to_owned(),
+        after: docs[first_paragraph..].join("\n").trim().to_owned(),
+        columns: vec!["code".to_owned(), "when".to_owned()],
         rows: Vec::new(),
         malformed: Vec::new(),
     };
-    for (at, line) in docs[start..end].iter().enumerate() {
-        if at == 0 || (at == 1 && line.starts_with("|---")) {
-            continue;
-        }
-        let mut cells = cells(line);
-        let code = cells
-            .first()
-            .and_then(|cell| cell.strip_prefix('`')?.strip_suffix('`'))
-            .filter(|code| !code.contains('`'))
-            .map(str::to_owned);
-        match code {
-            Some(code) => {
-                cells.remove(0);
-                table.rows.push(Row { code, cells });
+    let mut lines = text.lines().skip(docs.len());
+    while let Some(line) = lines.next() {
+        let Some(entry) = line.strip_prefix("    ").filter(|l| l.ends_with(" {")) else {
+            if line.starts_with("pub const ") || line.starts_with("pub static ") {
+                table.malformed.push(line.to_owned());
             }
-            None => table.malformed.push((*line).to_owned()),
+            continue;
+        };
+        let Some((constant, code)) = entry.split_once(" = ") else {
+            table.malformed.push(line.to_owned());
+            continue;
+        };
+        let code = code.trim_end_matches(" {").trim_matches('"').to_owned();
+        let mut cells = Vec::new();
+        for field in lines.by_ref().map(str::trim) {
+            if field == "}" {
+                break;
+            }
+            for (name, column) in [("when: ", "when"), ("where: ", "where")] {
+                // A one-line string literal: an example's text may hold
+                // a line that starts the same way.
+                let literal = field
+                    .strip_prefix(name)
+                    .filter(|l| l.starts_with('"') && l.ends_with("\","));
+                if let Some(literal) = literal {
+                    cells.push(unquote(literal.trim_end_matches(',')));
+                    if !table.columns.iter().any(|c| c == column) {
+                        table.columns.push(column.to_owned());
+                    }
+                }
+            }
         }
+        table.rows.push(Row {
+            code,
+            constant: constant.to_owned(),
+            cells,
+        });
     }
     table
 }
 
-/// The cells of a table line, trimmed (`| a | b |` is `a`, `b`); `\|` is
-/// a `|` inside a cell.
-fn cells(line: &str) -> Vec<String> {
-    let line = line.trim();
-    let line = line.strip_prefix('|').unwrap_or(line);
-    let line = line.strip_suffix('|').unwrap_or(line);
-    let mut cells = vec![String::new()];
-    let mut escaped = false;
-    for c in line.chars() {
-        if c == '|' && !escaped {
-            cells.push(String::new());
-        } else if let Some(cell) = cells.last_mut() {
-            cell.push(c);
+/// The text of a one-line Rust string literal (`"a \"b\""` is `a "b"`).
+fn unquote(literal: &str) -> String {
+    let inner = literal
+        .strip_prefix('"')
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap_or(literal);
+    inner.replace("\\\"", "\"").replace("\\\\", "\\")
+}
+
+impl Table {
+    /// What is wrong with the declarations: a line outside
+    /// `declare_codes!`, a constant not named after its code
+    /// (`schema/unknown-key` is `UNKNOWN_KEY`).
+    pub(crate) fn problems(&self) -> Vec<String> {
+        let file = self.file.display();
+        let mut problems: Vec<String> = self
+            .malformed
+            .iter()
+            .map(|line| format!("{file}: `{line}` declares outside `declare_codes!`"))
+            .collect();
+        for row in &self.rows {
+            let expected = row
+                .code
+                .split_once('/')
+                .map_or(row.code.as_str(), |(_, kind)| kind)
+                .to_uppercase()
+                .replace('-', "_");
+            if row.constant != expected {
+                problems.push(format!(
+                    "{file}: `{}` is named `{}`, not `{expected}`",
+                    row.code, row.constant
+                ));
+            }
         }
-        escaped = c == '\\';
+        problems
     }
-    cells.iter().map(|cell| cell.trim().to_owned()).collect()
 }
