@@ -1,0 +1,90 @@
+//! Resources: `each`, `condition`, metadata, link selectors and specs.
+
+use strata_subst::Types;
+use strata_syntax::{Diagnostic, FieldPath};
+
+use super::{Checker, Element, Site};
+use crate::codes;
+use crate::model::Condition;
+
+impl Checker<'_> {
+    pub(super) fn resources(&mut self) {
+        for (name, resource) in &self.blueprint.resources {
+            let owner = Element::Resource(name.clone());
+            let path = FieldPath::root().key("resources").key(name);
+            let each_resource = resource.each.is_some().then_some(resource);
+            let inside = Site {
+                owner: &owner,
+                each_resource,
+                in_each: false,
+            };
+            if let Some(each) = &resource.each {
+                let each_site = Site {
+                    owner: &owner,
+                    each_resource: None,
+                    in_each: true,
+                };
+                let types = self.tree(each, &path.key("each"), each_site);
+                if let Some(types) = types
+                    && !types.meets(Types::ARRAY)
+                {
+                    let mut problem = Diagnostic::error(
+                        codes::EACH_TYPE,
+                        format!("`each` must give an array, it gives {types}"),
+                        each.span(),
+                    )
+                    .with_path(path.key("each"));
+                    if types.meets(Types::OBJECT) {
+                        problem = problem.with_help(
+                            "to iterate over a mapping, use `${vals(...)}` or `${keys(...)}`",
+                        );
+                    } else if types.meets(Types::STRING) {
+                        problem = problem.with_help(
+                            "to iterate over a delimited string, use `${split(..., \",\")}`; over a JSON array, `${jsondecode(...)}`",
+                        );
+                    }
+                    self.problems.push(problem);
+                }
+            }
+            if let Some(description) = &resource.description {
+                self.tree(description, &path.key("description"), inside);
+            }
+            self.metadata(&resource.metadata, &path.key("metadata"), inside);
+            if let Some(condition) = &resource.condition {
+                self.condition(condition, &path.key("condition"), inside);
+            }
+            self.tree(&resource.spec, &path.key("spec"), inside);
+        }
+    }
+
+    pub(super) fn condition(&mut self, condition: &Condition, path: &FieldPath, site: Site<'_>) {
+        match condition {
+            Condition::Leaf(tree) => {
+                let types = self.tree(tree, path, site);
+                if let Some(types) = types
+                    && !types.meets(Types::BOOLEAN)
+                {
+                    self.problems.push(
+                        Diagnostic::error(
+                            codes::CONDITION,
+                            format!("a condition must be a boolean, this is {types}"),
+                            tree.span(),
+                        )
+                        .with_path(path.clone()),
+                    );
+                }
+            }
+            Condition::And(items, _) | Condition::Or(items, _) => {
+                let key = if matches!(condition, Condition::And(..)) {
+                    "and"
+                } else {
+                    "or"
+                };
+                for (index, item) in items.iter().enumerate() {
+                    self.condition(item, &path.key(key).index(index), site);
+                }
+            }
+            Condition::Not(inner, _) => self.condition(inner, &path.key("not"), site),
+        }
+    }
+}
