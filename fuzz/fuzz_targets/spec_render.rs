@@ -16,10 +16,8 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use strata_fs::{Files, MemoryFs};
-use strata_spec::{
-    CoreProvider, Dialect, Given, GivenValue, Inputs, Options, Origin, RenderRequest,
-    ResourceProvider, Settings, Spec, graph, plan,
-};
+use strata_spec::deploy::{CoreProvider, ResourceProvider, graph, plan};
+use strata_spec::{Dialect, Given, GivenValue, Inputs, Options, Origin, RenderRequest, Settings, Spec};
 use strata_syntax::{Limits, SourceDb, Span, emit};
 
 /// What every secret variable is given.

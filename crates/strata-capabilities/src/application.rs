@@ -38,12 +38,12 @@ static APPLICATION: LazyLock<Decoder<Application>> = LazyLock::new(Decoder::new)
 
 /// The JSON Schema of an `Application`.
 #[must_use]
-pub fn application_schema() -> &'static serde_json::Value {
+pub(crate) fn application_schema() -> &'static serde_json::Value {
     APPLICATION.schema()
 }
 
 /// The properties only a cluster profile may supply, by trait type.
-pub const PLATFORM_RESERVED: &[(&str, &[&str])] = &[
+pub(crate) const PLATFORM_RESERVED: &[(&str, &[&str])] = &[
     (
         "expose",
         &[

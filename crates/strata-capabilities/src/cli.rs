@@ -215,7 +215,7 @@ fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<
     };
     let definitions = definition_files(session, &args.capability_defs);
     let (file, documents) = session.load_source(&args.profile)?;
-    let profile = crate::document_of_kind(documents, "ClusterProfile", file)
+    let profile = crate::package::document_of_kind(documents, "ClusterProfile", file)
         .report(&mut session.diagnostics)?;
     let request = RenderRequest {
         profile,
@@ -238,9 +238,9 @@ fn schema(session: Session, args: &SchemaArgs) -> Result<Done, Usage> {
     let format = session.document_format(DocumentFormat::Json)?;
     let registry = Registry::builtin();
     let schema = match (args.kind, &args.trait_type) {
-        (SchemaKind::Profile, None) => crate::profile_schema(),
-        (SchemaKind::Definition, None) => crate::definition_schema(),
-        (SchemaKind::Application, None) => crate::application_schema(),
+        (SchemaKind::Profile, None) => crate::profile::profile_schema(),
+        (SchemaKind::Definition, None) => crate::definitions::definition_schema(),
+        (SchemaKind::Application, None) => crate::application::application_schema(),
         (SchemaKind::Rendering, Some(name)) => {
             let Some(rendering) = registry.get(name).and_then(|handler| handler.rendering()) else {
                 let known: Vec<&str> = registry

@@ -30,7 +30,7 @@ static DEFINITION: LazyLock<Decoder<CapabilityDefinition>> = LazyLock::new(Decod
 
 /// The JSON Schema of a `CapabilityDefinition`.
 #[must_use]
-pub fn definition_schema() -> &'static serde_json::Value {
+pub(crate) fn definition_schema() -> &'static serde_json::Value {
     DEFINITION.schema()
 }
 
@@ -168,7 +168,7 @@ fn defaults_have_their_types(
 
 /// Checks `rendering` against `spec` and gives it with the defaults of the
 /// keys it leaves out. Paths are relative to `rendering`.
-pub fn validate(spec: &RenderingSpec, rendering: &Node) -> Outcome<Node> {
+pub(crate) fn validate(spec: &RenderingSpec, rendering: &Node) -> Outcome<Node> {
     let mut problems = Vec::new();
     let known: Vec<&str> = spec.properties.keys().map(String::as_str).collect();
     let empty = strata_syntax::Mapping::default();

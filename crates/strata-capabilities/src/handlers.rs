@@ -130,7 +130,7 @@ impl Handler for PassThroughTrait {
 }
 
 /// The component types Kure's launcher knows.
-pub const BUILTIN_COMPONENTS: &[&str] = &[
+pub(crate) const BUILTIN_COMPONENTS: &[&str] = &[
     "webservice",
     "worker",
     "cronjob",
@@ -145,7 +145,7 @@ pub const BUILTIN_COMPONENTS: &[&str] = &[
 ];
 
 /// The trait types Kure's launcher knows.
-pub const BUILTIN_TRAITS: &[&str] = &[
+pub(crate) const BUILTIN_TRAITS: &[&str] = &[
     "ingress",
     "httproute",
     "expose",

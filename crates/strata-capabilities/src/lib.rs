@@ -4,8 +4,9 @@
 //!
 //! What is here:
 //!
-//! - `model`: the documents as typed structs ([`ClusterProfile`],
-//!   [`CapabilityDefinition`]), strict, with their JSON Schemas.
+//! - [`model`]: the documents as typed structs ([`ClusterProfile`],
+//!   [`CapabilityDefinition`], [`Application`] and their parts), strict,
+//!   with their JSON Schemas.
 //! - `handlers`: the [`Registry`] of component and trait handlers, Kure's
 //!   built-ins and the ones a library user registers ([`Handler`]); a
 //!   capability-aware handler without a rendering schema is refused
@@ -37,7 +38,7 @@ mod cli;
 pub mod codes;
 mod definitions;
 mod handlers;
-mod model;
+pub mod model;
 mod names;
 mod navigate;
 mod package;
@@ -45,29 +46,11 @@ mod profile;
 mod properties;
 mod rendering;
 
-pub use application::{Dispatch, PLATFORM_RESERVED, application_schema};
-pub use definitions::{Defined, Definitions, definition_schema, validate as validate_rendering};
-pub use handlers::{
-    BUILTIN_COMPONENTS, BUILTIN_TRAITS, Handler, HandlerKind, PassThroughTrait, Registry,
-    RegistryError,
-};
-pub use model::{
-    API_VERSION, ApiVersion, Application, ApplicationKind, ApplicationMetadata, ApplicationSpec,
-    Binding, CapabilityDefinition, ClusterProfile, Component, DefinitionKind, DefinitionSpec,
-    GitopsEngine, Name, Policy, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
-    RenderingSpec, Trait,
-};
-pub use package::{
-    APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings, document_of_kind,
-};
-pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
-pub use properties::{
-    AccessMode, CertificateProperties, ConfigmapProperties, ExposeProperties,
-    ExternalSecretProperties, KeyAlgorithm, KeyEncoding, PrivateKey, PvcProperties, RotationPolicy,
-    property_schema,
-};
-pub use rendering::{
-    CertificateRendering, ControllerType, ExposeRendering, ExternalSecretRendering, IssuerRef,
-    NoKeys, PvcRendering, Rendering, Rules, SecretStoreRef, Typed, VolsyncRendering,
-};
+pub use application::Dispatch;
+pub use definitions::{Defined, Definitions};
+pub use handlers::{Handler, HandlerKind, PassThroughTrait, Registry, RegistryError};
+pub use model::{API_VERSION, Application, CapabilityDefinition, ClusterProfile};
+pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
+pub use profile::{EffectiveProfile, evaluate as evaluate_profile};
+pub use rendering::{Rendering, Typed};
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};

@@ -11,7 +11,9 @@ use std::path::Path;
 use strata_dialect::{Category, Outline, Reference, Symbol, SymbolKind};
 use strata_syntax::Node;
 
-use crate::{APP_FILE, DEFINITIONS_DIR, Package, application_schema, definition_schema};
+use crate::application::application_schema;
+use crate::definitions::definition_schema;
+use crate::{APP_FILE, DEFINITIONS_DIR, Package};
 
 /// A capability.
 pub(crate) const CAPABILITY_KIND: SymbolKind = SymbolKind::new("capability", Category::Interface);

@@ -201,7 +201,7 @@ impl Dialect for Package {
 /// hold exactly one of `kind` (`file` is its start, for a file with none).
 /// A document without a `kind` counts as one of `kind`, for the schema to
 /// report.
-pub fn document_of_kind(documents: Vec<Node>, kind: &str, file: Span) -> Outcome<Node> {
+pub(crate) fn document_of_kind(documents: Vec<Node>, kind: &str, file: Span) -> Outcome<Node> {
     let mut problems = Vec::new();
     let mut found = Vec::new();
     for document in documents {

@@ -28,7 +28,7 @@ static PROFILE: LazyLock<Decoder<ClusterProfile>> = LazyLock::new(Decoder::new);
 
 /// The JSON Schema of a `ClusterProfile`.
 #[must_use]
-pub fn profile_schema() -> &'static serde_json::Value {
+pub(crate) fn profile_schema() -> &'static serde_json::Value {
     PROFILE.schema()
 }
 

@@ -10,6 +10,10 @@
 //!
 //! Typed here: `expose`, `configmap`, `pvc`, `certificate`,
 //! `external-secret`. Every other built-in passes its properties through.
+#![expect(
+    dead_code,
+    reason = "the fields state each trait's properties for the schema and strict decoding; the rules read the decoded tree, not these values"
+)]
 
 use std::sync::LazyLock;
 
@@ -25,7 +29,7 @@ use crate::rendering::{IssuerRef, SecretStoreRef};
 /// binding merges in (the platform-reserved ones only the profile may set).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExposeProperties {
+pub(crate) struct ExposeProperties {
     /// `ingress` or `gateway` (the profile's).
     pub controller_type: Option<crate::rendering::ControllerType>,
     /// cert-manager's cluster issuer for managed TLS (the profile's).
@@ -73,7 +77,7 @@ pub struct ExposeProperties {
 /// `configmap` properties.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ConfigmapProperties {
+pub(crate) struct ConfigmapProperties {
     /// The `ConfigMap`'s name. Required.
     pub name: String,
     /// Where the ConfigMap is mounted into the component's workload.
@@ -85,7 +89,7 @@ pub struct ConfigmapProperties {
 /// `pvc` properties.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PvcProperties {
+pub(crate) struct PvcProperties {
     /// The claim's name. Required.
     pub name: String,
     /// The requested size, a Kubernetes quantity.
@@ -98,7 +102,11 @@ pub struct PvcProperties {
 
 /// A volume access mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum AccessMode {
+#[expect(
+    clippy::enum_variant_names,
+    reason = "the names are Kubernetes' access modes, as written"
+)]
+pub(crate) enum AccessMode {
     /// `ReadWriteOnce`.
     ReadWriteOnce,
     /// `ReadOnlyMany`.
@@ -112,7 +120,7 @@ pub enum AccessMode {
 /// `certificate` properties.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CertificateProperties {
+pub(crate) struct CertificateProperties {
     /// The Secret holding the certificate. Required.
     pub secret_name: String,
     /// The issuer (the profile's binding may supply it); `name` required.
@@ -130,7 +138,7 @@ pub struct CertificateProperties {
 /// `certificate.privateKey`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PrivateKey {
+pub(crate) struct PrivateKey {
     /// `RSA`, `ECDSA` or `Ed25519`.
     pub algorithm: Option<KeyAlgorithm>,
     /// Size in bits.
@@ -143,7 +151,7 @@ pub struct PrivateKey {
 
 /// A private key algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum KeyAlgorithm {
+pub(crate) enum KeyAlgorithm {
     /// RSA.
     #[serde(rename = "RSA")]
     Rsa,
@@ -156,7 +164,7 @@ pub enum KeyAlgorithm {
 
 /// A private key encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum KeyEncoding {
+pub(crate) enum KeyEncoding {
     /// PKCS #1.
     #[serde(rename = "PKCS1")]
     Pkcs1,
@@ -167,7 +175,7 @@ pub enum KeyEncoding {
 
 /// Whether the key is regenerated on renewal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum RotationPolicy {
+pub(crate) enum RotationPolicy {
     /// Keep the key.
     Never,
     /// Regenerate it.
@@ -177,7 +185,7 @@ pub enum RotationPolicy {
 /// `external-secret` properties.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExternalSecretProperties {
+pub(crate) struct ExternalSecretProperties {
     /// The `ExternalSecret`'s name and the default target. Required.
     pub secret_name: String,
     /// The store (the profile's binding may supply it); `name` required.
@@ -234,17 +242,4 @@ pub(crate) fn check(trait_type: &str, properties: &Node, strict: bool) -> Option
             })
             .collect(),
     )
-}
-
-/// The JSON Schema of a typed built-in trait's properties.
-#[must_use]
-pub fn property_schema(trait_type: &str) -> Option<&'static Json> {
-    Some(match trait_type {
-        "expose" => EXPOSE.schema(),
-        "configmap" => CONFIGMAP.schema(),
-        "pvc" => PVC.schema(),
-        "certificate" => CERTIFICATE.schema(),
-        "external-secret" => EXTERNAL_SECRET.schema(),
-        _ => return None,
-    })
 }

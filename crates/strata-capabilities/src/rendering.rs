@@ -10,6 +10,10 @@
 //! key, with a did-you-mean), required keys, enums, the conditional rules,
 //! then the defaults for absent keys. Every problem is reported, each at its
 //! node.
+#![expect(
+    dead_code,
+    reason = "the decode targets of nested parts (issuer and store references, storage classes) state the schema; the rules read the fields that decide"
+)]
 
 use std::marker::PhantomData;
 
@@ -151,7 +155,7 @@ fn at_key(node: &Node, key: &str, code: strata_syntax::Code, message: String) ->
 /// a Gateway API gateway.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExposeRendering {
+pub(crate) struct ExposeRendering {
     /// `ingress` or `gateway`. Required.
     pub controller_type: ControllerType,
     /// The `IngressClass`. Required with `ingress`, refused with `gateway`.
@@ -184,7 +188,7 @@ pub struct ExposeRendering {
 /// `expose.controllerType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ControllerType {
+pub(crate) enum ControllerType {
     /// An ingress controller.
     Ingress,
     /// A Gateway API gateway.
@@ -308,7 +312,7 @@ impl Rules for ExposeRendering {
 
 /// A reference to a cert-manager issuer.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct IssuerRef {
+pub(crate) struct IssuerRef {
     /// The issuer's name. Required.
     #[schemars(length(min = 1))]
     pub name: String,
@@ -319,7 +323,7 @@ pub struct IssuerRef {
 /// `certificate`: the issuer certificates come from.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CertificateRendering {
+pub(crate) struct CertificateRendering {
     /// The issuer. Required.
     pub issuer_ref: IssuerRef,
 }
@@ -336,7 +340,7 @@ impl Rules for CertificateRendering {
 
 /// A reference to an external-secrets store.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct SecretStoreRef {
+pub(crate) struct SecretStoreRef {
     /// The store's name. Required.
     #[schemars(length(min = 1))]
     pub name: String,
@@ -347,7 +351,7 @@ pub struct SecretStoreRef {
 /// `external-secret`: the store secrets come from.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExternalSecretRendering {
+pub(crate) struct ExternalSecretRendering {
     /// The store. Required.
     pub secret_store_ref: SecretStoreRef,
     /// How often secrets are refreshed (`1h`).
@@ -381,7 +385,7 @@ fn publish_default(schema: &mut serde_json::Value, pointer: &str, default: &str)
 /// `pvc`: the storage class claims get.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PvcRendering {
+pub(crate) struct PvcRendering {
     /// The `StorageClass`.
     pub storage_class_name: Option<String>,
 }
@@ -391,7 +395,7 @@ impl Rules for PvcRendering {}
 /// `volsync`: the classes replicated volumes use.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct VolsyncRendering {
+pub(crate) struct VolsyncRendering {
     /// The `StorageClass`.
     pub storage_class_name: Option<String>,
     /// The `VolumeSnapshotClass`.
@@ -404,6 +408,6 @@ impl Rules for VolsyncRendering {}
 /// `cilium-networkpolicy`): any key the operator writes is an error.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[schemars(extend("properties" = {}))]
-pub struct NoKeys {}
+pub(crate) struct NoKeys {}
 
 impl Rules for NoKeys {}

@@ -284,3 +284,73 @@ fn every_code_is_explained_by_the_binary() {
         "explained, not declared: {undeclared:?}"
     );
 }
+
+/// The most names a dialect's root may re-export.
+const MAX_ROOT_NAMES: usize = 40;
+
+/// The names a crate root's `pub use` items re-export (`a::{B, c as d}`
+/// gives `B` and `d`), or the first glob re-export (`pub use a::*`).
+fn reexported_names(lib: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for item in lib.split("pub use ").skip(1) {
+        let item = item.split(';').next().unwrap_or_default();
+        if item.contains('*') {
+            return Err(format!("`pub use {item}` re-exports a glob"));
+        }
+        let list = match (item.find('{'), item.rfind('}')) {
+            (Some(open), Some(close)) => &item[open + 1..close],
+            _ => item,
+        };
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let name = name.rsplit(" as ").next().unwrap_or(name);
+            names.push(name.rsplit("::").next().unwrap_or(name).to_owned());
+        }
+    }
+    Ok(names)
+}
+
+/// A dialect's root re-exports what its users need, at most
+/// [`MAX_ROOT_NAMES`] names, none by a glob; the rest of a dialect is
+/// reached through a public module (`strata_spec::deploy`, a `model`) or
+/// is the crate's own.
+#[test]
+fn dialect_roots_re_export_a_small_surface() {
+    let root = workspace();
+    let mut problems = Vec::new();
+    for dialect in ["platform", "components", "features", "capabilities", "spec"] {
+        let lib = root.join(format!("crates/strata-{dialect}/src/lib.rs"));
+        match reexported_names(&read(&lib)) {
+            Ok(names) if names.len() > MAX_ROOT_NAMES => problems.push(format!(
+                "{}: {} names re-exported, more than {MAX_ROOT_NAMES}",
+                lib.display(),
+                names.len()
+            )),
+            Ok(_) => {}
+            Err(problem) => problems.push(format!("{}: {problem}", lib.display())),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The longest a source file of a crate may be.
+const MAX_SOURCE_LINES: usize = 1_200;
+
+/// No source file of a crate (`src/`) is longer than [`MAX_SOURCE_LINES`]:
+/// a longer one is split by topic.
+#[test]
+fn no_source_file_is_too_long() {
+    let root = workspace();
+    let long: Vec<String> = files(&root.join("crates"), &[".rs"])
+        .into_iter()
+        .filter(|file| file.components().any(|c| c.as_os_str() == "src"))
+        .filter_map(|file| {
+            let lines = read(&file).lines().count();
+            (lines > MAX_SOURCE_LINES).then(|| format!("{}: {lines} lines", file.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "longer than {MAX_SOURCE_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}

@@ -38,7 +38,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use strata_fs::{Files, MemoryFs};
-use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec, graph, plan};
+use strata_spec::deploy::{graph, plan};
+use strata_spec::{Dialect, Opened, Options, RenderRequest, Settings, Spec};
 use strata_syntax::{Format, Limits, SourceDb};
 
 /// The allocator of the `strata` binary, so that what is measured is what runs.

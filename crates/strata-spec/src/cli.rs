@@ -185,13 +185,14 @@ fn graph(mut session: Session, args: &ResolveArgs) -> Done {
 fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
     let output = session.invocation.output;
     let format = session.document_format(DocumentFormat::Json)?;
-    let providers: [Arc<dyn crate::ResourceProvider>; 1] = [Arc::new(crate::CoreProvider)];
+    let providers: [Arc<dyn crate::deploy::ResourceProvider>; 1] =
+        [Arc::new(crate::deploy::CoreProvider)];
     // The blueprint is opened first: its sources are the session's first.
     let staged = resolve(&mut session, &args.resolve).and_then(|(spec, resolved)| {
         let state = match &args.state {
             Some(file) => {
                 let document = session.load_document(file)?;
-                Some(crate::read_state(&document).report(&mut session.diagnostics)?)
+                Some(crate::deploy::read_state(&document).report(&mut session.diagnostics)?)
             }
             None => None,
         };
@@ -202,7 +203,9 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
             .plan(&resolved, state.as_ref(), &providers)
             .report(&mut session.diagnostics)
     });
-    let changes = staged.as_ref().is_some_and(crate::Plan::has_changes);
+    let changes = staged
+        .as_ref()
+        .is_some_and(crate::deploy::Plan::has_changes);
     let done = session.finish(|session| {
         let staged = staged?;
         if output.is_none() {
@@ -448,7 +451,7 @@ fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
         }
     };
     let (_, problems) = match blueprint {
-        Some(blueprint) => crate::check_text(blueprint, &template),
+        Some(blueprint) => crate::validate::check_text(blueprint, &template),
         None => check_template(&template, &strata_subst::check::Unscoped),
     };
     for problem in problems {
@@ -487,8 +490,8 @@ fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
             return Ok(session.finish(|_| None));
         }
     };
-    let secret =
-        blueprint.is_some_and(|blueprint| crate::template_reads_secret(blueprint, &template));
+    let secret = blueprint
+        .is_some_and(|blueprint| crate::secrets::template_reads_secret(blueprint, &template));
     Ok(session.finish(|session| {
         let json = if secret && !args.show_secrets {
             serde_json::Value::String(crate::MASK.to_owned())

@@ -243,7 +243,7 @@ fn metadata_value(metadata: &Metadata, env: &dyn Env) -> Value {
 /// The environment of one instance of an `each` resource: `elem` and `i`
 /// bound, everything else from the blueprint's environment. An instance
 /// of an `each` that waits on deployment has them known after deployment.
-pub struct Instance<'e> {
+pub(crate) struct Instance<'e> {
     base: &'e dyn Env,
     item: Option<(Value, usize)>,
     secret_elem: bool,
@@ -252,7 +252,7 @@ pub struct Instance<'e> {
 impl<'e> Instance<'e> {
     /// The instance at `index`, whose item is `elem`.
     #[must_use]
-    pub fn new(base: &'e dyn Env, elem: Value, index: usize) -> Instance<'e> {
+    pub(crate) fn new(base: &'e dyn Env, elem: Value, index: usize) -> Instance<'e> {
         Instance {
             base,
             item: Some((elem, index)),
@@ -263,7 +263,7 @@ impl<'e> Instance<'e> {
     /// With `elem` secret (the resource's `each` reads a secret) when
     /// `secret`.
     #[must_use]
-    pub fn with_secret_elem(mut self, secret: bool) -> Instance<'e> {
+    pub(crate) fn with_secret_elem(mut self, secret: bool) -> Instance<'e> {
         self.secret_elem = secret;
         self
     }
@@ -271,7 +271,7 @@ impl<'e> Instance<'e> {
     /// The one instance known before deployment of an `each` that waits on
     /// it: `elem` and `i` are known after deployment.
     #[must_use]
-    pub fn pending(base: &'e dyn Env) -> Instance<'e> {
+    pub(crate) fn pending(base: &'e dyn Env) -> Instance<'e> {
         Instance {
             base,
             item: None,
@@ -435,7 +435,7 @@ fn partial(tree: &Tree, env: &dyn Env) -> Value {
 /// A value's content read as its declared type: a string is parsed for an
 /// integer, float or boolean value; an integer is a float.
 #[must_use]
-pub fn as_declared(value: Value, declared: Types) -> Value {
+pub(crate) fn as_declared(value: Value, declared: Types) -> Value {
     match value {
         Value::String(text) if declared == Types::INTEGER => {
             text.trim().parse().map_or(Value::String(text), Value::Int)

@@ -2,13 +2,13 @@
 //! v2023-04-20 (the Celerity/Bluelink blueprint framework), everything that
 //! can be known about one before any provider is asked anything.
 //!
-//! - `schema`: the file's structure as plain serde types
-//!   ([`BlueprintSchema`], no spans), whose JSON Schema checks every file
+//! - `schema`: the file's structure as plain serde types (no spans),
+//!   whose JSON Schema checks every file
 //!   (unknown keys with a did-you-mean, types, required fields) and is what
 //!   `strata spec schema` prints ([`blueprint_schema`]).
 //! - `placement`: where `${..}` may not stand, each place its own code.
-//! - `model`: the typed, spanned [`Blueprint`]; every field that may hold
-//!   substitutions is a [`Tree`] of parsed templates.
+//! - [`model`]: the typed, spanned [`Blueprint`]; every field that may hold
+//!   substitutions is a [`model::Tree`] of parsed templates.
 //! - `validate`: references, types, `each`, conditions, filters and cycles;
 //!   the [`References`] graph.
 //! - `load`: reading a file (YAML, JSON by extension, `-` for standard
@@ -18,11 +18,10 @@
 //! - `resolve`: the resolved blueprint ([`ResolvedBlueprint`]): children,
 //!   values, `each` and `condition`, every known field substituted, exports;
 //!   secrets masked in output.
-//! - `graph`: links by label (decided by [`LinkProvider`]s), the
-//!   deployment order and its parallel groups ([`Graph`]).
-//! - `plan`: the changes from a previous deployment's [`State`] to the
-//!   resolved blueprint ([`Plan`]), [`ResourceProvider`]s checking specs
-//!   and deciding replacements, the built-in [`CoreProvider`].
+//! - [`deploy`]: deployment staging, apart from loading and resolution:
+//!   the links and deployment order ([`deploy::Graph`]) and the changes
+//!   from a previous deployment's state ([`deploy::Plan`]), with the
+//!   providers that decide links and replacements.
 //!
 //! [`Spec`] is the dialect: opened on one blueprint file, rendered with the
 //! user's variable values and data source fields ([`RenderRequest`]) into
@@ -33,13 +32,12 @@
 
 mod cli;
 pub mod codes;
+pub mod deploy;
 mod environment;
-mod graph;
 mod load;
-mod model;
+pub mod model;
 mod navigate;
 mod placement;
-mod plan;
 mod resolve;
 mod schema;
 mod secrets;
@@ -49,34 +47,20 @@ mod variables;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use deploy::{Graph, LinkProvider, Plan, ResourceProvider, State, graph, plan};
 use strata_dialect::Reader;
 use strata_subst::Steps;
 use strata_syntax::SourceDb;
 
-pub use environment::{Environment, Instance, as_declared, evaluate_tree};
-pub use graph::{Graph, Link, LinkKind, LinkProvider, LinkState, Side, Why, graph};
+pub use environment::{Environment, evaluate_tree};
 pub use load::{Loaded, check};
-pub use model::{
-    Blueprint, Condition, Datasource, DatasourceExport, Export, Filter, Include, Metadata,
-    Operator, Resource, Spanned, Tree, ValueDef, Variable, VariableType, node_types,
-};
-pub use plan::{
-    Action, Change, CoreProvider, LinkPlan, Plan, ResourcePlan, ResourceProvider, STATE_FORMAT,
-    State, StateResource, plan, read_state,
-};
+pub use model::Blueprint;
 pub use resolve::{
     ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,
-    ResolvedResource, value_node,
+    ResolvedResource,
 };
-pub use schema::{
-    BlueprintSchema, CombinedSchema, ConditionSchema, DatasourceExportSchema, DatasourceFieldType,
-    DatasourceMetadataSchema, DatasourceSchema, ExportSchema, FilterSchema, IncludeSchema,
-    LinkSelectorSchema, ResourceMetadataSchema, ResourceSchema, Scalar, SearchSchema, Transform,
-    ValueSchema, ValueType, VariableSchema, Version,
-};
-pub use secrets::template_reads_secret;
 pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
-pub use validate::{Edge, Element, References, check_text};
+pub use validate::{Element, References};
 pub use variables::{
     Given, GivenValue, Inputs, Origin, Resolved, Unset, resolve as resolve_variables,
 };

@@ -147,7 +147,7 @@ pub(crate) fn explain(loaded: &Loaded, at: Span) -> Option<String> {
         return None;
     }
     let template = strata_subst::parse_template(text).ok()?;
-    let (types, errors) = crate::check_text(&loaded.blueprint, &template);
+    let (types, errors) = crate::validate::check_text(&loaded.blueprint, &template);
     // A text that reads `elem` or `i` is typed only inside its resource.
     (errors.is_empty()).then(|| format!("**`{path}`**: of type {types}"))
 }

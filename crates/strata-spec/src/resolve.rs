@@ -46,8 +46,6 @@ mod resources;
 mod trees;
 mod values;
 
-pub use output::value_node;
-
 use datasources::datasource_values;
 use includes::{child_order, exports_seen_from_parent};
 

@@ -8,6 +8,10 @@
 //! Fields that the specification types as "string" but that may hold a
 //! `${..}` substitution yielding another type (a value's `value`, an
 //! include's variables) accept any scalar.
+#![expect(
+    dead_code,
+    reason = "the fields state the file's structure for the schema and strict decoding; the checks read the spanned model, never these values"
+)]
 
 use std::collections::BTreeMap;
 
@@ -19,7 +23,7 @@ use serde_json::Value as Json;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(title = "Blueprint (v2023-04-20)")]
-pub struct BlueprintSchema {
+pub(crate) struct BlueprintSchema {
     /// The version of the specification: `2023-04-20`.
     pub version: Version,
     /// Transforms applied to the blueprint before anything else.
@@ -42,7 +46,7 @@ pub struct BlueprintSchema {
 
 /// The only version this specification defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum Version {
+pub(crate) enum Version {
     /// `2023-04-20`.
     #[serde(rename = "2023-04-20")]
     V2023_04_20,
@@ -51,7 +55,7 @@ pub enum Version {
 /// One transform or a list of them.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Transform {
+pub(crate) enum Transform {
     /// One transform.
     One(String),
     /// Several, in order.
@@ -61,7 +65,7 @@ pub enum Transform {
 /// A scalar value: string, integer, float or boolean.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Scalar {
+pub(crate) enum Scalar {
     /// A boolean.
     Bool(bool),
     /// An integer.
@@ -75,7 +79,7 @@ pub enum Scalar {
 /// `variables.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct VariableSchema {
+pub(crate) struct VariableSchema {
     /// `string`, `integer`, `float`, `boolean` or a provider's custom type
     /// (`aws/region`).
     #[serde(rename = "type")]
@@ -93,7 +97,7 @@ pub struct VariableSchema {
 /// The types a value or an export may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ValueType {
+pub(crate) enum ValueType {
     /// `string`.
     String,
     /// `integer`.
@@ -111,7 +115,7 @@ pub enum ValueType {
 /// `values.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ValueSchema {
+pub(crate) struct ValueSchema {
     /// The value's type.
     #[serde(rename = "type")]
     pub value_type: ValueType,
@@ -127,7 +131,7 @@ pub struct ValueSchema {
 /// `include.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct IncludeSchema {
+pub(crate) struct IncludeSchema {
     /// The child blueprint: relative to this blueprint, `${cwd()}/…`, or a
     /// key in a remote source named by `metadata.sourceType`.
     pub path: String,
@@ -142,7 +146,7 @@ pub struct IncludeSchema {
 /// `resources.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceSchema {
+pub(crate) struct ResourceSchema {
     /// The provider's resource type (`aws/lambda/function`).
     #[serde(rename = "type")]
     pub resource_type: String,
@@ -163,7 +167,7 @@ pub struct ResourceSchema {
 /// `resources.<name>.metadata`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceMetadataSchema {
+pub(crate) struct ResourceMetadataSchema {
     /// The name shown to people.
     pub display_name: Option<String>,
     /// Context for links and providers.
@@ -177,7 +181,7 @@ pub struct ResourceMetadataSchema {
 /// A condition: a `${..}` boolean, or exactly one of `and`, `or`, `not`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum ConditionSchema {
+pub(crate) enum ConditionSchema {
     /// `${..}` that gives a boolean.
     Expression(String),
     /// `and`, `or` or `not`.
@@ -187,7 +191,7 @@ pub enum ConditionSchema {
 /// `and`, `or` or `not` (exactly one).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CombinedSchema {
+pub(crate) struct CombinedSchema {
     /// All must hold.
     pub and: Option<Vec<ConditionSchema>>,
     /// One must hold.
@@ -199,7 +203,7 @@ pub struct CombinedSchema {
 /// `linkSelector`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LinkSelectorSchema {
+pub(crate) struct LinkSelectorSchema {
     /// Labels every linked resource has.
     pub by_label: BTreeMap<String, String>,
 }
@@ -207,7 +211,7 @@ pub struct LinkSelectorSchema {
 /// `datasources.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DatasourceSchema {
+pub(crate) struct DatasourceSchema {
     /// The provider's data source type (`aws/vpc`).
     #[serde(rename = "type")]
     pub datasource_type: String,
@@ -224,7 +228,7 @@ pub struct DatasourceSchema {
 /// `datasources.<name>.metadata`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DatasourceMetadataSchema {
+pub(crate) struct DatasourceMetadataSchema {
     /// The name shown to people.
     pub display_name: Option<String>,
     /// Context for the provider.
@@ -277,7 +281,7 @@ pub enum Operator {
 /// A search value: a scalar or a list of scalars.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum SearchSchema {
+pub(crate) enum SearchSchema {
     /// One value.
     One(Scalar),
     /// Several.
@@ -287,7 +291,7 @@ pub enum SearchSchema {
 /// `datasources.<name>.filter`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct FilterSchema {
+pub(crate) struct FilterSchema {
     /// The field of the external resource compared (`metadata.name`).
     pub field: String,
     /// How it is compared.
@@ -299,7 +303,7 @@ pub struct FilterSchema {
 /// The types a data source may export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum DatasourceFieldType {
+pub(crate) enum DatasourceFieldType {
     /// `string`.
     String,
     /// `integer`.
@@ -315,7 +319,7 @@ pub enum DatasourceFieldType {
 /// `datasources.<name>.exports.<field>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DatasourceExportSchema {
+pub(crate) struct DatasourceExportSchema {
     /// The field's type.
     #[serde(rename = "type")]
     pub field_type: DatasourceFieldType,
@@ -329,7 +333,7 @@ pub struct DatasourceExportSchema {
 /// `exports.<name>`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExportSchema {
+pub(crate) struct ExportSchema {
     /// The exported value's type.
     #[serde(rename = "type")]
     pub export_type: ValueType,

@@ -162,7 +162,10 @@ pub(crate) fn secret_elements(
 /// (a value computed from a secret is secret, so is a resource field that
 /// reads one), for outputs that must mask it.
 #[must_use]
-pub fn template_reads_secret(blueprint: &Blueprint, template: &strata_subst::Template) -> bool {
+pub(crate) fn template_reads_secret(
+    blueprint: &Blueprint,
+    template: &strata_subst::Template,
+) -> bool {
     let variables: Vec<&str> = blueprint
         .variables
         .iter()

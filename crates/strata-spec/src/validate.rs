@@ -166,7 +166,7 @@ pub(crate) fn validate(
 /// expression) against `blueprint`'s definitions, as a field of its
 /// `metadata` would be: its static type and every problem.
 #[must_use]
-pub fn check_text(blueprint: &Blueprint, template: &Template) -> (Types, Vec<SubstError>) {
+pub(crate) fn check_text(blueprint: &Blueprint, template: &Template) -> (Types, Vec<SubstError>) {
     let owner = Element::Metadata;
     let defined = BTreeSet::new();
     let scope = BlueprintScope {

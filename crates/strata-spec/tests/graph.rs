@@ -8,10 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use strata_fs::MemoryFs;
-use strata_spec::{
-    Dialect, Graph, LinkKind, LinkProvider, LinkState, Options, RenderRequest, Settings, Side,
-    Spec, Why, graph,
-};
+use strata_spec::deploy::{Graph, LinkKind, LinkProvider, LinkState, Side, Why, graph};
+use strata_spec::{Dialect, Options, RenderRequest, Settings, Spec};
 use strata_syntax::{Limits, Outcome, SourceDb};
 
 const BLUEPRINT: &str = r"version: 2023-04-20

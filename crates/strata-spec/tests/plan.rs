@@ -8,10 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use strata_fs::MemoryFs;
-use strata_spec::{
-    Action, CoreProvider, Dialect, Options, Plan, RenderRequest, ResourceProvider, Settings, Spec,
-    graph, plan, read_state,
-};
+use strata_spec::deploy::{Action, CoreProvider, Plan, ResourceProvider, graph, plan, read_state};
+use strata_spec::{Dialect, Options, RenderRequest, Settings, Spec};
 use strata_syntax::{Format, Limits, SourceDb, parse};
 
 const BLUEPRINT: &str = r#"version: 2023-04-20

@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use strata_fs::{Files, MemoryFs};
+use strata_spec::deploy::{State, graph};
 use strata_spec::{
-    Dialect, Given, GivenValue, Inputs, Options, Origin, RenderRequest, Settings, Spec, State,
-    graph,
+    Dialect, Given, GivenValue, Inputs, Options, Origin, RenderRequest, Settings, Spec,
 };
 use strata_syntax::{Limits, SourceDb, Span};
 

@@ -141,7 +141,7 @@ pub(super) fn map_node(entries: impl IntoIterator<Item = (String, Node)>) -> Nod
 /// A value as a document node: unknown parts as
 /// `!known-after-deploy {waitsOn: REF, type: T}` (the type where declared).
 #[must_use]
-pub fn value_node(value: &Value, declared: Option<Types>) -> Node {
+pub(crate) fn value_node(value: &Value, declared: Option<Types>) -> Node {
     let span = Span::default();
     let node = |value| Node::new(value, span);
     match value {

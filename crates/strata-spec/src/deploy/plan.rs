@@ -26,8 +26,8 @@ use serde_json::Value as Json;
 use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Node, Outcome};
 
+use super::graph::{Graph, LinkState};
 use crate::codes;
-use crate::graph::{Graph, LinkState};
 use crate::resolve::{MASK, ResolvedBlueprint};
 
 /// The state file format this release reads and writes.
