@@ -3,10 +3,11 @@
 //! `reduce`, `sort` and `flatmap`, whose function arguments are called
 //! within the call's budget.
 
+use std::cmp::Ordering;
+
 use super::logic::same_type;
 use super::{Args, Budget, Fail, fail, fail_at};
 use crate::value::Value;
-use std::cmp::Ordering;
 
 pub(super) fn list(args: &Args<'_>) -> Result<Value, Fail> {
     if let Some(first) = args.values.first()

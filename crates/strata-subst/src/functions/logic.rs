@@ -2,10 +2,11 @@
 //! (an integer and a float compare numerically, any other mix of types is
 //! an error); `gt`, `ge`, `lt`, `le` over integers and floats, mixed.
 
+use std::cmp::Ordering;
+
 use super::{Args, Fail, Number, fail_at};
 use crate::types::Types;
 use crate::value::Value;
-use std::cmp::Ordering;
 
 pub(super) fn same_type(a: &Value, b: &Value) -> bool {
     a.types() == b.types() || (Types::NUMBER.contains(a.types() | b.types()))
