@@ -26,7 +26,8 @@
 //! use std::sync::Arc;
 //!
 //! use strata_fs::MemoryFs;
-//! use strata_spec::{Dialect, LinkKind, LinkProvider, Options, RenderRequest, Settings, Side, Spec};
+//! use strata_spec::deploy::{LinkKind, LinkProvider, Side};
+//! use strata_spec::{Dialect, Options, RenderRequest, Settings, Spec};
 //! use strata_syntax::{Limits, SourceDb};
 //!
 //! /// A function is deployed after the table it links to.
@@ -57,7 +58,7 @@
 //! let mut db = SourceDb::extending(opened.sources);
 //! let resolved = spec.render(&RenderRequest::default(), &mut db).value.unwrap();
 //! let providers: [Arc<dyn LinkProvider>; 1] = [Arc::new(Tables)];
-//! let graph = strata_spec::graph(spec.loaded().unwrap(), &resolved, &providers).value.unwrap();
+//! let graph = spec.graph(&resolved, &providers).value.unwrap();
 //! assert_eq!(graph.groups, [vec!["orders"], vec!["api"]]);
 //! ```
 
