@@ -57,9 +57,7 @@ pub use model::{
     GitopsEngine, Name, Policy, ProfileKind, ProfileSpec, PropertySpec, PropertyType,
     RenderingSpec, Trait,
 };
-pub use package::{
-    APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings, document_of_kind,
-};
+pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile, profile_schema};
 pub use properties::{
     AccessMode, CertificateProperties, ConfigmapProperties, ExposeProperties,
