@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
-use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
+use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Session, Usage};
 use strata_syntax::Node;
 use strata_syntax::emit::{to_json_array, to_yaml_stream};
 
@@ -214,9 +214,10 @@ fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<
         None => Package::without_files(settings),
     };
     let definitions = definition_files(session, &args.capability_defs);
-    let (file, documents) = session.load_source(&args.profile)?;
-    let profile = crate::package::document_of_kind(documents, "ClusterProfile", file)
-        .report(&mut session.diagnostics)?;
+    let profile = session
+        .read(&args.profile, crate::package::of_kind("ClusterProfile"))
+        .report(&mut session.diagnostics)?
+        .into_document()?;
     let request = RenderRequest {
         profile,
         definitions,
@@ -229,8 +230,13 @@ fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<
 fn definition_files(session: &mut Session, files: &[String]) -> Vec<Vec<Node>> {
     files
         .iter()
-        .filter_map(|file| session.load_source(file))
-        .map(|(_, documents)| documents)
+        .filter_map(|file| {
+            session
+                .read(file, Expect::All)
+                .valid()
+                .report(&mut session.diagnostics)
+        })
+        .map(|read| read.documents)
         .collect()
 }
 

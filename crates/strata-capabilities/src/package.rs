@@ -8,15 +8,15 @@
 //!
 //! A file may hold several documents; empty ones are skipped. `app.yaml`
 //! must hold exactly one Application and the profile file one
-//! `ClusterProfile` ([`document_of_kind`]: a document of another kind is an
-//! error naming the kind found); definition files' documents of other kinds
-//! are skipped.
+//! `ClusterProfile` (read as [`Expect::OneOfKind`]: a document of another
+//! kind is an error naming the kind found, [`codes::WRONG_KIND`]);
+//! definition files' documents of other kinds are skipped.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use strata_dialect::{Dialect, Files, Opened, Options, Reader};
-use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb, Span};
+use strata_dialect::{Dialect, Expect, Files, Listed, Opened, Options, Place, Read, Reader};
+use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb};
 
 use crate::application::Dispatch;
 use crate::codes;
@@ -127,24 +127,28 @@ impl Dialect for Package {
         let mut problems = Vec::new();
         let mut reader = Reader::new(files.as_ref(), &mut db, options.limits);
         let application = reader
-            .source_documents(Path::new(APP_FILE), Format::Yaml)
-            .valid()
+            .read(
+                Path::new(APP_FILE),
+                Format::Yaml,
+                of_kind("Application"),
+                Place::File,
+            )
             .report(&mut problems)
-            .and_then(|(source, documents)| {
-                document_of_kind(documents, "Application", Span::file_start(source))
-                    .report(&mut problems)
-            });
+            .and_then(Read::into_document);
         let mut definitions = Vec::new();
         let listed = reader
-            .list(&["yaml", "yml"], Path::new(DEFINITIONS_DIR))
+            .list(&["yaml", "yml"], Listed::Folder(Path::new(DEFINITIONS_DIR)))
             .report(&mut problems)
             .unwrap_or_default();
         for path in listed
             .iter()
             .filter(|path| path.parent() == Some(Path::new(DEFINITIONS_DIR)))
         {
-            let read = reader.documents(path, Format::Yaml).valid();
-            definitions.extend(read.report(&mut problems));
+            // A definition file that does not parse contributes nothing.
+            let read = reader
+                .read(path, Format::Yaml, Expect::All, Place::File)
+                .valid();
+            definitions.extend(read.report(&mut problems).map(|read| read.documents));
         }
         Opened::freeze(db, |sources| {
             let package = Package {
@@ -196,36 +200,14 @@ impl Dialect for Package {
     }
 }
 
-/// The one document of `kind` among a file's `documents`: each document
-/// of another kind is an error naming the kind found, and the file must
-/// hold exactly one of `kind` (`file` is its start, for a file with none).
-/// A document without a `kind` counts as one of `kind`, for the schema to
-/// report.
-pub(crate) fn document_of_kind(documents: Vec<Node>, kind: &str, file: Span) -> Outcome<Node> {
-    let mut problems = Vec::new();
-    let mut found = Vec::new();
-    for document in documents {
-        match document.get("kind").and_then(Node::as_str) {
-            Some(text) if text != kind => problems.push(Diagnostic::error(
-                codes::WRONG_KIND,
-                format!("expected a document of kind `{kind}`, found `{text}`"),
-                document.get("kind").map_or(document.span, |n| n.span),
-            )),
-            _ => found.push(document),
-        }
+/// How a file that must hold one document of `kind` is read: exactly one
+/// of `kind` among documents of any kind, a document of another kind
+/// reported with this dialect's code ([`codes::WRONG_KIND`]).
+pub(crate) fn of_kind(kind: &str) -> Expect<'_> {
+    Expect::OneOfKind {
+        kind,
+        wrong: codes::WRONG_KIND,
     }
-    if found.len() != 1 && problems.is_empty() {
-        let at = found.get(1).map_or(file, |second| second.span);
-        problems.push(Diagnostic::error(
-            strata_dialect::codes::DOCUMENT_COUNT,
-            format!(
-                "the file must hold exactly one `{kind}` document, it holds {}",
-                found.len()
-            ),
-            at,
-        ));
-    }
-    Outcome::new(found.into_iter().next(), problems).valid()
 }
 
 impl strata_dialect::Describe for Package {

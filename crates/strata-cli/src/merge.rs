@@ -3,7 +3,7 @@
 //! several documents contributes each as a layer, in order.
 
 use clap::Args;
-use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
+use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Session, Usage};
 use strata_merge::{Strategies, Strategy};
 use strata_syntax::Node;
 use strata_syntax::emit::to_yaml_annotated;
@@ -52,7 +52,15 @@ pub(crate) fn run(invocation: Invocation, args: &MergeArgs) -> Result<Done, Usag
     let layers: Vec<Node> = args
         .files
         .iter()
-        .flat_map(|file| session.load(file))
+        .flat_map(|file| {
+            // Every document as far as it parses: a broken file's problems
+            // and the merge's are all reported.
+            session
+                .read(file, Expect::All)
+                .report(&mut session.diagnostics)
+                .map(|read| read.documents)
+                .unwrap_or_default()
+        })
         .collect();
     Ok(session.finish(|session| {
         // No layers at all (only empty files) merge to `null`.

@@ -11,6 +11,12 @@
 //! its text or by its constant. The tables themselves are read by
 //! `support/codes.rs`, which the manual's test generates the codes
 //! reference from.
+//!
+//! Reading: input files are read through `strata-fs` and parsed through
+//! `strata_dialect::Reader`, so outside tests no crate's `src/` but
+//! `strata-fs`'s reads or asks about a file with `std::fs`, and none but
+//! `strata-syntax`'s and `strata-dialect`'s calls `strata_syntax::parse`;
+//! the exceptions are named, with why, and one no longer needed fails too.
 #![expect(clippy::panic, reason = "a test stops at the first surprise")]
 
 #[path = "support/codes.rs"]
@@ -353,4 +359,174 @@ fn no_source_file_is_too_long() {
         "longer than {MAX_SOURCE_LINES} lines:\n{}",
         long.join("\n")
     );
+}
+
+/// Where a crate's source goes around the one way of reading, and why: the
+/// file, what it calls, and the reason it is not reading an input file.
+struct Exception {
+    file: &'static str,
+    call: &'static str,
+    why: &'static str,
+}
+
+/// Calls of `std::fs` (or another `fs`) that read or look at the input
+/// tree outside `strata-fs`, each for something that is not an input file.
+const FS_EXCEPTIONS: &[Exception] = &[
+    Exception {
+        file: "crates/strata-dialect/src/resident.rs",
+        call: "fs::read_to_string",
+        why: "a process's resident set, from `/proc`",
+    },
+    Exception {
+        file: "crates/strata-server/src/watch.rs",
+        call: "fs::metadata",
+        why: "the watcher's identity of a catalogue root (device and inode), to see it re-created",
+    },
+    Exception {
+        file: "crates/strata-spec/src/cli.rs",
+        call: "fs::canonicalize",
+        why: "where the blueprint named on the command line is, to say whether `--root` holds it",
+    },
+];
+
+/// Calls of `strata_syntax::parse` outside `strata-syntax` and
+/// `strata-dialect`, each on text that is not a file.
+const PARSE_EXCEPTIONS: &[Exception] = &[Exception {
+    file: "crates/strata-jsonnet/src/natives.rs",
+    call: "strata_syntax::parse",
+    why: "the text a Jsonnet `parseYaml` or `parseJson` call is given",
+}];
+
+/// What reads or looks at files: any `fs::read…` (`read`, `read_to_string`,
+/// `read_dir`, `read_link`), opening a file, and asking about one. Writing
+/// (the binary's `man` pages) is not reading.
+const FS_READS: &[&str] = &[
+    "fs::read",
+    "fs::metadata",
+    "fs::symlink_metadata",
+    "fs::canonicalize",
+    "File::open",
+    "OpenOptions",
+];
+
+/// Whether `text` has `word` at `at` standing on its own before (not the
+/// tail of a longer name: `strata_fs::read_bounded` is not `fs::read`).
+fn starts_word(text: &str, at: usize) -> bool {
+    !text[..at]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether `text` names the item `path` (`strata_syntax::parse`, not
+/// `strata_syntax::parse_document`), called, passed or imported.
+fn names_item(text: &str, path: &str) -> bool {
+    text.match_indices(path).any(|(at, _)| {
+        starts_word(text, at)
+            && !text[at + path.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// The `use strata_syntax::…;` statements of `code` that import `parse`.
+fn imports_parse(code: &str) -> bool {
+    code.match_indices("use strata_syntax::").any(|(at, _)| {
+        let statement = code[at..].split(';').next().unwrap_or_default();
+        statement
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == "parse")
+    })
+}
+
+/// Every input file is read through `strata-fs` (confined to its root,
+/// bounded in size, opened only when it is a regular file) and parsed
+/// through `strata_dialect::Reader` (registered, parsed within the limits,
+/// its documents counted, every problem reported one way). So, outside
+/// tests: no crate's `src/` but `strata-fs`'s reads a file with `std::fs`
+/// (or opens or asks about one), and no crate's `src/` but
+/// `strata-syntax`'s and `strata-dialect`'s calls `strata_syntax::parse`;
+/// the exceptions are named above, with why.
+#[test]
+fn input_files_are_read_through_strata_fs_and_the_reader() {
+    let root = workspace();
+    let mut problems = Vec::new();
+    let mut used: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for file in files(&root.join("crates"), &[".rs"]) {
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let Some((krate, inside)) = relative
+            .strip_prefix("crates/")
+            .and_then(|rest| rest.split_once('/'))
+        else {
+            continue;
+        };
+        if !inside.starts_with("src/") {
+            continue;
+        }
+        let text = read(&file);
+        let (code, _) = split_tests(&text);
+        let code: String = code
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let excepted = |exceptions: &'static [Exception], call: &str| {
+            exceptions
+                .iter()
+                .find(|exception| exception.file == relative && exception.call == call)
+        };
+        if krate != "strata-fs" {
+            for call in FS_READS {
+                let found = code
+                    .match_indices(call)
+                    .map(|(at, _)| at)
+                    .filter(|&at| starts_word(&code, at))
+                    .map(|at| {
+                        let rest = &code[at..];
+                        rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                            .next()
+                            .unwrap_or(call)
+                    })
+                    .collect::<BTreeSet<&str>>();
+                for called in found {
+                    match excepted(FS_EXCEPTIONS, called) {
+                        Some(exception) => {
+                            used.insert((exception.file, exception.call));
+                        }
+                        None => problems.push(format!(
+                            "{relative}: `{called}` reads outside `strata-fs`; read through `Files` (a `strata_dialect::Reader`), or name the exception and why"
+                        )),
+                    }
+                }
+            }
+        }
+        if krate != "strata-syntax" && krate != "strata-dialect" {
+            let call = "strata_syntax::parse";
+            if names_item(&code, call) || imports_parse(&code) {
+                match excepted(PARSE_EXCEPTIONS, call) {
+                    Some(exception) => {
+                        used.insert((exception.file, exception.call));
+                    }
+                    None => problems.push(format!(
+                        "{relative}: parses with `{call}`; read through `strata_dialect::Reader` (`read`, or `read_text` for text that is not a file), or name the exception and why"
+                    )),
+                }
+            }
+        }
+    }
+    for exception in FS_EXCEPTIONS.iter().chain(PARSE_EXCEPTIONS) {
+        assert!(!exception.why.is_empty());
+        if !used.contains(&(exception.file, exception.call)) {
+            problems.push(format!(
+                "{}: the exception for `{}` is no longer needed; remove it",
+                exception.file, exception.call
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use strata_dialect::{Opened, Options, Outcome, Reader};
+use strata_dialect::{Expect, Listed, Opened, Options, Outcome, Place, Read, Reader};
 use strata_fs::Files;
 use strata_merge::{Strategies, Strategy};
 use strata_schema::Decoder;
@@ -265,8 +265,13 @@ impl ApplicationReader<'_> {
 
     /// `qbec.yaml`, decoded, with its tree.
     fn application(&mut self) -> Option<(AppFile, Node)> {
-        let read = self.files.document(Path::new(APP_FILE), Format::Yaml11);
-        let node = read.report(&mut self.diagnostics)?;
+        let read = self.files.read(
+            Path::new(APP_FILE),
+            Format::Yaml11,
+            Expect::One,
+            Place::File,
+        );
+        let node = read.report(&mut self.diagnostics)?.into_document()?;
         match APP.decode(&node) {
             Ok(app) => {
                 let unsupported = [
@@ -406,12 +411,11 @@ impl ApplicationReader<'_> {
         }
         // Entries the listing skips are reported once, by the listing of
         // components; a listing that fails is this entry's problem.
-        let listed = match self.files.fs().list(&["yaml", "yml", "json"]) {
-            Ok(listing) => listing.files,
-            Err(error) => {
-                self.diagnostics.push(error.diagnostic(pattern.span));
-                return Vec::new();
-            }
+        let listing = self
+            .files
+            .list(&["yaml", "yml", "json"], Listed::Glob(pattern.span));
+        let Some(listed) = listing.report(&mut self.diagnostics) else {
+            return Vec::new();
         };
         let matching = glob::Pattern::new(&path.to_string_lossy()).map(|glob| {
             let options = glob::MatchOptions {
@@ -446,8 +450,13 @@ impl ApplicationReader<'_> {
 
     /// One environment file's environments, added to `defined`.
     fn env_file(&mut self, file: &Path, at: Span, defined: &mut BTreeMap<String, Defined>) {
-        let read = self.files.included(file, Format::Yaml11, at);
-        let Some(node) = read.report(&mut self.diagnostics) else {
+        let read = self
+            .files
+            .read(file, Format::Yaml11, Expect::One, Place::Reference(at));
+        let Some(node) = read
+            .report(&mut self.diagnostics)
+            .and_then(Read::into_document)
+        else {
             return;
         };
         let decoded = match ENVIRONMENT_MAP.decode(&node) {
@@ -477,7 +486,7 @@ impl ApplicationReader<'_> {
                 self.diagnostics.push(
                     Diagnostic::warning(
                         codes::OVERRIDDEN_ENVIRONMENT,
-                        format!("`{}` defines the environment `{name}` again: this definition replaces the earlier one", self.files.fs().display(file)),
+                        format!("`{}` defines the environment `{name}` again: this definition replaces the earlier one", self.files.display(file)),
                         entry.key_span,
                     )
                     .with_secondary(earlier.name_span, "the earlier definition"),
@@ -580,7 +589,7 @@ impl ApplicationReader<'_> {
             let Some(path) = self.confined(&piece, "spec.postProcessor") else {
                 continue;
             };
-            if !self.files.fs().is_file(&path) {
+            if !self.files.is_file(&path) {
                 self.diagnostics.push(Diagnostic::error(
                     codes::INVALID_PATH,
                     format!("the post-processor `{}` does not exist", path.display()),
@@ -634,16 +643,11 @@ impl ApplicationReader<'_> {
                 return BTreeMap::new();
             }
         };
-        let files = match self.files.fs().list(COMPONENT_EXTENSIONS) {
-            Ok(listing) => {
-                let skipped = self.files.skipped(&listing.skipped);
-                self.diagnostics.extend(skipped);
-                listing.files
-            }
-            Err(error) => {
-                self.diagnostics.push(error.diagnostic(dir_span));
-                return BTreeMap::new();
-            }
+        let listing = self
+            .files
+            .list(COMPONENT_EXTENSIONS, Listed::Reference(dir_span));
+        let Some(files) = listing.report(&mut self.diagnostics) else {
+            return BTreeMap::new();
         };
         let options = glob::MatchOptions {
             require_literal_separator: true,
@@ -746,21 +750,23 @@ impl ApplicationReader<'_> {
     fn document_value(&mut self, file: &Path) -> Option<Node> {
         let json = has_extension(file, "json");
         let format = if json { Format::Json } else { Format::Yaml11 };
-        let id = self.files.text(file).report(&mut self.diagnostics)?;
-        let mut parsed = strata_syntax::parse(self.files.db(), id, format, &self.files.limits());
-        let failed = parsed.has_errors();
-        self.diagnostics.append(&mut parsed.diagnostics);
-        if failed {
-            return None;
-        }
-        let span = Span::new(id, 0, self.files.db().get(id).text().len());
+        let read = self
+            .files
+            .read(file, format, Expect::All, Place::File)
+            .valid();
+        let mut read = read.report(&mut self.diagnostics)?;
+        let span = Span::new(
+            read.source,
+            0,
+            self.files.db().get(read.source).text().len(),
+        );
+        // A JSON text holds one value at most (none when it is empty).
         Some(if json {
-            parsed
-                .documents
+            read.documents
                 .pop()
                 .unwrap_or_else(|| Node::new(strata_syntax::Value::Null, span))
         } else {
-            Node::new(strata_syntax::Value::Seq(parsed.documents), span)
+            Node::new(strata_syntax::Value::Seq(read.documents), span)
         })
     }
 
@@ -773,15 +779,14 @@ impl ApplicationReader<'_> {
     ) {
         if let Some((_, first)) = found.get(&component.name) {
             let at = self.files.placeholder(&origin);
-            let fs = self.files.fs();
             self.diagnostics.push(
                 Diagnostic::error(
                     codes::DUPLICATE_COMPONENT,
                     format!(
                         "two components are named `{}`: `{}` and `{}`",
                         component.name,
-                        fs.display(first),
-                        fs.display(&origin)
+                        self.files.display(first),
+                        self.files.display(&origin)
                     ),
                     at,
                 )

@@ -17,9 +17,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use strata_fs::{Files, PlainFs, RootFs};
-use strata_syntax::{Diagnostic, Format, Limits, Node, Severity, SourceDb, Span};
+use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, Severity, SourceDb, Span};
 
-use crate::{Dialect, Options, Reader};
+use crate::{Dialect, Expect, Options, Place, Read, Reader};
 
 /// How a command was asked for: the bounds on its inputs, the output
 /// format named with `-o`, and whether warnings are errors.
@@ -184,37 +184,20 @@ impl Session {
             .report(&mut self.diagnostics)
     }
 
-    /// Reads and parses a file (`-` for standard input) into its documents,
-    /// recording every problem. A file that cannot be read gives none.
-    pub fn load(&mut self, path: &str) -> Vec<Node> {
-        let read = self
-            .reader()
-            .documents(Path::new(path), Format::from_name(path));
-        read.report(&mut self.diagnostics).unwrap_or_default()
-    }
-
-    /// As [`Session::load`], with the start of the file, for a problem
-    /// with the file as a whole. `None` when it cannot be read or parsed.
-    pub fn load_source(&mut self, path: &str) -> Option<(Span, Vec<Node>)> {
-        let read = self
-            .reader()
-            .source_documents(Path::new(path), Format::from_name(path));
-        let (source, documents) = read.valid().report(&mut self.diagnostics)?;
-        Some((Span::file_start(source), documents))
-    }
-
-    /// Reads a file (`-` for standard input) that must hold exactly one document.
-    pub fn load_document(&mut self, path: &str) -> Option<Node> {
-        let read = self
-            .reader()
-            .document(Path::new(path), Format::from_name(path));
-        read.report(&mut self.diagnostics)
-    }
-
-    /// Reads the files named on the command line into the session's sources.
-    fn reader(&mut self) -> Reader<'_> {
+    /// Reads a file named on the command line (`-` for standard input;
+    /// YAML, or JSON by its extension) into the session's sources, held to
+    /// `expect` ([`Reader::read`]); its problems are reported in it. The
+    /// caller takes the value and records the problems
+    /// (`.report(&mut session.diagnostics)`, after `.valid()` for a file
+    /// that must parse).
+    pub fn read(&mut self, path: &str, expect: Expect<'_>) -> Outcome<Read> {
         let limits = self.limits();
-        Reader::new(&PlainFs, &mut self.db, limits)
+        Reader::new(&PlainFs, &mut self.db, limits).read(
+            Path::new(path),
+            Format::from_name(path),
+            expect,
+            Place::File,
+        )
     }
 
     /// A JSON value written in `format`.

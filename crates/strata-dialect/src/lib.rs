@@ -34,8 +34,10 @@
 //! What the dialects share lives here or in the core crates, once:
 //!
 //! - [`Reader`]: read a file through [`Files`], register its text, parse it
-//!   and bound it, and, where a file must hold exactly one document, say so
-//!   with one code ([`codes`]);
+//!   and bound it, and hold it to what the caller [`Expect`]s (every
+//!   document, exactly one, at most one, one of a `kind`), a wrong count
+//!   said with one code ([`codes`]) in the file or at the [`Place`] that
+//!   named it: [`Reader::read`] is the one call;
 //! - [`map_ordered`]: a loading step over many independent values spread
 //!   over the cores, its results in order;
 //! - [`resident_bytes`]: the memory a process holds, which is how an
@@ -67,7 +69,7 @@ pub use navigate::{
     Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
 };
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
-pub use read::{Parsed, Parses, Reader, Unparsed, parse_document};
+pub use read::{Expect, Listed, Parsed, Parses, Place, Read, Reader, Unparsed, parse_document};
 pub use registry::{Describe, Entry, Project, Registry, Target};
 pub use resident::{format_size, resident_bytes};
 pub use strata_fs::Files;

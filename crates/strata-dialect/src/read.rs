@@ -1,11 +1,38 @@
 //! Reading one file the way every dialect does: through [`Files`] (so the
 //! path is confined and the size bounded), registered in a [`SourceDb`]
-//! (so diagnostics point into it), parsed within the [`Limits`], every
-//! problem reported.
+//! (so diagnostics point into it), parsed within the [`Limits`], held to
+//! what the caller expects of it, every problem reported.
 //!
-//! A file that cannot be read is reported at the start of an empty source
-//! registered under its name, or, for a file another file asks for (an
-//! include), at the reference that asked ([`Reader::included`]).
+//! There is one call, [`Reader::read`]: a path, its format, an [`Expect`]
+//! (every document, exactly one, at most one, exactly one of a `kind`, or
+//! one as far as the parse built it) and a [`Place`] (the file itself, or
+//! the reference that named it). It gives a [`Read`]: the source the text
+//! was registered as, the documents, and the anchors, aliases and tags the
+//! parse saw. Text that did not come from the tree (a fetched remote
+//! include, a command-line value that is YAML) goes through the same
+//! expectation with [`Reader::read_text`], and documents already read
+//! (a listing parsed on every core, [`Reader::all_documents`]) with
+//! [`Reader::expect`], so no dialect registers, parses or counts on its
+//! own.
+//!
+//! Where problems are reported:
+//!
+//! - A file that cannot be read is reported at the start of an empty
+//!   source registered under its name (at its first byte that is not
+//!   UTF-8, the text before it registered), or, for a file another file
+//!   names ([`Place::Reference`], [`Place::UnreadAt`]), at the reference.
+//! - A file that holds another number of documents than expected is one
+//!   error, `io/document-count`, at its second document (or its start when
+//!   it holds none), or at the reference ([`Place::Reference`]). A file
+//!   whose parse reported an error is not counted (the count of a broken
+//!   parse is not the file's), except as [`Expect::OneAsParsed`] says.
+//! - Parse problems are `strata-syntax`'s; they are all errors.
+//!
+//! The value: [`Expect::All`] and [`Expect::OneAsParsed`] give what the
+//! parse built even when it reported errors (for callers that look for
+//! more problems; `Outcome::valid` for one that must not); the other
+//! expectations give a value only when the file is what they expect, its
+//! one document in [`Read::documents`] ([`Read::into_document`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,18 +40,117 @@ use std::sync::Arc;
 
 use strata_fs::{Files, FsError};
 use strata_syntax::{
-    Diagnostic, Format, Limits, Mapping, Node, Outcome, SourceDb, SourceId, Span, Value,
+    Code, Diagnostic, Format, Limits, Mapping, Node, NodeProperty, Outcome, SourceDb, SourceId,
+    Span, Value,
 };
 
 use crate::codes;
 
-/// One file as [`Reader::all_documents_reusing`] parsed it: the source it
-/// was registered as, its text, and what parsing gave.
+/// What a file must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect<'k> {
+    /// Every document, as far as the parse built them: a value whenever
+    /// the file was read, even when the parse reported errors.
+    All,
+    /// Exactly one document. No value when the file does not parse (and
+    /// then no count) or holds another number of documents.
+    One,
+    /// At most one document, for a settings file that may be empty: an
+    /// empty file stands for an empty mapping at its start. No value when
+    /// the file does not parse or holds more.
+    AtMostOne,
+    /// Exactly one document whose top-level `kind` is `kind`, in a file
+    /// that may hold documents of any kind (empty ones are left out by the
+    /// parse). Each document of another kind is an error with the
+    /// dialect's code `wrong`, at its `kind`, naming the kind found; a
+    /// document without a `kind` counts as one of `kind`, for the schema to
+    /// report. Only when no document is of another kind is the number
+    /// counted. No value when the file does not parse or any of this fails.
+    OneOfKind {
+        /// The kind required.
+        kind: &'k str,
+        /// The dialect's code for a document of another kind.
+        wrong: Code,
+    },
+    /// Exactly one document, for a file its dialect checks as far as it
+    /// parses (a spec blueprint): a value whenever the file was read, with
+    /// every document the parse built, even when it reported errors or
+    /// built another number ([`Read::into_document`] gives the one there
+    /// is). A wrong count is reported unless the parse built no document
+    /// and reported an error (a file that does not parse has its syntax
+    /// error, not also "no document").
+    OneAsParsed,
+}
+
+/// Where a failed read and a wrong count are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In the file: a failed read at its start, a wrong count at its second
+    /// document (or its start).
+    File,
+    /// A file another file names at the span (an `!include`, an
+    /// environment file): a failed read and a wrong count are reported at
+    /// the reference.
+    Reference(Span),
+    /// A file another file names at the span whose contents are its own
+    /// to answer for (a spec blueprint's include): a failed read is
+    /// reported at the reference, a wrong count in the file, as for
+    /// [`Place::File`].
+    UnreadAt(Span),
+}
+
+/// Where the problems of a listing ([`Reader::list`]) are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed<'p> {
+    /// A folder of the tree: a listing that fails is reported at the start
+    /// of an empty source named after it; each entry the listing skipped is
+    /// a warning that names it.
+    Folder(&'p Path),
+    /// A value that names what is listed (a components folder): a listing
+    /// that fails is reported at it; each entry skipped is a warning.
+    Reference(Span),
+    /// A glob written at the span, matched against the listing: a listing
+    /// that fails is reported at it, and the entries it skipped are not
+    /// (a glob names files; the tree's own listing reports what it skips,
+    /// once).
+    Glob(Span),
+}
+
+/// A file read: the source its text was registered as, its documents as
+/// the expectation gives them, and the anchors, aliases and tags the parse
+/// saw (aliases are expanded in the documents), for a dialect whose files
+/// may not use them.
+#[derive(Debug, Clone)]
+pub struct Read {
+    /// The source the text was registered as.
+    pub source: SourceId,
+    /// The documents, in order.
+    pub documents: Vec<Node>,
+    /// Every anchor, alias and tag written, in the order written.
+    pub properties: Vec<NodeProperty>,
+}
+
+impl Read {
+    /// The one document, when there is exactly one (always, in a value of
+    /// [`Expect::One`], [`Expect::AtMostOne`] and [`Expect::OneOfKind`]).
+    #[must_use]
+    pub fn into_document(self) -> Option<Node> {
+        let mut documents = self.documents;
+        if documents.len() == 1 {
+            documents.pop()
+        } else {
+            None
+        }
+    }
+}
+
+/// One file as [`Reader::all_documents`] parsed it: the source it was
+/// registered as, its text, and what parsing gave.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     source: SourceId,
     text: Arc<str>,
-    outcome: Outcome<Vec<Node>>,
+    outcome: Outcome<Read>,
 }
 
 /// What an opening parsed, by path, for the next opening to reuse where
@@ -52,20 +178,9 @@ impl<'a> Reader<'a> {
         Reader { fs, db, limits }
     }
 
-    /// The files read.
-    #[must_use]
-    pub fn fs(&self) -> &'a dyn Files {
-        self.fs
-    }
-
     /// The database files are registered in.
     #[must_use]
     pub fn db(&self) -> &SourceDb {
-        self.db
-    }
-
-    /// The database, to register what is not a file (a command-line value).
-    pub fn db_mut(&mut self) -> &mut SourceDb {
         self.db
     }
 
@@ -75,6 +190,27 @@ impl<'a> Reader<'a> {
         self.limits
     }
 
+    /// Whether `path` is a file of the tree (an optional file is read only
+    /// when it is there).
+    #[must_use]
+    pub fn is_file(&self, path: &Path) -> bool {
+        self.fs.is_file(path)
+    }
+
+    /// How `path` is shown to a person: the name its source is registered
+    /// under.
+    #[must_use]
+    pub fn display(&self, path: &Path) -> String {
+        self.fs.display(path)
+    }
+
+    /// Registers `text` that is not a file (a command-line value, a
+    /// setting given in code) as a source of its own, so a diagnostic about
+    /// it points at it.
+    pub fn register(&mut self, name: &str, text: &str) -> SourceId {
+        self.db.add(name, text)
+    }
+
     /// Registers an empty source named after `path`, for a problem about
     /// the file as a whole (it is missing, two components share it).
     pub fn placeholder(&mut self, path: &Path) -> Span {
@@ -82,109 +218,132 @@ impl<'a> Reader<'a> {
     }
 
     /// Every file below the root whose name ends in one of `extensions`,
-    /// sorted. An entry the listing skipped (a symlink leading outside the
-    /// root, or nowhere) is a warning that names it; a listing that fails
-    /// is an error at `folder`, the part of the tree being listed.
-    pub fn list(&mut self, extensions: &[&str], folder: &Path) -> Outcome<Vec<PathBuf>> {
+    /// sorted; where its problems go, [`Listed`] says.
+    pub fn list(&mut self, extensions: &[&str], listed: Listed<'_>) -> Outcome<Vec<PathBuf>> {
         match self.fs.list(extensions) {
             Ok(listing) => {
-                let warnings = self.skipped(&listing.skipped);
+                let warnings = match listed {
+                    Listed::Folder(_) | Listed::Reference(_) => self.skipped(&listing.skipped),
+                    Listed::Glob(_) => Vec::new(),
+                };
                 Outcome::new(Some(listing.files), warnings)
             }
-            Err(error) => Outcome::failed(vec![error.diagnostic(self.placeholder(folder))]),
+            Err(error) => {
+                let at = match listed {
+                    Listed::Folder(folder) => self.placeholder(folder),
+                    Listed::Reference(at) | Listed::Glob(at) => at,
+                };
+                Outcome::error(error.diagnostic(at))
+            }
         }
     }
 
     /// The entries a listing skipped, each a warning that names it.
-    pub fn skipped(&mut self, skipped: &[FsError]) -> Vec<Diagnostic> {
+    fn skipped(&mut self, skipped: &[FsError]) -> Vec<Diagnostic> {
         skipped
             .iter()
             .map(|entry| entry.skipped(self.placeholder(entry.path())))
             .collect()
     }
 
-    /// Reads and registers a file's text.
-    pub fn text(&mut self, path: &Path) -> Outcome<SourceId> {
-        self.text_reported_at(path, None)
-    }
-
-    /// Reads, registers and parses a file into its documents. The documents
-    /// come back even when the parse reported errors (as far as they were
-    /// built), for callers that look for more problems.
-    pub fn documents(&mut self, path: &Path, format: Format) -> Outcome<Vec<Node>> {
-        self.parsed(path, format, None)
-            .map(|(_, documents)| documents)
-    }
-
-    /// A file that must hold exactly one document. No value when the file
-    /// cannot be read, does not parse, or holds another number of documents.
-    pub fn document(&mut self, path: &Path, format: Format) -> Outcome<Node> {
-        self.single(path, format, None)
-    }
-
-    /// A settings file that may be empty but holds at most one document:
-    /// an empty file stands for an empty mapping at its start.
-    pub fn document_or_empty(&mut self, path: &Path, format: Format) -> Outcome<Node> {
-        let outcome = self.parsed(path, format, None);
-        if outcome.has_errors() {
-            return Outcome::failed(outcome.diagnostics);
-        }
-        let mut diagnostics = outcome.diagnostics;
-        let Some((id, mut documents)) = outcome.value else {
-            return Outcome::failed(diagnostics);
+    /// Reads `path`, registers its text, parses it as `format` and holds
+    /// it to `expect`; `place` says where a failed read and a wrong count
+    /// are reported (the module docs say what each gives).
+    pub fn read(
+        &mut self,
+        path: &Path,
+        format: Format,
+        expect: Expect<'_>,
+        place: Place,
+    ) -> Outcome<Read> {
+        let unread_at = match place {
+            Place::File => None,
+            Place::Reference(at) | Place::UnreadAt(at) => Some(at),
         };
-        if documents.len() > 1 {
-            let span = documents[1].span;
-            let name = self.fs.display(path);
-            diagnostics.push(count_error(&name, documents.len(), "at most one", span));
-            return Outcome::failed(diagnostics);
-        }
-        let document = documents
-            .pop()
-            .unwrap_or_else(|| Node::new(Value::Map(Mapping::default()), Span::file_start(id)));
-        Outcome::new(Some(document), diagnostics)
+        self.text(path, unread_at)
+            .and_then(|source| self.parsed(source, format, expect, place))
     }
 
-    /// A file another file refers to at `at` (an `!include`), which must
-    /// hold exactly one document: a failed read and a wrong count are
-    /// reported at the reference.
-    pub fn included(&mut self, path: &Path, format: Format, at: Span) -> Outcome<Node> {
-        self.single(path, format, Some(at))
+    /// As [`Reader::read`], for `text` that did not come from the tree (a
+    /// remote include fetched, a command-line value written in YAML),
+    /// registered under `name`; its problems are reported in it.
+    pub fn read_text(
+        &mut self,
+        name: &str,
+        text: &str,
+        format: Format,
+        expect: Expect<'_>,
+    ) -> Outcome<Read> {
+        let source = self.db.add(name, text);
+        self.parsed(source, format, expect, Place::File)
     }
 
-    /// The one document of `path`, whose documents were already read; a
-    /// wrong count is reported at `at`.
-    pub fn expect_one(&self, path: &Path, mut documents: Vec<Node>, at: Span) -> Outcome<Node> {
-        if documents.len() == 1 {
-            return Outcome::new(documents.pop(), Vec::new());
-        }
-        let name = self.fs.display(path);
-        Outcome::error(count_error(&name, documents.len(), "exactly one", at))
+    /// Holds documents already read (a listing's, [`Reader::all_documents`])
+    /// to `expect`, as [`Reader::read`] would a file that parsed: its parse
+    /// problems were reported where it was read.
+    pub fn expect(&self, read: Read, expect: Expect<'_>, place: Place) -> Outcome<Read> {
+        hold(self.db, read, Vec::new(), expect, place)
     }
 
-    fn single(&mut self, path: &Path, format: Format, at: Option<Span>) -> Outcome<Node> {
-        let outcome = self.parsed(path, format, at);
-        if outcome.has_errors() {
-            return Outcome::failed(outcome.diagnostics);
-        }
-        let mut diagnostics = outcome.diagnostics;
-        let Some((id, documents)) = outcome.value else {
-            return Outcome::failed(diagnostics);
-        };
-        let at = at
-            .or_else(|| documents.get(1).map(|second| second.span))
-            .unwrap_or_else(|| Span::file_start(id));
-        let one = self
-            .expect_one(path, documents, at)
-            .report(&mut diagnostics);
-        Outcome::new(one, diagnostics)
+    /// Every file of `paths` read as [`Expect::All`], in order: the texts
+    /// are read and registered one by one, then parsed on every core
+    /// ([`map_ordered`](crate::map_ordered)). With `previous` (a reopening),
+    /// the parse of a file read again with the same text into the same
+    /// source is reused (the spans of the parse are still right), and each
+    /// outcome comes with what a later reading may reuse of it
+    /// ([`Parses::keep`]): a copy of the text and the trees, paid only by a
+    /// reader that reopens.
+    pub fn all_documents(
+        &mut self,
+        paths: &[PathBuf],
+        format: Format,
+        previous: Option<&Parses>,
+    ) -> Vec<(Outcome<Read>, Option<Parsed>)> {
+        let texts: Vec<(&PathBuf, Outcome<SourceId>)> = paths
+            .iter()
+            .map(|path| (path, self.text(path, None)))
+            .collect();
+        let (db, limits) = (&*self.db, &self.limits);
+        crate::map_ordered(&texts, |(path, text)| {
+            let Some(id) = text.value else {
+                return (Outcome::failed(text.diagnostics.clone()), None);
+            };
+            let source = db.get(id).text();
+            let reused = previous
+                .and_then(|previous| previous.0.get(*path))
+                .filter(|parsed| parsed.source == id && *parsed.text == *source);
+            if let Some(parsed) = reused {
+                let outcome = text.clone().and_then(|_| parsed.outcome.clone());
+                return (outcome, Some(parsed.clone()));
+            }
+            let outcome = parse(db, id, format, limits, Expect::All, Place::File);
+            let kept = previous.map(|_| Parsed {
+                source: id,
+                text: Arc::from(source),
+                outcome: outcome.clone(),
+            });
+            (text.clone().and_then(|_| outcome), kept)
+        })
     }
 
-    fn text_reported_at(&mut self, path: &Path, at: Option<Span>) -> Outcome<SourceId> {
+    /// Parses a registered source and holds it to `expect`.
+    fn parsed(
+        &mut self,
+        source: SourceId,
+        format: Format,
+        expect: Expect<'_>,
+        place: Place,
+    ) -> Outcome<Read> {
+        parse(self.db, source, format, &self.limits, expect, place)
+    }
+
+    /// Reads and registers a file's text; a failed read is reported at
+    /// `unread_at` when another file named it there.
+    fn text(&mut self, path: &Path, unread_at: Option<Span>) -> Outcome<SourceId> {
         match self.fs.read(path, self.limits.max_bytes) {
             Ok(text) => Outcome::ok(self.db.add(self.fs.display(path), text)),
             Err(error) => {
-                let span = at.unwrap_or_else(|| self.unread_at(path, &error));
+                let span = unread_at.unwrap_or_else(|| self.unread_at(path, &error));
                 Outcome::error(error.diagnostic(span))
             }
         }
@@ -203,86 +362,108 @@ impl<'a> Reader<'a> {
             _ => self.placeholder(path),
         }
     }
+}
 
-    /// [`Reader::documents`] of every file of `paths`, in order: the texts
-    /// are read and registered one by one, then parsed on every core
-    /// ([`map_ordered`](crate::map_ordered)).
-    pub fn all_documents(&mut self, paths: &[PathBuf], format: Format) -> Vec<Outcome<Vec<Node>>> {
-        self.documents_of(paths, format, None)
-            .into_iter()
-            .map(|(outcome, _)| outcome)
-            .collect()
-    }
+/// Parses the registered `source` and holds it to `expect`.
+fn parse(
+    db: &SourceDb,
+    source: SourceId,
+    format: Format,
+    limits: &Limits,
+    expect: Expect<'_>,
+    place: Place,
+) -> Outcome<Read> {
+    let parsed = strata_syntax::parse(db, source, format, limits);
+    let read = Read {
+        source,
+        documents: parsed.documents,
+        properties: parsed.properties,
+    };
+    hold(db, read, parsed.diagnostics, expect, place)
+}
 
-    /// [`Reader::all_documents`], reusing the parse of `previous` for a
-    /// file read again with the same text into the same source (a
-    /// reopening: the spans of the parse are still right); each outcome
-    /// comes with what a later reading may reuse of it ([`Parses::keep`]).
-    pub fn all_documents_reusing(
-        &mut self,
-        paths: &[PathBuf],
-        format: Format,
-        previous: &Parses,
-    ) -> Vec<(Outcome<Vec<Node>>, Option<Parsed>)> {
-        self.documents_of(paths, format, Some(previous))
-    }
-
-    /// Every file of `paths` read, registered and parsed on every core;
-    /// with `previous`, reusing its parses and keeping each new one (a
-    /// copy of the text and the trees, paid only by a reader that reopens).
-    fn documents_of(
-        &mut self,
-        paths: &[PathBuf],
-        format: Format,
-        previous: Option<&Parses>,
-    ) -> Vec<(Outcome<Vec<Node>>, Option<Parsed>)> {
-        let texts: Vec<(&PathBuf, Outcome<SourceId>)> =
-            paths.iter().map(|path| (path, self.text(path))).collect();
-        let (db, limits) = (&*self.db, &self.limits);
-        crate::map_ordered(&texts, |(path, text)| {
-            let Some(id) = text.value else {
-                return (Outcome::failed(text.diagnostics.clone()), None);
-            };
-            let source = db.get(id).text();
-            let reused = previous
-                .and_then(|previous| previous.0.get(*path))
-                .filter(|parsed| parsed.source == id && *parsed.text == *source);
-            if let Some(parsed) = reused {
-                let outcome = text.clone().and_then(|_| parsed.outcome.clone());
-                return (outcome, Some(parsed.clone()));
+/// Holds `read`, whose parse reported `diagnostics`, to `expect`: the one
+/// place documents are counted.
+fn hold(
+    db: &SourceDb,
+    mut read: Read,
+    mut diagnostics: Vec<Diagnostic>,
+    expect: Expect<'_>,
+    place: Place,
+) -> Outcome<Read> {
+    let unparsed = diagnostics.iter().any(Diagnostic::is_error);
+    let name = db.get(read.source).name();
+    let file = Span::file_start(read.source);
+    // A wrong count: at the reference, else at the second of `documents`
+    // (the one too many), else at the file's start (there is none).
+    let count_at = |documents: &[Node]| match place {
+        Place::Reference(at) => at,
+        Place::File | Place::UnreadAt(_) => documents.get(1).map_or(file, |second| second.span),
+    };
+    match expect {
+        Expect::All => Outcome::new(Some(read), diagnostics),
+        Expect::OneAsParsed => {
+            let count = read.documents.len();
+            if count != 1 && !(unparsed && count == 0) {
+                let at = count_at(&read.documents);
+                diagnostics.push(count_error(name, count, "exactly one", at));
             }
-            let parsed = strata_syntax::parse(db, id, format, limits);
-            let outcome = Outcome::new(Some(parsed.documents), parsed.diagnostics);
-            let kept = previous.map(|_| Parsed {
-                source: id,
-                text: Arc::from(source),
-                outcome: outcome.clone(),
-            });
-            (text.clone().and_then(|_| outcome), kept)
-        })
-    }
-
-    /// As [`Reader::documents`], with the file's source (to point at a file
-    /// that holds no document).
-    pub fn source_documents(
-        &mut self,
-        path: &Path,
-        format: Format,
-    ) -> Outcome<(SourceId, Vec<Node>)> {
-        self.parsed(path, format, None)
-    }
-
-    /// The file's source and documents.
-    fn parsed(
-        &mut self,
-        path: &Path,
-        format: Format,
-        at: Option<Span>,
-    ) -> Outcome<(SourceId, Vec<Node>)> {
-        self.text_reported_at(path, at).and_then(|id| {
-            let parsed = strata_syntax::parse(self.db, id, format, &self.limits);
-            Outcome::new(Some((id, parsed.documents)), parsed.diagnostics)
-        })
+            Outcome::new(Some(read), diagnostics)
+        }
+        Expect::One | Expect::AtMostOne | Expect::OneOfKind { .. } if unparsed => {
+            Outcome::failed(diagnostics)
+        }
+        Expect::One => {
+            let count = read.documents.len();
+            if count != 1 {
+                let at = count_at(&read.documents);
+                diagnostics.push(count_error(name, count, "exactly one", at));
+                return Outcome::failed(diagnostics);
+            }
+            Outcome::new(Some(read), diagnostics)
+        }
+        Expect::AtMostOne => {
+            let count = read.documents.len();
+            if count > 1 {
+                let at = count_at(&read.documents);
+                diagnostics.push(count_error(name, count, "at most one", at));
+                return Outcome::failed(diagnostics);
+            }
+            if count == 0 {
+                read.documents
+                    .push(Node::new(Value::Map(Mapping::default()), file));
+            }
+            Outcome::new(Some(read), diagnostics)
+        }
+        Expect::OneOfKind { kind, wrong } => {
+            let mut found = Vec::new();
+            let mut problems = Vec::new();
+            for document in std::mem::take(&mut read.documents) {
+                match document.get("kind").and_then(Node::as_str) {
+                    Some(text) if text != kind => problems.push(Diagnostic::error(
+                        wrong,
+                        format!("expected a document of kind `{kind}`, found `{text}`"),
+                        document.get("kind").map_or(document.span, |n| n.span),
+                    )),
+                    _ => found.push(document),
+                }
+            }
+            // A document of another kind is the file's problem; counting
+            // what is left would say the same thing again.
+            if found.len() != 1 && problems.is_empty() {
+                problems.push(Diagnostic::error(
+                    codes::DOCUMENT_COUNT,
+                    format!(
+                        "the file must hold exactly one `{kind}` document, it holds {}",
+                        found.len()
+                    ),
+                    count_at(&found),
+                ));
+            }
+            diagnostics.extend(problems);
+            read.documents = found.into_iter().take(1).collect();
+            Outcome::new(Some(read), diagnostics).valid()
+        }
     }
 }
 
@@ -307,7 +488,9 @@ impl Unparsed {
 }
 
 /// Registers `text` (already in memory: a request body, a command-line
-/// value) under `name` and parses it as exactly one document.
+/// value) under `name` and parses it as exactly one document
+/// ([`Expect::One`]), telling a text too large from an invalid one (a
+/// service answers them differently).
 pub fn parse_document(
     db: &mut SourceDb,
     name: &str,
@@ -315,28 +498,22 @@ pub fn parse_document(
     format: Format,
     limits: &Limits,
 ) -> Result<Node, Unparsed> {
-    let id = db.add(name, text);
-    let mut parsed = strata_syntax::parse(db, id, format, limits);
+    let source = db.add(name, text);
+    let parsed = strata_syntax::parse(db, source, format, limits);
     if parsed.too_large {
         return Err(Unparsed::TooLarge(parsed.diagnostics));
     }
-    if parsed.has_errors() {
-        return Err(Unparsed::Invalid(parsed.diagnostics));
+    let read = Read {
+        source,
+        documents: parsed.documents,
+        properties: parsed.properties,
+    };
+    let outcome = hold(db, read, parsed.diagnostics, Expect::One, Place::File);
+    let invalid = outcome.has_errors();
+    match outcome.value.and_then(Read::into_document) {
+        Some(document) if !invalid => Ok(document),
+        _ => Err(Unparsed::Invalid(outcome.diagnostics)),
     }
-    if parsed.documents.len() == 1
-        && let Some(document) = parsed.documents.pop()
-    {
-        return Ok(document);
-    }
-    let at = parsed
-        .documents
-        .get(1)
-        .map_or_else(|| Span::file_start(id), |second| second.span);
-    let count = parsed.documents.len();
-    parsed
-        .diagnostics
-        .push(count_error(name, count, "exactly one", at));
-    Err(Unparsed::Invalid(parsed.diagnostics))
 }
 
 fn count_error(name: &str, count: usize, expected: &str, span: Span) -> Diagnostic {
@@ -358,6 +535,11 @@ mod tests {
 
     use super::*;
 
+    const KIND: Expect<'static> = Expect::OneOfKind {
+        kind: "Profile",
+        wrong: Code::new("test/wrong-kind"),
+    };
+
     fn read<T>(
         fs: &MemoryFs,
         read: impl FnOnce(&mut Reader<'_>) -> Outcome<T>,
@@ -365,6 +547,12 @@ mod tests {
         let mut db = SourceDb::new();
         let outcome = read(&mut Reader::new(fs, &mut db, Limits::default()));
         (db, outcome)
+    }
+
+    fn file(fs: &MemoryFs, path: &str, expect: Expect<'_>) -> (SourceDb, Outcome<Read>) {
+        read(fs, |r| {
+            r.read(Path::new(path), Format::Yaml, expect, Place::File)
+        })
     }
 
     fn codes<T>(db: &SourceDb, outcome: &Outcome<T>) -> Vec<String> {
@@ -381,13 +569,17 @@ mod tests {
             .collect()
     }
 
+    fn count(outcome: &Outcome<Read>) -> Option<usize> {
+        outcome.value.as_ref().map(|read| read.documents.len())
+    }
+
     #[test]
     fn documents_are_read_registered_and_parsed() {
         let fs = MemoryFs::new().with("a.yaml", "x: 1\n---\ny: [\n");
-        let (db, outcome) = read(&fs, |r| r.documents(Path::new("a.yaml"), Format::Yaml));
+        let (db, outcome) = file(&fs, "a.yaml", Expect::All);
         assert_eq!(codes(&db, &outcome), ["syntax/yaml@a.yaml:4:1"]);
-        assert!(outcome.value.is_some_and(|documents| !documents.is_empty()));
-        let (db, outcome) = read(&fs, |r| r.documents(Path::new("b.yaml"), Format::Yaml));
+        assert!(count(&outcome).is_some_and(|n| n > 0), "as far as parsed");
+        let (db, outcome) = file(&fs, "b.yaml", Expect::All);
         assert_eq!(codes(&db, &outcome), ["io/read@b.yaml:1:1"]);
         assert!(outcome.value.is_none());
     }
@@ -397,29 +589,97 @@ mod tests {
         let fs = MemoryFs::new()
             .with("one.yaml", "a: 1\n")
             .with("two.yaml", "a: 1\n---\nb: 2\n")
-            .with("none.yaml", "# nothing\n");
-        let (_, one) = read(&fs, |r| r.document(Path::new("one.yaml"), Format::Yaml));
-        assert!(one.value.is_some() && one.diagnostics.is_empty());
-        let (db, two) = read(&fs, |r| r.document(Path::new("two.yaml"), Format::Yaml));
+            .with("none.yaml", "# nothing\n")
+            .with("broken.yaml", "a: 1\n---\nb: 2\nb: 3\n");
+        let (_, one) = file(&fs, "one.yaml", Expect::One);
+        assert!(one.diagnostics.is_empty());
+        assert!(one.value.and_then(Read::into_document).is_some());
+        let (db, two) = file(&fs, "two.yaml", Expect::One);
         assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
         assert_eq!(
             two.diagnostics[0].message,
             "`two.yaml` must hold exactly one document, it holds 2"
         );
-        let (db, none) = read(&fs, |r| r.document(Path::new("none.yaml"), Format::Yaml));
+        assert!(two.value.is_none());
+        let (db, none) = file(&fs, "none.yaml", Expect::One);
         assert_eq!(codes(&db, &none), ["io/document-count@none.yaml:1:1"]);
-        let (_, empty) = read(&fs, |r| {
-            r.document_or_empty(Path::new("none.yaml"), Format::Yaml)
-        });
+        // The count of a broken parse is not the file's.
+        let (db, broken) = file(&fs, "broken.yaml", Expect::One);
+        assert_eq!(
+            codes(&db, &broken),
+            ["syntax/duplicate-key@broken.yaml:4:1"]
+        );
+        let (_, empty) = file(&fs, "none.yaml", Expect::AtMostOne);
         assert!(
             empty
                 .value
+                .and_then(Read::into_document)
                 .is_some_and(|node| node.as_map().is_some_and(Mapping::is_empty))
         );
-        let (db, two) = read(&fs, |r| {
-            r.document_or_empty(Path::new("two.yaml"), Format::Yaml)
-        });
+        let (db, two) = file(&fs, "two.yaml", Expect::AtMostOne);
         assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+        assert_eq!(
+            two.diagnostics[0].message,
+            "`two.yaml` must hold at most one document, it holds 2"
+        );
+    }
+
+    #[test]
+    fn one_as_parsed_is_counted_and_given_as_far_as_it_parses() {
+        let fs = MemoryFs::new()
+            .with("two.yaml", "a: 1\n---\nb: 2\n")
+            .with("broken.yaml", "a: 1\n---\nb: 2\nb: 3\n")
+            .with("dup.yaml", "a: &x 1\nb: *x\na: 2\n")
+            .with("unparsed.yaml", "a: [\n");
+        let (db, two) = file(&fs, "two.yaml", Expect::OneAsParsed);
+        assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+        assert_eq!(count(&two), Some(2));
+        let (db, broken) = file(&fs, "broken.yaml", Expect::OneAsParsed);
+        assert_eq!(
+            codes(&db, &broken),
+            [
+                "syntax/duplicate-key@broken.yaml:4:1",
+                "io/document-count@broken.yaml:3:1"
+            ]
+        );
+        let (db, dup) = file(&fs, "dup.yaml", Expect::OneAsParsed);
+        assert_eq!(codes(&db, &dup), ["syntax/duplicate-key@dup.yaml:3:1"]);
+        let dup = dup.value.expect("read");
+        assert_eq!(dup.properties.len(), 2, "the anchor and the alias");
+        assert!(dup.into_document().is_some());
+        let (db, unparsed) = file(&fs, "unparsed.yaml", Expect::OneAsParsed);
+        assert_eq!(codes(&db, &unparsed), ["syntax/yaml@unparsed.yaml:2:1"]);
+        assert_eq!(count(&unparsed), Some(0));
+    }
+
+    #[test]
+    fn one_of_kind_names_the_kind_found() {
+        let fs = MemoryFs::new()
+            .with("ok.yaml", "kind: Other\n---\nkind: Profile\n")
+            .with("mixed.yaml", "kind: Profile\n---\nkind: Other\n")
+            .with("two.yaml", "kind: Profile\n---\nname: x\n")
+            .with("none.yaml", "");
+        let (db, ok) = file(&fs, "ok.yaml", KIND);
+        assert_eq!(codes(&db, &ok), ["test/wrong-kind@ok.yaml:1:7"]);
+        assert_eq!(
+            ok.diagnostics[0].message,
+            "expected a document of kind `Profile`, found `Other`"
+        );
+        assert!(ok.value.is_none());
+        let (db, mixed) = file(&fs, "mixed.yaml", KIND);
+        assert_eq!(codes(&db, &mixed), ["test/wrong-kind@mixed.yaml:3:7"]);
+        let (db, two) = file(&fs, "two.yaml", KIND);
+        assert_eq!(codes(&db, &two), ["io/document-count@two.yaml:3:1"]);
+        assert_eq!(
+            two.diagnostics[0].message,
+            "the file must hold exactly one `Profile` document, it holds 2"
+        );
+        let (db, none) = file(&fs, "none.yaml", KIND);
+        assert_eq!(codes(&db, &none), ["io/document-count@none.yaml:1:1"]);
+        let fs = MemoryFs::new().with("one.yaml", "kind: Profile\nname: x\n");
+        let (_, one) = file(&fs, "one.yaml", KIND);
+        assert!(one.diagnostics.is_empty());
+        assert!(one.value.and_then(Read::into_document).is_some());
     }
 
     #[test]
@@ -456,15 +716,65 @@ mod tests {
             &tight,
         );
         assert!(matches!(aliased, Err(Unparsed::TooLarge(_))), "{aliased:?}");
+        let fs = MemoryFs::new();
+        let (db, fetched) = read(&fs, |r| {
+            r.read_text("remote:x", "a: 1\n---\nb: 2\n", Format::Yaml, Expect::One)
+        });
+        assert_eq!(codes(&db, &fetched), ["io/document-count@remote:x:3:1"]);
     }
 
     #[test]
     fn included_files_are_reported_at_the_reference() {
-        let fs = MemoryFs::new().with("main.yaml", "x: !include part.yaml\n");
-        let (db, outcome) = read(&fs, |r| {
-            let main = r.text(Path::new("main.yaml")).value.unwrap();
-            r.included(Path::new("part.yaml"), Format::Yaml, Span::new(main, 3, 21))
-        });
-        assert_eq!(codes(&db, &outcome), ["io/read@main.yaml:1:4"]);
+        let fs = MemoryFs::new()
+            .with("main.yaml", "x: !include part.yaml\n")
+            .with("two.yaml", "a: 1\n---\nb: 2\n");
+        let at =
+            |db: &mut SourceDb| Span::new(db.add("main.yaml", "x: !include part.yaml\n"), 3, 21);
+        let mut db = SourceDb::new();
+        let span = at(&mut db);
+        let mut reader = Reader::new(&fs, &mut db, Limits::default());
+        let missing = reader.read(
+            Path::new("part.yaml"),
+            Format::Yaml,
+            Expect::One,
+            Place::Reference(span),
+        );
+        let two = reader.read(
+            Path::new("two.yaml"),
+            Format::Yaml,
+            Expect::One,
+            Place::Reference(span),
+        );
+        let unread = reader.read(
+            Path::new("part.yaml"),
+            Format::Yaml,
+            Expect::One,
+            Place::UnreadAt(span),
+        );
+        let counted = reader.read(
+            Path::new("two.yaml"),
+            Format::Yaml,
+            Expect::One,
+            Place::UnreadAt(span),
+        );
+        assert_eq!(codes(&db, &missing), ["io/read@main.yaml:1:4"]);
+        assert_eq!(codes(&db, &two), ["io/document-count@main.yaml:1:4"]);
+        assert_eq!(codes(&db, &unread), ["io/read@main.yaml:1:4"]);
+        assert_eq!(codes(&db, &counted), ["io/document-count@two.yaml:3:1"]);
+    }
+
+    #[test]
+    fn documents_already_read_are_held_to_an_expectation() {
+        let fs = MemoryFs::new().with("a.yaml", "a: 1\n---\nb: 2\n");
+        let mut db = SourceDb::new();
+        let mut reader = Reader::new(&fs, &mut db, Limits::default());
+        let mut all = reader.all_documents(&[PathBuf::from("a.yaml")], Format::Yaml, None);
+        let (listed, kept) = all.remove(0);
+        assert!(kept.is_none(), "nothing kept without a previous reading");
+        let listed = listed.value.expect("read");
+        let one = reader.expect(listed.clone(), Expect::One, Place::File);
+        let all = reader.expect(listed, Expect::All, Place::File);
+        assert_eq!(codes(&db, &one), ["io/document-count@a.yaml:3:1"]);
+        assert_eq!(count(&all), Some(2));
     }
 }

@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use strata_dialect::Reader;
+use strata_dialect::{Expect, Place, Reader};
 use strata_merge::{Strategies, Strategy};
 use strata_syntax::{Diagnostic, Entry, FieldPath, Format, Node, Segment, Span, Value};
 
@@ -40,7 +40,7 @@ pub(crate) fn values(
             .map(|map| map.keys().map(String::as_str).collect())
             .unwrap_or_default();
         let text = format!("--context {context}");
-        let id = files.db_mut().add("<command line>", text.as_str());
+        let id = files.register("<command line>", &text);
         diagnostics.push(
             Diagnostic::error(
                 codes::UNKNOWN_CONTEXT,
@@ -79,16 +79,17 @@ pub(crate) fn values(
         }
     };
     let values_path = Path::new("contexts").join(context).join("values.yaml");
-    if files.fs().is_file(&values_path) {
+    if files.is_file(&values_path) {
         let values = files
-            .document_or_empty(&values_path, Format::Yaml)
-            .report(diagnostics)?;
+            .read(&values_path, Format::Yaml, Expect::AtMostOne, Place::File)
+            .report(diagnostics)?
+            .into_document()?;
         if !matches!(values.value, Value::Map(_) | Value::Null) {
             diagnostics.push(Diagnostic::error(
                 codes::NOT_A_MAPPING,
                 format!(
                     "`{}` must be a mapping, found {}",
-                    files.fs().display(&values_path),
+                    files.display(&values_path),
                     values.value.kind_name()
                 ),
                 values.span,
@@ -131,9 +132,7 @@ fn set(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> bool {
     let text = format!("{path}={value}");
-    let limits = files.limits();
-    let db = files.db_mut();
-    let id = db.add("--set", text.as_str());
+    let id = files.register("--set", &text);
     let path_span = Span::new(id, 0, path.len());
     let segments = match FieldPath::parse(path) {
         Ok(parsed) if !parsed.segments().is_empty() => parsed.segments().to_vec(),
@@ -146,14 +145,16 @@ fn set(
             return false;
         }
     };
-    let value_id = db.add("--set value", value);
-    let parsed = strata_syntax::parse(db, value_id, Format::Yaml, &limits);
-    if parsed.has_errors() {
-        diagnostics.extend(parsed.diagnostics);
+    // The value is YAML of its own (its problems point into it); the
+    // value set is its first document, at the argument.
+    let read = files
+        .read_text("--set value", value, Format::Yaml, Expect::All)
+        .valid();
+    let Some(read) = read.report(diagnostics) else {
         return false;
-    }
+    };
     let value_span = Span::new(id, path.len() + 1, text.len());
-    let mut new_value = parsed
+    let mut new_value = read
         .documents
         .into_iter()
         .next()
@@ -226,8 +227,14 @@ mod tests {
             .collect();
         let mut files = Reader::new(fs, &mut db, Limits::default());
         let windsor = files
-            .document_or_empty(Path::new(WINDSOR_FILE), Format::Yaml)
-            .report(&mut diagnostics);
+            .read(
+                Path::new(WINDSOR_FILE),
+                Format::Yaml,
+                Expect::AtMostOne,
+                Place::File,
+            )
+            .report(&mut diagnostics)
+            .and_then(strata_dialect::Read::into_document);
         let config = values(
             &windsor.unwrap(),
             &mut files,

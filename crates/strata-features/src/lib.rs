@@ -48,7 +48,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use strata_dialect::Reader;
+use strata_dialect::{Expect, Listed, Place, Read, Reader};
 use strata_fs::Files;
 use strata_schema::Decoder;
 use strata_syntax::{
@@ -223,17 +223,24 @@ impl Dialect for Project {
     fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Project> {
         let mut db = SourceDb::new();
         let mut diagnostics = Vec::new();
+        let limits = options.limits;
         let template = match files.subtree(Path::new(TEMPLATE_DIR)) {
             Ok(template) => template,
             Err(error) => {
-                let span = Span::file_start(db.add(files.display(Path::new(TEMPLATE_DIR)), ""));
+                let span = Reader::new(files.as_ref(), &mut db, limits)
+                    .placeholder(Path::new(TEMPLATE_DIR));
                 return Opened::new(db, Outcome::error(error.diagnostic(span)));
             }
         };
-        let limits = options.limits;
         let windsor = Reader::new(files.as_ref(), &mut db, limits)
-            .document_or_empty(Path::new(config::WINDSOR_FILE), Format::Yaml)
-            .report(&mut diagnostics);
+            .read(
+                Path::new(config::WINDSOR_FILE),
+                Format::Yaml,
+                Expect::AtMostOne,
+                Place::File,
+            )
+            .report(&mut diagnostics)
+            .and_then(Read::into_document);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
         let blueprint_written = template.is_file(Path::new(BLUEPRINT_FILE));
         let blueprint = if blueprint_written {
@@ -451,8 +458,14 @@ fn read_blueprint(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(BlueprintFile, Node)> {
     let tree = reader
-        .document_or_empty(Path::new(BLUEPRINT_FILE), Format::Yaml)
-        .report(diagnostics)?;
+        .read(
+            Path::new(BLUEPRINT_FILE),
+            Format::Yaml,
+            Expect::AtMostOne,
+            Place::File,
+        )
+        .report(diagnostics)?
+        .into_document()?;
     let model = BLUEPRINT
         .decode(&tree)
         .map_err(|problems| diagnostics.extend(problems))
@@ -464,7 +477,7 @@ fn read_blueprint(
 /// name are reported.
 fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Feature> {
     let Some(files) = reader
-        .list(&["yaml"], Path::new("features"))
+        .list(&["yaml"], Listed::Folder(Path::new("features")))
         .report(diagnostics)
     else {
         return Vec::new();
@@ -475,8 +488,9 @@ fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> 
         .filter(|path| path.starts_with("features"))
     {
         let Some(tree) = reader
-            .document_or_empty(&path, Format::Yaml)
+            .read(&path, Format::Yaml, Expect::AtMostOne, Place::File)
             .report(diagnostics)
+            .and_then(Read::into_document)
         else {
             continue;
         };

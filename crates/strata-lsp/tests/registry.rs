@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
 use strata_dialect::{
-    Category, Describe, Dialect, Files, Opened, Options, Outline, Reader, Registry, Symbol,
-    SymbolKind,
+    Category, Describe, Dialect, Expect, Files, Opened, Options, Outline, Place, Read, Reader,
+    Registry, Symbol, SymbolKind,
 };
 use strata_syntax::{Diagnostic, Format, Node, Outcome, SourceDb, Span};
 
@@ -39,10 +39,15 @@ impl Dialect for Tiny {
 
     fn open(files: Arc<dyn Files>, options: Options<()>) -> Opened<Tiny> {
         let mut db = SourceDb::new();
-        let read = Reader::new(files.as_ref(), &mut db, options.limits)
-            .document(Path::new("items.yaml"), Format::Yaml);
+        let read = Reader::new(files.as_ref(), &mut db, options.limits).read(
+            Path::new("items.yaml"),
+            Format::Yaml,
+            Expect::One,
+            Place::File,
+        );
+        let items = Outcome::new(read.value.and_then(Read::into_document), read.diagnostics);
         Opened::freeze(db, |sources| {
-            read.and_then(|items| {
+            items.and_then(|items| {
                 let problems = items
                     .as_map()
                     .into_iter()

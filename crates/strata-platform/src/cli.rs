@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
-use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
+use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Read, Session, Usage};
 use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
@@ -142,12 +142,16 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
         let id = session.db.add("--blueprint", name);
         Node::new(Value::String(name.to_owned()), Span::new(id, 0, name.len()))
     });
-    let repo = args
-        .repo
-        .as_deref()
-        .and_then(|file| session.load_document(file));
+    let repo = args.repo.as_deref().and_then(|file| {
+        session
+            .read(file, Expect::One)
+            .report(&mut session.diagnostics)
+            .and_then(Read::into_document)
+    });
     let scope = if let Some(file) = args.scope.as_deref() {
-        session.load_document(file).and_then(|node| {
+        let read = session.read(file, Expect::One);
+        let node = read.report(&mut session.diagnostics);
+        node.and_then(Read::into_document).and_then(|node| {
             Scope::from_node(&node)
                 .map_err(|problems| session.diagnostics.extend(problems))
                 .ok()

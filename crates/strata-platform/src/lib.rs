@@ -205,10 +205,7 @@ impl Catalogue {
         for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
                 // The pattern came from code: it is shown as a source of its own.
-                let id = reader
-                    .files
-                    .db_mut()
-                    .add("<load options>", pattern.as_str());
+                let id = reader.files.register("<load options>", &pattern);
                 reader.diagnostics.push(Diagnostic::error(
                     codes::INVALID_STRATEGY,
                     format!("cannot register a strategy for `{pattern}`: {error}"),
@@ -602,13 +599,19 @@ fn settings(reader: &mut load::Reader<'_>) -> (SettingsFile, Strategies) {
         }
     }
     let path = Path::new(SETTINGS_FILE);
-    if !reader.files.fs().is_file(path) {
+    if !reader.files.is_file(path) {
         return (SettingsFile::default(), strategies);
     }
-    let read = reader
-        .files
-        .document_or_empty(path, strata_syntax::Format::Yaml);
-    let Some(node) = read.report(&mut reader.diagnostics) else {
+    let read = reader.files.read(
+        path,
+        strata_syntax::Format::Yaml,
+        strata_dialect::Expect::AtMostOne,
+        strata_dialect::Place::File,
+    );
+    let Some(node) = read
+        .report(&mut reader.diagnostics)
+        .and_then(strata_dialect::Read::into_document)
+    else {
         return (SettingsFile::default(), strategies);
     };
     let settings = SETTINGS.decode(&node).unwrap_or_else(|problems| {

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use strata_dialect::Parses;
+use strata_dialect::{Expect, Listed, Parses, Place, Read};
 use strata_fs::Files;
 use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
 
@@ -51,7 +51,7 @@ pub(crate) struct Reader<'a> {
     /// Parsed include targets, by path: each is read once.
     included: HashMap<PathBuf, Option<Node>>,
     /// The catalogue's own files, parsed, by path.
-    listed: HashMap<PathBuf, Vec<Node>>,
+    listed: HashMap<PathBuf, Read>,
     /// Every `!include` that found its file: the tag's scalar and the file.
     pub includes: Vec<strata_dialect::Reference>,
     /// The parses of the catalogue opened before, to reuse.
@@ -145,11 +145,15 @@ impl<'a> Reader<'a> {
         if let Some(cached) = self.included.get(&target) {
             return cached.clone();
         }
+        // A catalogue file was parsed with the others (its parse problems
+        // reported then); any other file is read here.
+        let place = Place::Reference(span);
         let content = match self.listed.get(&target) {
-            Some(documents) => self.files.expect_one(&target, documents.clone(), span),
-            None => self.files.included(&target, Format::Yaml, span),
+            Some(read) => self.files.expect(read.clone(), Expect::One, place),
+            None => self.files.read(&target, Format::Yaml, Expect::One, place),
         }
-        .report(&mut self.diagnostics);
+        .report(&mut self.diagnostics)
+        .and_then(Read::into_document);
         let content = content.map(|mut node| {
             stack.push(target.clone());
             self.expand(&mut node, &target, stack);
@@ -165,7 +169,7 @@ impl<'a> Reader<'a> {
 pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definition> {
     let Some(files) = reader
         .files
-        .list(&["yaml", "yml"], Path::new(""))
+        .list(&["yaml", "yml"], Listed::Folder(Path::new("")))
         .report(&mut reader.diagnostics)
     else {
         return IndexMap::new();
@@ -174,28 +178,21 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
     // the parse, then expand includes.
     // Parses are kept only for a reopening (the language server's), so a
     // one-off opening copies no tree.
-    let parsed = match reader.previous {
-        Some(previous) => reader
-            .files
-            .all_documents_reusing(&files, Format::Yaml, previous),
-        None => reader
-            .files
-            .all_documents(&files, Format::Yaml)
-            .into_iter()
-            .map(|outcome| (outcome, None))
-            .collect(),
-    };
+    let parsed = reader
+        .files
+        .all_documents(&files, Format::Yaml, reader.previous);
     for (file, (parsed, kept)) in files.iter().zip(parsed) {
         if let Some(kept) = kept {
             reader.parses.keep(file.clone(), kept);
         }
-        if let Some(documents) = parsed.report(&mut reader.diagnostics) {
-            reader.listed.insert(file.clone(), documents);
+        if let Some(read) = parsed.report(&mut reader.diagnostics) {
+            reader.listed.insert(file.clone(), read);
         }
     }
     let mut expanded = Vec::new();
     for file in files {
-        let Some(mut documents) = reader.listed.get(&file).cloned() else {
+        let Some(mut documents) = reader.listed.get(&file).map(|read| read.documents.clone())
+        else {
             continue;
         };
         let before = reader.diagnostics.len();

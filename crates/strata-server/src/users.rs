@@ -25,10 +25,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use strata_dialect::{Opened, Reader};
+use strata_dialect::{Expect, Opened, Place, Read, Reader};
 use strata_fs::PlainFs;
 use strata_platform::service::{USERS_FILE, UserEntry};
-use strata_syntax::{Diagnostic, Format, Limits, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, SourceDb, Span, Value};
 
 use crate::codes;
 
@@ -88,8 +88,9 @@ impl Users {
     pub fn load(path: &Path, limits: &Limits) -> Opened<Users> {
         let mut db = SourceDb::new();
         let format = Format::from_name(&path.to_string_lossy());
-        let outcome = Reader::new(&PlainFs, &mut db, *limits)
-            .document(path, format)
+        let read =
+            Reader::new(&PlainFs, &mut db, *limits).read(path, format, Expect::One, Place::File);
+        let outcome = Outcome::new(read.value.and_then(Read::into_document), read.diagnostics)
             .and_then(|node| users(&node).into())
             .valid();
         Opened::new(db, outcome)

@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, FromArgMatches as _, Subcommand as _};
 use indexmap::IndexMap;
-use strata_dialect::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage};
+use strata_dialect::{DocumentFormat, Done, Expect, Invocation, OutputFormat, Session, Usage};
 use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
 use strata_syntax::{Diagnostic, Format, Span};
 
@@ -191,7 +191,10 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
     let staged = resolve(&mut session, &args.resolve).and_then(|(spec, resolved)| {
         let state = match &args.state {
             Some(file) => {
-                let document = session.load_document(file)?;
+                let document = session
+                    .read(file, Expect::One)
+                    .report(&mut session.diagnostics)?
+                    .into_document()?;
                 Some(crate::deploy::read_state(&document).report(&mut session.diagnostics)?)
             }
             None => None,
@@ -239,7 +242,12 @@ fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::Re
     let blueprint = spec.loaded().map(|loaded| &loaded.blueprint);
     let inputs = inputs(session, &args.variables, blueprint)?;
     let datasources = match &args.datasources {
-        Some(file) => Some(session.load_document(file)?),
+        Some(file) => Some(
+            session
+                .read(file, Expect::One)
+                .report(&mut session.diagnostics)?
+                .into_document()?,
+        ),
         None => None,
     };
     let request = RenderRequest {
@@ -360,7 +368,10 @@ fn inputs(
 ) -> Option<Inputs> {
     let mut inputs = Inputs::default();
     if let Some(file) = &args.vars_file {
-        let document = session.load_document(file)?;
+        let document = session
+            .read(file, Expect::One)
+            .report(&mut session.diagnostics)?
+            .into_document()?;
         inputs
             .add_file(&document)
             .report(&mut session.diagnostics)?;

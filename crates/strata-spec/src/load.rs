@@ -8,10 +8,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use strata_dialect::Reader;
+use strata_dialect::{Expect, Place, Read, Reader};
 use strata_schema::Decoder;
 use strata_syntax::{
-    Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, Segment, SourceDb, SourceId, Span,
+    Diagnostic, FieldPath, Format, Node, NodeProperty, Outcome, Segment, SourceDb, Span,
 };
 
 use crate::codes;
@@ -35,50 +35,47 @@ pub struct Loaded {
     pub tree: Node,
 }
 
-/// Reads and checks the blueprint at `path`.
+/// Reads and checks the blueprint at `path` (YAML, or JSON by its
+/// extension; `-` is standard input, YAML).
 pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
-    let mut problems = Vec::new();
-    let Some(source) = reader.text(path).report(&mut problems) else {
-        return Outcome::failed(problems);
-    };
-    let loaded = read_source(reader, source, path);
-    problems.extend(loaded.diagnostics);
-    Outcome::new(loaded.value, problems)
+    let read = reader.read(path, format_of(path), Expect::OneAsParsed, Place::File);
+    checked(reader.db(), read)
 }
 
 /// Reads the blueprint at `path` that another one includes at `at`: a
-/// file that cannot be read is reported at the include.
+/// file that cannot be read is reported at the include; what it holds, in
+/// it.
 pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> Outcome<Loaded> {
-    match reader.fs().read(path, reader.limits().max_bytes) {
-        Ok(text) => {
-            let name = reader.fs().display(path);
-            let source = reader.db_mut().add(name, text);
-            read_source(reader, source, path)
-        }
-        Err(error) => Outcome::error(error.diagnostic(at)),
-    }
+    let read = reader.read(
+        path,
+        format_of(path),
+        Expect::OneAsParsed,
+        Place::UnreadAt(at),
+    );
+    checked(reader.db(), read)
 }
 
-/// Parses and checks a registered source read from `path` (YAML, or JSON
-/// by its extension; `-` is standard input, YAML).
-pub(crate) fn read_source(
-    reader: &mut Reader<'_>,
-    source: SourceId,
-    path: &Path,
-) -> Outcome<Loaded> {
-    let name = path.to_string_lossy();
-    let format = if name == "-" {
-        Format::Yaml
-    } else {
-        Format::from_name(&name)
+/// Checks the blueprint `text` fetched from a remote source, registered
+/// under `path` (`KIND:WHERE`; JSON by its extension, else YAML).
+pub(crate) fn read_fetched(reader: &mut Reader<'_>, path: &Path, text: &str) -> Outcome<Loaded> {
+    let name = path.display().to_string();
+    let read = reader.read_text(&name, text, format_of(path), Expect::OneAsParsed);
+    checked(reader.db(), read)
+}
+
+/// JSON by the extension, else YAML (`-`, standard input, is YAML).
+fn format_of(path: &Path) -> Format {
+    Format::from_name(&path.to_string_lossy())
+}
+
+/// Refuses the anchors, aliases and tags of a blueprint read as one
+/// document as far as it parses, and checks that document.
+fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
+    let mut problems = read.diagnostics;
+    let Some(read) = read.value else {
+        return Outcome::failed(problems);
     };
-    let mut problems = Vec::new();
-    let parsed = strata_syntax::parse(reader.db(), source, format, &reader.limits());
-    // A file that does not parse has its syntax error, not also "no
-    // document".
-    let unparsed = parsed.has_errors() && parsed.documents.is_empty();
-    problems.extend(parsed.diagnostics);
-    problems.extend(parsed.properties.iter().map(|property| match property {
+    let refused = read.properties.iter().map(|property| match property {
         NodeProperty::Anchor(span) | NodeProperty::Alias(span) => Diagnostic::error(
             codes::YAML_ALIAS,
             "YAML anchors and aliases are not part of blueprints (v2023-04-20)",
@@ -91,24 +88,18 @@ pub(crate) fn read_source(
             *span,
         )
         .with_help("remove the tag; `${..}` substitutions and functions compute values"),
-    }));
-    let mut documents = parsed.documents;
-    if unparsed {
+    });
+    // After the parse's problems and before a wrong count, which is about
+    // the file as a whole.
+    let count = problems
+        .iter()
+        .position(|problem| problem.code == strata_dialect::codes::DOCUMENT_COUNT)
+        .unwrap_or(problems.len());
+    problems.splice(count..count, refused);
+    let Some(root) = read.into_document() else {
         return Outcome::failed(problems);
-    }
-    let root = if documents.len() == 1 {
-        documents.remove(0)
-    } else {
-        let at = documents
-            .get(1)
-            .map_or(Span::file_start(source), |second| second.span);
-        let one = reader.expect_one(path, documents, at).report(&mut problems);
-        let Some(root) = one else {
-            return Outcome::failed(problems);
-        };
-        root
     };
-    let checked = check(&root, reader.db());
+    let checked = check(&root, db);
     problems.extend(checked.diagnostics);
     match checked.value {
         Some((blueprint, references)) => Outcome::new(

@@ -51,8 +51,7 @@ impl Resolver<'_> {
             Ok((display, text)) => {
                 let path = PathBuf::from(format!("{kind}:{display}"));
                 let mut reader = Reader::new(self.files, self.db, self.limits);
-                let id = reader.db_mut().add(path.display().to_string(), text);
-                load::read_source(&mut reader, id, &path).map(|loaded| (path, loaded))
+                load::read_fetched(&mut reader, &path, &text).map(|loaded| (path, loaded))
             }
             Err(message) => Outcome::error(
                 Diagnostic::error(
