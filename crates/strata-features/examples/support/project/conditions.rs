@@ -3,12 +3,7 @@
 
 use fastrand::Rng;
 
-use super::CONTROLPLANES;
-use super::FIXED_ATOMS;
-use super::RETENTION;
-use super::TOGGLES;
-use super::WORKERS;
-use super::pick;
+use super::{CONTROLPLANES, FIXED_ATOMS, RETENTION, TOGGLES, WORKERS, pick};
 
 /// A condition atom that is `truth` under the bench values.
 pub(super) fn atom(rng: &mut Rng, toggles: &[bool], truth: bool) -> String {

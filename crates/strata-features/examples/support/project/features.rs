@@ -4,27 +4,12 @@
 
 use fastrand::Rng;
 
-use super::AREAS;
-use super::Base;
-use super::FILE_EVERY;
-use super::INPUT_KEYS;
-use super::SUFFIXES;
-use super::TOGGLES;
-use super::VARIANTS;
 use super::conditions::condition;
-use super::cycled;
-use super::earlier;
-use super::inline_patch;
-use super::input_value;
-use super::literal_input;
-use super::pick;
-use super::substitutions;
-use super::yaml::Y;
-use super::yaml::document;
-use super::yaml::flow;
-use super::yaml::m;
-use super::yaml::r;
-use super::yaml::s;
+use super::yaml::{Y, document, flow, m, r, s};
+use super::{
+    AREAS, Base, FILE_EVERY, INPUT_KEYS, SUFFIXES, TOGGLES, VARIANTS, cycled, earlier,
+    inline_patch, input_value, literal_input, pick, substitutions,
+};
 
 pub(super) struct Feature {
     pub(super) name: String,
