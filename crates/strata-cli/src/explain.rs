@@ -44,7 +44,7 @@ pub(crate) fn run(invocation: Invocation, args: &ExplainArgs) -> Result<Done, Us
         Some(name) => {
             let found = every
                 .iter()
-                .find(|explanation| explanation.code == name.as_str());
+                .find(|explanation| explanation.code.as_str() == name);
             let Some(found) = found else {
                 let known = every.iter().map(|explanation| explanation.code.as_str());
                 let mut message = format!("no diagnostic code is named `{name}`");

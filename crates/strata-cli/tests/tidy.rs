@@ -529,3 +529,35 @@ fn input_files_are_read_through_strata_fs_and_the_reader() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// No caller branches on a diagnostic's code by comparing it: where a
+/// caller must know which problem happened, a typed result says so (the
+/// platform's `Refusal`, the spec's `Unset`), else a `match` on the
+/// declared constants does.
+#[test]
+fn no_caller_compares_a_code() {
+    let root = workspace();
+    let mut problems = Vec::new();
+    for file in files(&root.join("crates"), &[".rs"]) {
+        if !file.components().any(|c| c.as_os_str() == "src") {
+            continue;
+        }
+        let text = read(&file);
+        let (code, _) = split_tests(&text);
+        for (number, line) in code.lines().enumerate() {
+            if line.contains(".code == ") || line.contains(".code != ") {
+                problems.push(format!(
+                    "{}:{}: {}",
+                    file.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "compare a code with `match`:\n{}",
+        problems.join("\n")
+    );
+}

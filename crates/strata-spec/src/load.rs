@@ -93,7 +93,7 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
     // the file as a whole.
     let count = problems
         .iter()
-        .position(|problem| problem.code == strata_dialect::codes::DOCUMENT_COUNT)
+        .position(|problem| matches!(problem.code, strata_dialect::codes::DOCUMENT_COUNT))
         .unwrap_or(problems.len());
     problems.splice(count..count, refused);
     let Some(root) = read.into_document() else {
