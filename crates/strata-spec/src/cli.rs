@@ -8,14 +8,10 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, FromArgMatches as _, Subcommand as _};
-use indexmap::IndexMap;
 use strata_dialect::{DocumentFormat, Done, Expect, Invocation, OutputFormat, Session, Usage};
-use strata_subst::{Failure, Value, check_template, evaluate, parse_template};
-use strata_syntax::{Diagnostic, Format, Span};
+use strata_syntax::{Diagnostic, Span};
 
-use crate::{
-    Environment, Given, GivenValue, Inputs, Origin, RenderRequest, Resolved, Settings, Spec,
-};
+use crate::{Given, GivenValue, Inputs, Origin, RenderRequest, Settings, Spec};
 
 // The verbs; the `about` of the subcommand is set where it is built,
 // as a doc comment here would replace it.
@@ -436,131 +432,17 @@ fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
     let Some(inputs) = inputs(&mut session, &args.variables, blueprint) else {
         return Ok(session.finish(|_| None));
     };
-    let (variables, secret_variables) = match blueprint {
-        Some(blueprint) => {
-            // A variable nobody gave is an error only where the text reads it.
-            let resolved = crate::resolve_variables(blueprint, &inputs, crate::Unset::Allowed);
-            session.diagnostics.extend(resolved.diagnostics);
-            if session.has_errors() {
-                return Ok(session.finish(|_| None));
-            }
-            split_secrets(resolved.value.unwrap_or_default())
-        }
-        None => (untyped(&mut session, &inputs), Vec::new()),
-    };
-    let source = session.db.add("<text>", args.text.clone());
-    let at = Span::new(source, 0, args.text.len());
-    let template = match parse_template(&args.text) {
-        Ok(template) => template,
-        Err(errors) => {
-            for error in errors {
-                session
-                    .diagnostics
-                    .push(error.diagnostic(&session.db, at, &args.text));
-            }
-            return Ok(session.finish(|_| None));
-        }
-    };
-    let (_, problems) = match blueprint {
-        Some(blueprint) => crate::validate::check_text(blueprint, &template),
-        None => check_template(&template, &strata_subst::check::Unscoped),
-    };
-    for problem in problems {
-        session
-            .diagnostics
-            .push(problem.diagnostic(&session.db, at, &args.text));
-    }
-    if session.has_errors() {
-        return Ok(session.finish(|_| None));
-    }
-    let cwd =
-        std::env::current_dir().map_or_else(|_| ".".to_owned(), |dir| dir.display().to_string());
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .ok()
-        .and_then(|elapsed| i64::try_from(elapsed.as_secs()).ok())
-        .unwrap_or_default();
-    let steps = strata_subst::Steps::default();
-    let secret: Vec<&str> = secret_variables.iter().map(String::as_str).collect();
-    let environment =
-        Environment::new(blueprint, variables, cwd, now, &steps).with_secret_variables(&secret);
-    let value = match evaluate(&template, &environment) {
-        Ok(value) => value,
-        Err(Failure::Pending(what)) => {
-            session.diagnostics.push(Diagnostic::note(
-                crate::codes::KNOWN_AFTER_DEPLOY,
-                format!("known after deploy: {what}"),
-                at,
-            ));
-            return Ok(session.finish(|_| None));
-        }
-        Err(Failure::Error(error)) => {
-            session
-                .diagnostics
-                .push(error.diagnostic(&session.db, at, &args.text));
-            return Ok(session.finish(|_| None));
-        }
-    };
-    let secret = blueprint
-        .is_some_and(|blueprint| crate::secrets::template_reads_secret(blueprint, &template));
+    let evaluated = crate::text::evaluate_text(blueprint, &args.text, &inputs, &mut session.db)
+        .report(&mut session.diagnostics);
     Ok(session.finish(|session| {
-        let json = if secret && !args.show_secrets {
+        let evaluated = evaluated?;
+        let json = if evaluated.reads_secret && !args.show_secrets {
             serde_json::Value::String(crate::MASK.to_owned())
         } else {
-            value.to_json()?
+            evaluated.value.to_json()?
         };
         session.write_value(&json, format)
     }))
-}
-
-/// The variables' values, and the names of the secret ones.
-fn split_secrets(resolved: IndexMap<String, Resolved>) -> (IndexMap<String, Value>, Vec<String>) {
-    let secret = resolved
-        .iter()
-        .filter(|(_, resolved)| resolved.secret)
-        .map(|(name, _)| name.clone())
-        .collect();
-    let values = resolved
-        .into_iter()
-        .map(|(name, resolved)| (name, resolved.value))
-        .collect();
-    (values, secret)
-}
-
-/// Variables without a blueprint: each `--var` value read as a YAML
-/// scalar (`3` an integer, `true` a boolean), each file value as written.
-fn untyped(session: &mut Session, inputs: &Inputs) -> IndexMap<String, Value> {
-    let mut variables = IndexMap::new();
-    for given in &inputs.given {
-        let value = match &given.value {
-            GivenValue::Node(node) => Value::from_node(node),
-            GivenValue::Value(value) => value.clone(),
-            GivenValue::Text(text) => {
-                let limits = strata_syntax::Limits::default();
-                let parsed = strata_dialect::parse_document(
-                    &mut session.db,
-                    &given.name,
-                    text,
-                    Format::Yaml,
-                    &limits,
-                );
-                parsed
-                    .ok()
-                    .filter(|node| {
-                        !matches!(
-                            node.value,
-                            strata_syntax::Value::Seq(_) | strata_syntax::Value::Map(_)
-                        )
-                    })
-                    .map_or_else(
-                        || Value::String(text.clone()),
-                        |node| Value::from_node(&node),
-                    )
-            }
-        };
-        variables.insert(given.name.clone(), value);
-    }
-    variables
 }
 
 /// Every core function: `signature  summary` lines, or a list with `-o`.

@@ -18,6 +18,8 @@
 //! - `resolve`: the resolved blueprint ([`ResolvedBlueprint`]): children,
 //!   values, `each` and `condition`, every known field substituted, exports;
 //!   secrets masked in output.
+//! - `text`: one `${..}` text evaluated in a blueprint's terms or none
+//!   ([`Spec::evaluate`], [`evaluate_text`]: `strata spec eval`).
 //! - [`deploy`]: deployment staging, apart from loading and resolution:
 //!   the links and deployment order ([`deploy::Graph`]) and the changes
 //!   from a previous deployment's state ([`deploy::Plan`]), with the
@@ -41,6 +43,7 @@ mod placement;
 mod resolve;
 mod schema;
 mod secrets;
+mod text;
 mod validate;
 mod variables;
 
@@ -60,6 +63,7 @@ pub use resolve::{
     ResolvedResource,
 };
 pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
+pub use text::{Evaluated, evaluate_text};
 pub use validate::{Element, References};
 pub use variables::{
     Given, GivenValue, Inputs, Origin, Resolved, Unset, resolve as resolve_variables,
@@ -99,6 +103,18 @@ impl Spec {
     #[must_use]
     pub fn loaded(&self) -> Option<&Loaded> {
         self.loaded.as_ref()
+    }
+
+    /// Evaluates the `${..}` `text` in this blueprint's terms, with the
+    /// variables `inputs` gives ([`evaluate_text`]); the text is
+    /// registered in `db`.
+    pub fn evaluate(&self, text: &str, inputs: &Inputs, db: &mut SourceDb) -> Outcome<Evaluated> {
+        evaluate_text(
+            self.loaded().map(|loaded| &loaded.blueprint),
+            text,
+            inputs,
+            db,
+        )
     }
 
     /// The links and deployment order of `resolved` (a render of this

@@ -268,3 +268,31 @@ resources:
         "the provider of `aws/vpc` finds nothing for `network`: no VPC where tags has key dev"
     );
 }
+
+/// `Spec::evaluate` is `strata spec eval` as a method: a text in the
+/// blueprint's terms, its variables typed by their definitions, a result
+/// that reads a secret said so, a reference to nothing an error.
+#[test]
+fn a_text_evaluates_in_the_blueprints_terms() {
+    let (sources, spec) = open(
+        "version: 2023-04-20\nvariables:\n  port: {type: integer}\n  token: {type: string, secret: true}\nresources:\n  api: {type: aws/lambda/function, spec: {handler: main}}\n",
+    );
+    let inputs = Inputs {
+        given: vec![flag("port", "8080"), flag("token", "hunter2")],
+    };
+    let mut db = SourceDb::extending(sources.clone());
+    let port = spec
+        .evaluate("${variables.port}", &inputs, &mut db)
+        .value
+        .unwrap();
+    assert_eq!(port.value, Value::Int(8080));
+    assert!(!port.reads_secret);
+    let token = spec
+        .evaluate("${variables.token}-x", &inputs, &mut db)
+        .value
+        .unwrap();
+    assert!(token.reads_secret);
+    let unknown = spec.evaluate("${variables.nope}", &inputs, &mut db);
+    assert!(unknown.value.is_none());
+    assert_eq!(unknown.diagnostics[0].code, "spec/unknown-variable");
+}
