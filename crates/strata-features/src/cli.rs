@@ -1,4 +1,4 @@
-//! `strata features render|check|schema`: the dialect's verbs on the
+//! `strata features render|check|eval|schema`: the dialect's verbs on the
 //! command line ([`strata_dialect::Describe::command`]).
 
 use std::collections::HashMap;
@@ -19,6 +19,8 @@ enum FeaturesCommand {
     Render(RenderArgs),
     /// Compose a context's blueprint and report every problem; exit 0 or 1.
     Check(ContextArgs),
+    /// Evaluate a `when` expression (or a `${..}` text) as a context's features see it, and print its value.
+    Eval(EvalArgs),
     /// Print the JSON Schema of `blueprint.yaml` or of a feature file.
     Schema(SchemaArgs),
 }
@@ -45,6 +47,16 @@ struct RenderArgs {
     /// Name, beside each component and kustomization, the files that made it (YAML only).
     #[arg(long)]
     explain: bool,
+}
+
+/// `eval` arguments.
+#[derive(Debug, Args)]
+struct EvalArgs {
+    #[command(flatten)]
+    context: ContextArgs,
+    /// The expression (`provider == 'aws' && cluster.workers.count > 2`), or a text with `${..}` in it.
+    #[arg(value_name = "EXPRESSION")]
+    expression: String,
 }
 
 /// `schema` arguments.
@@ -111,6 +123,18 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
             render(&mut session, &args);
             Ok(session.finish(|_| None))
         }
+        FeaturesCommand::Eval(args) => {
+            let format = session.document_format(DocumentFormat::Yaml)?;
+            let value = session
+                .open::<Project>(&args.context.dir, Settings::default())
+                .and_then(|project| {
+                    let request = request(&args.context);
+                    project
+                        .evaluate(&request, &args.expression, &mut session.db)
+                        .report(&mut session.diagnostics)
+                });
+            Ok(session.finish(|session| session.write_document(&value?, format)))
+        }
         FeaturesCommand::Schema(args) => {
             let format = session.document_format(DocumentFormat::Json)?;
             let schema = match args.kind {
@@ -126,11 +150,15 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
 /// when the project's files have errors, so every problem shows at once.
 fn render(session: &mut Session, args: &ContextArgs) -> Option<Rendered> {
     let project = session.open::<Project>(&args.dir, Settings::default())?;
-    let request = RenderRequest {
+    session.render(&project, &request(args))
+}
+
+/// The request the arguments name.
+fn request(args: &ContextArgs) -> RenderRequest {
+    RenderRequest {
         context: args.context.clone(),
         sets: args.sets.clone(),
-    };
-    session.render(&project, &request)
+    }
 }
 
 /// The blueprint in YAML, each entry's `name` (or `path`) line ending in

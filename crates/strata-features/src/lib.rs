@@ -321,6 +321,71 @@ impl Dialect for Project {
 }
 
 impl Project {
+    /// Evaluates `text` in the environment a `when` of `request.context`
+    /// sees (the context's values with `request.sets` applied, the context
+    /// and project names, `jsonnet()` and `file()` read from the template
+    /// folder): a bare expression, or a `${..}` text when it holds `${`.
+    /// The text is registered in `db` as `<expression>`, so a problem
+    /// points at its character.
+    pub fn evaluate(
+        &self,
+        request: &RenderRequest,
+        text: &str,
+        db: &mut SourceDb,
+    ) -> Outcome<Node> {
+        let mut diagnostics = Vec::new();
+        let value = self.evaluate_into(request, text, db, &mut diagnostics);
+        Outcome::new(value, diagnostics).valid()
+    }
+
+    fn evaluate_into(
+        &self,
+        request: &RenderRequest,
+        text: &str,
+        db: &mut SourceDb,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Node> {
+        let mut files = Reader::new(self.root.as_ref(), db, self.limits);
+        let values = config::values(
+            self.windsor.as_ref()?,
+            &mut files,
+            &request.context,
+            &request.sets,
+            diagnostics,
+        )?;
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return None;
+        }
+        let source = db.add("<expression>", text);
+        let at = Span::new(source, 0, text.len());
+        let shared = RefCell::new(std::mem::take(db));
+        let names = [request.context.as_str(), self.name.as_str()];
+        let template = host::Template::new(
+            self.template.clone(),
+            &values,
+            names,
+            self.limits,
+            &shared,
+            host::Jsonnet::Evaluated(self.progress.clone()),
+        );
+        let host = template.for_file(Path::new(BLUEPRINT_FILE));
+        let result = if text.contains("${") {
+            strata_cond::Template::parse(text).and_then(|parsed| {
+                Ok(match parsed {
+                    Some(parsed) => parsed.render(&values, &host, at)?,
+                    None => Node::new(Value::String(text.to_owned()), at),
+                })
+            })
+        } else {
+            strata_cond::parse(text).and_then(|expr| strata_cond::evaluate(&expr, &values, &host))
+        };
+        drop(template);
+        *db = shared.into_inner();
+        result
+            .map_err(|error| diagnostics.push(error.diagnostic(db, at, text)))
+            .ok()
+    }
+
     fn render_into(
         &self,
         request: &RenderRequest,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use strata_features::{Dialect, Options, Project, RenderRequest, Section, Settings};
 use strata_fs::MemoryFs;
-use strata_syntax::{Diagnostic, Limits, SourceDb};
+use strata_syntax::{Diagnostic, Limits, SourceDb, Value};
 
 const BLUEPRINT: &str = "kind: Blueprint
 apiVersion: blueprints.windsorcli.dev/v1alpha1
@@ -124,4 +124,36 @@ fn check_composes_every_context() {
     let problems = project.check(&mut db);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].notes, ["in context `prod`"]);
+}
+
+/// `Project::evaluate` sees what a feature's `when` sees: the context's
+/// values and `--set`s, the context's name; a `${..}` text is
+/// interpolated; a broken expression is reported at its character.
+#[test]
+fn an_expression_evaluates_as_the_contexts_features_see_it() {
+    let opened = Project::open(
+        Arc::new(project(FEATURE)),
+        Options::new(Limits::default(), Settings::default()),
+    );
+    let project = opened.outcome.value.expect("a project");
+    let mut db = SourceDb::extending(opened.sources);
+    let request = RenderRequest {
+        context: "prod".to_owned(),
+        sets: vec![("region".to_owned(), "us-east-1".to_owned())],
+    };
+    let evaluate = |text: &str, db: &mut SourceDb| project.evaluate(&request, text, db);
+    let applies = evaluate("provider == 'aws' && context == 'prod'", &mut db);
+    assert!(matches!(
+        applies.value.map(|node| node.value),
+        Some(Value::Bool(true))
+    ));
+    let text = evaluate("vpc-${region}", &mut db).value.expect("a value");
+    assert_eq!(text.as_str(), Some("vpc-us-east-1"));
+    let broken = evaluate("provider ==", &mut db);
+    assert!(broken.value.is_none());
+    let record = broken.diagnostics[0].record(&db);
+    assert_eq!(
+        (record.code.as_str(), record.file.as_str(), record.column),
+        ("cond/parse", "<expression>", 12)
+    );
 }
