@@ -18,16 +18,55 @@ use std::path::Path;
 
 use strata_dialect::{Expect, Place, Reader};
 use strata_merge::{Strategies, Strategy};
-use strata_syntax::{Diagnostic, Entry, FieldPath, Format, Node, Segment, Span, Value};
+use strata_syntax::{Diagnostic, Entry, FieldPath, Format, Mapping, Node, Segment, Span, Value};
 
 use crate::codes;
 
 /// The file at the project root.
 pub(crate) const WINDSOR_FILE: &str = "windsor.yaml";
 
-/// The values of `context`, with every problem recorded.
+/// The template's schema, whose defaults lie under every context's values.
+pub(crate) const SCHEMA_FILE: &str = "schema.yaml";
+
+/// The defaults a JSON Schema declares, as Windsor extracts them: each
+/// property's `default`, and for a property of `type: object` the defaults
+/// of its own properties (which take the place of its `default` when there
+/// are any). `None` when the schema declares none.
+pub(crate) fn schema_defaults(schema: &Node) -> Option<Node> {
+    let properties = schema.get("properties")?.as_map()?;
+    let mut defaults = Mapping::default();
+    for (name, entry) in properties {
+        let property = &entry.value;
+        if let Some(default) = property.get("default") {
+            defaults.insert(
+                name.clone(),
+                Entry {
+                    key_span: entry.key_span,
+                    value: default.clone(),
+                },
+            );
+        }
+        if property.get("type").and_then(Node::as_str) == Some("object")
+            && let Some(nested) = schema_defaults(property)
+        {
+            defaults.insert(
+                name.clone(),
+                Entry {
+                    key_span: entry.key_span,
+                    value: nested,
+                },
+            );
+        }
+    }
+    (!defaults.is_empty()).then(|| Node::new(Value::Map(defaults), schema.span))
+}
+
+/// The values of `context`, with every problem recorded: the schema's
+/// `defaults` (when there are any) under the context's block of
+/// `windsor.yaml`, `contexts/<context>/values.yaml` over it, then `sets`.
 pub(crate) fn values(
     windsor: &Node,
+    defaults: Option<&Node>,
     files: &mut Reader<'_>,
     context: &str,
     sets: &[(String, String)],
@@ -99,6 +138,16 @@ pub(crate) fn values(
         let merged = strata_merge::merge(
             config,
             values,
+            &Strategies::with_fallback(Strategy::Replace),
+        );
+        diagnostics.extend(merged.diagnostics);
+        config = merged.root;
+    }
+    if let Some(defaults) = defaults {
+        // Given values win over defaults at every depth.
+        let merged = strata_merge::merge(
+            defaults.clone(),
+            config,
             &Strategies::with_fallback(Strategy::Replace),
         );
         diagnostics.extend(merged.diagnostics);
@@ -235,14 +284,78 @@ mod tests {
             )
             .report(&mut diagnostics)
             .and_then(strata_dialect::Read::into_document);
+        let defaults = files
+            .is_file(Path::new("contexts/_template/schema.yaml"))
+            .then(|| {
+                files
+                    .read(
+                        Path::new("contexts/_template/schema.yaml"),
+                        Format::Yaml,
+                        Expect::One,
+                        Place::File,
+                    )
+                    .report(&mut diagnostics)
+            })
+            .flatten()
+            .and_then(strata_dialect::Read::into_document)
+            .and_then(|schema| schema_defaults(&schema));
         let config = values(
             &windsor.unwrap(),
+            defaults.as_ref(),
             &mut files,
             context,
             &sets,
             &mut diagnostics,
         );
         (db, config, diagnostics)
+    }
+
+    #[test]
+    fn schema_defaults_lie_under_the_values_at_every_depth() {
+        let fs = project().with(
+            "contexts/_template/schema.yaml",
+            r"$schema: https://json-schema.org/draft/2020-12/schema
+type: object
+properties:
+  provider: {type: string, default: generic}
+  ingress:
+    type: object
+    properties:
+      enabled: {type: boolean, default: true}
+  cluster:
+    type: object
+    default: {ignored: true}
+    properties:
+      workers:
+        type: object
+        properties:
+          count: {type: integer, default: 2}
+          size: {type: string, default: small}
+  network:
+    type: object
+    default: {cidr_block: 10.0.0.0/16}
+",
+        );
+        let (_, config, diagnostics) = values_of(&fs, "aws", &[]);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(
+            config.unwrap().to_json_value(),
+            serde_json::json!({
+                "provider": "aws",
+                "ingress": {"enabled": true},
+                "cluster": {"workers": {"count": 2, "size": "small"}},
+                "network": {"cidr_block": "10.0.0.0/16"},
+                "context": "aws",
+            })
+        );
+        // A given value wins; its siblings keep their defaults.
+        let (_, config, _) = values_of(&fs, "local", &[("cluster.workers.count", "5")]);
+        let config = config.unwrap().to_json_value();
+        assert_eq!(
+            config["cluster"]["workers"],
+            serde_json::json!({"count": 5, "size": "small"})
+        );
+        assert_eq!(config["cluster"]["zones"], serde_json::json!(["c"]));
     }
 
     fn project() -> MemoryFs {

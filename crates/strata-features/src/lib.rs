@@ -112,6 +112,9 @@ pub struct Project {
     blueprint_written: bool,
     /// The valid features, in name order.
     features: Vec<Feature>,
+    /// The defaults `contexts/_template/schema.yaml` declares, when it
+    /// declares any: the lowest layer of every context's values.
+    defaults: Option<Node>,
     /// Whether opening found no error: only then does a render compose.
     complete: bool,
 }
@@ -249,6 +252,21 @@ impl Dialect for Project {
             empty_blueprint(&mut diagnostics)
         };
         let features = read_features(&mut reader, &mut diagnostics);
+        let defaults = template
+            .is_file(Path::new(config::SCHEMA_FILE))
+            .then(|| {
+                reader
+                    .read(
+                        Path::new(config::SCHEMA_FILE),
+                        Format::Yaml,
+                        Expect::AtMostOne,
+                        Place::File,
+                    )
+                    .report(&mut diagnostics)
+            })
+            .flatten()
+            .and_then(Read::into_document)
+            .and_then(|schema| config::schema_defaults(&schema));
         let name = options.settings.project_name.unwrap_or_else(|| {
             std::path::absolute(files.display(Path::new("")))
                 .ok()
@@ -267,6 +285,7 @@ impl Dialect for Project {
                 blueprint,
                 blueprint_written,
                 features,
+                defaults,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };
             Outcome::new(Some(project), diagnostics)
@@ -348,6 +367,7 @@ impl Project {
         let mut files = Reader::new(self.root.as_ref(), db, self.limits);
         let values = config::values(
             self.windsor.as_ref()?,
+            self.defaults.as_ref(),
             &mut files,
             &request.context,
             &request.sets,
@@ -395,6 +415,7 @@ impl Project {
         let mut files = Reader::new(self.root.as_ref(), db, self.limits);
         let values = config::values(
             self.windsor.as_ref()?,
+            self.defaults.as_ref(),
             &mut files,
             &request.context,
             &request.sets,

@@ -233,7 +233,9 @@ impl Project {
             let mut db = SourceDb::extending(self.sources.clone());
             let mut problems = Vec::new();
             let mut files = Reader::new(self.root.as_ref(), &mut db, self.limits);
-            let Some(values) = config::values(windsor, &mut files, context, &[], &mut problems)
+            let defaults = self.defaults.as_ref();
+            let Some(values) =
+                config::values(windsor, defaults, &mut files, context, &[], &mut problems)
             else {
                 let _ = writeln!(lines, "- in context `{context}`: its values cannot be read");
                 continue;
