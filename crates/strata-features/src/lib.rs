@@ -108,8 +108,6 @@ pub struct Project {
     /// `blueprint.yaml`, decoded, unless it is invalid; an empty one when
     /// the template has none (named at render after the context).
     blueprint: Option<(BlueprintFile, Node)>,
-    /// Whether the template has a `blueprint.yaml`.
-    blueprint_written: bool,
     /// The valid features, in name order.
     features: Vec<Feature>,
     /// The defaults `contexts/_template/schema.yaml` declares, when it
@@ -283,7 +281,6 @@ impl Dialect for Project {
                 sources: sources.clone(),
                 windsor,
                 blueprint,
-                blueprint_written,
                 features,
                 defaults,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
@@ -472,11 +469,9 @@ impl Project {
             terraform.into_iter().map(|c| c.node).collect(),
             kustomize.into_iter().map(|c| c.node).collect(),
         );
-        if !self.blueprint_written {
-            // As Windsor: a template of features only is a blueprint named
-            // after the context.
-            name_after_context(&mut tree, &request.context);
-        }
+        // As Windsor v0.8: the composed blueprint is the context's, named
+        // and described after it whatever the template's `metadata` says.
+        name_after_context(&mut tree, &request.context);
         // The composed result must still be a blueprint (inputs and
         // substitutions now hold values, not expressions).
         let model = BLUEPRINT
@@ -523,9 +518,10 @@ fn empty_blueprint(diagnostics: &mut Vec<Diagnostic>) -> Option<(BlueprintFile, 
     Some((model, tree))
 }
 
-/// Names a blueprint made without `blueprint.yaml` after `context`.
+/// Names and describes the composed blueprint after `context`, as
+/// Windsor v0.8 does (`Blueprint for <context> context`).
 fn name_after_context(tree: &mut Node, context: &str) {
-    let description = format!("This blueprint outlines resources in the {context} context");
+    let description = format!("Blueprint for {context} context");
     if let Some(metadata) = tree.at_mut(&[Segment::Key("metadata".to_owned())]) {
         metadata.insert(
             "name",

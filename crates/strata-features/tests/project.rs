@@ -54,7 +54,8 @@ fn render(fs: MemoryFs, context: &str) -> (Vec<Diagnostic>, Option<Vec<String>>)
     let rendered = project.render(&request, &mut db);
     diagnostics.extend(rendered.diagnostics);
     let contributions = rendered.value.map(|rendered| {
-        assert_eq!(rendered.model.metadata.name, "base");
+        // As Windsor, the composed blueprint is named after the context.
+        assert_eq!(rendered.model.metadata.name, context);
         rendered
             .contributions()
             .into_iter()
