@@ -48,8 +48,8 @@ metadata:
     }
 
     DUPLICATE_ENTRY = "features/duplicate-entry" {
-        when: "one file gives the same component or kustomization twice",
-        why: r"Within one file (the blueprint or one feature), each Terraform component (by `path` and `source`) and each kustomization (by `name`) may be given once: a second entry would have to merge into the first, and the file would say two things at once. The second is reported and left out.",
+        when: "the base blueprint gives the same component or kustomization twice",
+        why: r"In `blueprint.yaml`, each Terraform component (by `path` and `source`) and each kustomization (by `name`) may be given once: the base blueprint states what every context starts from, and a second entry would say two things at once. The second is reported and left out. (A feature may list an entry several times, each under its own `when`: as Windsor, each that applies merges in turn.)",
         fix: r"Combine the two entries into one, or give them different `path`s (components) or `name`s (kustomizations).",
         example: r"# contexts/_template/blueprint.yaml
 kind: Blueprint

@@ -155,6 +155,15 @@ pub(crate) struct Composed {
     pub(crate) node: Node,
 }
 
+/// What an entry given again in one file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Repeats {
+    /// An error (`features/duplicate-entry`): the base blueprint.
+    Refused,
+    /// Applied in turn, each by its own `when` and strategy: a feature.
+    Applied,
+}
+
 /// The composition so far.
 pub(crate) struct Composer<'a> {
     db: &'a RefCell<SourceDb>,
@@ -214,20 +223,26 @@ impl<'a> Composer<'a> {
     }
 
     /// Adds the entries of `section` of a file (the blueprint or a feature)
-    /// whose `when` holds, each prepared and merged by its strategy.
+    /// whose `when` holds, each prepared and merged by its strategy. An
+    /// entry a file gives again is what `repeats` says: in a feature, as
+    /// Windsor, each applies in turn (a kustomization listed under several
+    /// `when`s gathers what each gives); in the blueprint, an error.
     pub(crate) fn apply(
         &mut self,
         candidates: Vec<Candidate<'_>>,
         section: Section,
         layer: LayerId,
         host: &dyn Host,
+        repeats: Repeats,
     ) {
         let mut in_file: HashMap<(&str, &str), Span> = HashMap::new();
         for candidate in candidates {
             let entry = candidate.node;
             let id = candidate.id.to_owned();
             let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
-            if let Some(first) = in_file.insert(candidate.identity, key_span) {
+            if let Some(first) = in_file.insert(candidate.identity, key_span)
+                && repeats == Repeats::Refused
+            {
                 self.diagnostics.push(
                     Diagnostic::error(
                         codes::DUPLICATE_ENTRY,

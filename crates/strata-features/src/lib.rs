@@ -56,7 +56,7 @@ use strata_syntax::{
     Value,
 };
 
-use compose::{Candidate, Composer};
+use compose::{Candidate, Composer, Repeats};
 pub use model::{
     API_VERSION, ApiVersion, BlueprintFile, BlueprintKind, ConditionalKustomization,
     ConditionalTerraform, FeatureFile, FeatureKind, Kustomization, MergeStrategy, Metadata, Patch,
@@ -438,7 +438,7 @@ impl Project {
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
         for section in [Section::Terraform, Section::Kustomize] {
             let candidates = Candidate::of_blueprint(blueprint, blueprint_tree, section);
-            composer.apply(candidates, section, LayerId(0), &host);
+            composer.apply(candidates, section, LayerId(0), &host, Repeats::Refused);
         }
         for feature in &self.features {
             let host = template.for_file(&feature.path);
@@ -450,7 +450,7 @@ impl Project {
             layers.push(feature.model.metadata.name.clone());
             for section in [Section::Terraform, Section::Kustomize] {
                 let candidates = Candidate::of_feature(&feature.model, &feature.tree, section);
-                composer.apply(candidates, section, layer, &host);
+                composer.apply(candidates, section, layer, &host, Repeats::Applied);
             }
         }
         let Composer {
