@@ -15,7 +15,7 @@ strata_syntax::declare_codes! {
     }
 
     UNKNOWN_CONTEXT = "features/unknown-context" {
-        when: "no `contexts.<NAME>` (the known ones are listed)",
+        when: "no file names the context: no `contexts.<NAME>` in `windsor.yaml`, no `contexts/<NAME>/windsor.yaml` or `values.yaml` (the known ones are listed)",
         why: r"`--context NAME` chooses the block `contexts.<NAME>` of `windsor.yaml` as the values of the render, so the name must be one the file declares. The message lists the declared contexts and suggests the closest one.",
         fix: r"Pass one of the listed names to `--context`, or add the context under `contexts:` in `windsor.yaml`.",
         example: r"# windsor.yaml (rendered with: strata features render . --context locla)

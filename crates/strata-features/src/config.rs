@@ -61,9 +61,14 @@ pub(crate) fn schema_defaults(schema: &Node) -> Option<Node> {
     (!defaults.is_empty()).then(|| Node::new(Value::Map(defaults), schema.span))
 }
 
-/// The values of `context`, with every problem recorded: the schema's
-/// `defaults` (when there are any) under the context's block of
-/// `windsor.yaml`, `contexts/<context>/values.yaml` over it, then `sets`.
+/// The values of `context`, with every problem recorded, as Windsor v0.8
+/// layers them (each over the one before, mappings merged deeply): the
+/// schema's `defaults`, the context's block of the root `windsor.yaml`,
+/// `contexts/<context>/windsor.yaml` (or `.yml`, where `windsor init`
+/// writes a context's settings), `contexts/<context>/values.yaml`; then
+/// the empty `cluster.controlplanes.nodes` and `cluster.workers.nodes`
+/// Windsor adds so expressions can read them, `context`, and `sets`. A
+/// context none of the files names is an error.
 pub(crate) fn values(
     windsor: &Node,
     defaults: Option<&Node>,
@@ -73,73 +78,54 @@ pub(crate) fn values(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Node> {
     let contexts = windsor.get("contexts");
-    let Some(block) = contexts.and_then(|c| c.get(context)) else {
-        let known: Vec<&str> = contexts
-            .and_then(Node::as_map)
-            .map(|map| map.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        let text = format!("--context {context}");
-        let id = files.register("<command line>", &text);
-        diagnostics.push(
-            Diagnostic::error(
-                codes::UNKNOWN_CONTEXT,
-                format!("`{WINDSOR_FILE}` has no context `{context}`"),
-                Span::new(id, "--context ".len(), text.len()),
-            )
-            .with_note(if known.is_empty() {
-                format!("`{WINDSOR_FILE}` declares no `contexts`")
-            } else {
-                format!(
-                    "the contexts are: {}",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
-            .with_suggestion(context, known.iter().copied()),
-        );
+    let folder = Path::new("contexts").join(context);
+    let context_file = ["windsor.yaml", "windsor.yml"]
+        .map(|name| folder.join(name))
+        .into_iter()
+        .find(|path| files.is_file(path));
+    let values_file = Some(folder.join("values.yaml")).filter(|path| files.is_file(path));
+    let block = contexts.and_then(|c| c.get(context));
+    if block.is_none() && context_file.is_none() && values_file.is_none() {
+        diagnostics.push(unknown_context(windsor, files, context));
         return None;
-    };
-    let mut config = match block.value {
-        Value::Map(_) => block.clone(),
-        Value::Null => Node::new(Value::Map(strata_syntax::Mapping::default()), block.span),
-        _ => {
+    }
+    let mut config = match block.map(|block| &block.value) {
+        Some(Value::Map(_)) => block.cloned()?,
+        Some(Value::Null) | None => {
+            let span = block.map_or(windsor.span, |block| block.span);
+            Node::new(Value::Map(Mapping::default()), span)
+        }
+        Some(other) => {
             diagnostics.push(Diagnostic::error(
                 codes::NOT_A_MAPPING,
                 format!(
                     "`contexts.{context}` must be a mapping, found {}",
-                    block.value.kind_name()
+                    other.kind_name()
                 ),
-                block.span,
+                block.map_or(windsor.span, |block| block.span),
             ));
             return None;
         }
     };
-    let values_path = Path::new("contexts").join(context).join("values.yaml");
-    if files.is_file(&values_path) {
-        let values = files
-            .read(&values_path, Format::Yaml, Expect::AtMostOne, Place::File)
+    for path in context_file.iter().chain(values_file.iter()) {
+        let layer = files
+            .read(path, Format::Yaml, Expect::AtMostOne, Place::File)
             .report(diagnostics)?
             .into_document()?;
-        if !matches!(values.value, Value::Map(_) | Value::Null) {
+        if !matches!(layer.value, Value::Map(_) | Value::Null) {
             diagnostics.push(Diagnostic::error(
                 codes::NOT_A_MAPPING,
                 format!(
                     "`{}` must be a mapping, found {}",
-                    files.display(&values_path),
-                    values.value.kind_name()
+                    files.display(path),
+                    layer.value.kind_name()
                 ),
-                values.span,
+                layer.span,
             ));
             return None;
         }
-        let merged = strata_merge::merge(
-            config,
-            values,
-            &Strategies::with_fallback(Strategy::Replace),
-        );
+        let merged =
+            strata_merge::merge(config, layer, &Strategies::with_fallback(Strategy::Replace));
         diagnostics.extend(merged.diagnostics);
         config = merged.root;
     }
@@ -153,6 +139,7 @@ pub(crate) fn values(
         diagnostics.extend(merged.diagnostics);
         config = merged.root;
     }
+    with_cluster_nodes(&mut config);
     if let Value::Map(entries) = &mut config.value
         && !entries.contains_key("context")
     {
@@ -170,6 +157,81 @@ pub(crate) fn values(
         ok &= set(&mut config, path, value, files, diagnostics);
     }
     ok.then_some(config)
+}
+
+/// `--context NAME` names no context: at the name, with the contexts
+/// `windsor.yaml` declares.
+fn unknown_context(windsor: &Node, files: &mut Reader<'_>, context: &str) -> Diagnostic {
+    let known: Vec<&str> = windsor
+        .get("contexts")
+        .and_then(Node::as_map)
+        .map(|map| map.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let text = format!("--context {context}");
+    let id = files.register("<command line>", &text);
+    Diagnostic::error(
+        codes::UNKNOWN_CONTEXT,
+        format!("`{WINDSOR_FILE}` has no context `{context}`"),
+        Span::new(id, "--context ".len(), text.len()),
+    )
+    .with_note(if known.is_empty() {
+        format!("`{WINDSOR_FILE}` declares no `contexts`")
+    } else {
+        format!(
+            "the contexts are: {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+    .with_suggestion(context, known.iter().copied())
+}
+
+/// The empty `cluster.controlplanes.nodes` and `cluster.workers.nodes`
+/// Windsor v0.8 puts in a context's values where they are missing (its
+/// `GetContextValues`): a missing or null `cluster` becomes both; in a
+/// `cluster` mapping, a group that is not a mapping becomes one with
+/// `nodes`, and one without `nodes` gets them. A `cluster` of another
+/// kind is left as it is.
+fn with_cluster_nodes(config: &mut Node) {
+    let span = config.span;
+    let empty = || Node::new(Value::Map(Mapping::default()), span);
+    let group = || {
+        let mut group = empty();
+        group.insert("nodes", empty());
+        group
+    };
+    let Value::Map(entries) = &mut config.value else {
+        return;
+    };
+    let cluster = entries
+        .entry("cluster".to_owned())
+        .or_insert_with(|| Entry {
+            key_span: span,
+            value: Node::new(Value::Null, span),
+        });
+    if matches!(cluster.value.value, Value::Null) {
+        cluster.value = empty();
+    }
+    let cluster = &mut cluster.value;
+    if !matches!(cluster.value, Value::Map(_)) {
+        return;
+    }
+    for name in ["controlplanes", "workers"] {
+        match cluster.get(name).map(|group| &group.value) {
+            Some(Value::Map(nodes)) if nodes.contains_key("nodes") => {}
+            Some(Value::Map(_)) => {
+                if let Some(existing) = cluster.at_mut(&[Segment::Key(name.to_owned())]) {
+                    existing.insert("nodes", empty());
+                }
+            }
+            _ => {
+                cluster.insert(name, group());
+            }
+        }
+    }
 }
 
 /// Applies one `--set PATH=VALUE`.
@@ -343,7 +405,10 @@ properties:
             serde_json::json!({
                 "provider": "aws",
                 "ingress": {"enabled": true},
-                "cluster": {"workers": {"count": 2, "size": "small"}},
+                "cluster": {
+                    "workers": {"count": 2, "size": "small", "nodes": {}},
+                    "controlplanes": {"nodes": {}},
+                },
                 "network": {"cidr_block": "10.0.0.0/16"},
                 "context": "aws",
             })
@@ -353,7 +418,7 @@ properties:
         let config = config.unwrap().to_json_value();
         assert_eq!(
             config["cluster"]["workers"],
-            serde_json::json!({"count": 5, "size": "small"})
+            serde_json::json!({"count": 5, "size": "small", "nodes": {}})
         );
         assert_eq!(config["cluster"]["zones"], serde_json::json!(["c"]));
     }
@@ -383,7 +448,11 @@ properties:
             config.unwrap().to_json_value(),
             serde_json::json!({
                 "provider": "local",
-                "cluster": {"workers": {"count": 5}, "zones": ["c"]},
+                "cluster": {
+                    "workers": {"count": 5, "nodes": {}},
+                    "zones": ["c"],
+                    "controlplanes": {"nodes": {}},
+                },
                 "dns": {"domain": "test"},
                 "context": "local",
                 "observability": {"enabled": true},
@@ -395,7 +464,11 @@ properties:
         assert!(diagnostics.is_empty());
         assert_eq!(
             config.unwrap().to_json_value(),
-            serde_json::json!({"provider": "aws", "context": "aws"})
+            serde_json::json!({
+                "provider": "aws",
+                "cluster": {"controlplanes": {"nodes": {}}, "workers": {"nodes": {}}},
+                "context": "aws",
+            })
         );
     }
 

@@ -110,6 +110,9 @@ pub struct Project {
     blueprint: Option<(BlueprintFile, Node)>,
     /// The valid features, in name order.
     features: Vec<Feature>,
+    /// The contexts that have a folder with their own `windsor.yaml` (or
+    /// `.yml`) but no block in the root `windsor.yaml`, by name.
+    folder_contexts: Vec<String>,
     /// The defaults `contexts/_template/schema.yaml` declares, when it
     /// declares any: the lowest layer of every context's values.
     defaults: Option<Node>,
@@ -197,7 +200,39 @@ impl Project {
             .and_then(Node::as_map)
             .into_iter()
             .flat_map(|contexts| contexts.keys().map(String::as_str))
+            .chain(self.folder_contexts.iter().map(String::as_str))
     }
+}
+
+/// The contexts whose folder holds a `windsor.yaml` (or `.yml`, where
+/// `windsor init` writes a context's settings) and that the root
+/// `windsor.yaml` does not name, sorted. None when `contexts/` cannot be
+/// listed (the template's reading reports the folder).
+fn folder_contexts(files: &dyn Files, windsor: Option<&Node>) -> Vec<String> {
+    let named = windsor
+        .and_then(|windsor| windsor.get("contexts"))
+        .and_then(Node::as_map);
+    let Ok(contexts) = files.subtree(Path::new("contexts")) else {
+        return Vec::new();
+    };
+    let Ok(listing) = contexts.list(&["yaml", "yml"]) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = listing
+        .files
+        .iter()
+        .filter_map(|path| {
+            let mut parts = path.iter();
+            let (folder, file, rest) = (parts.next()?, parts.next()?, parts.next());
+            let settings = file == "windsor.yaml" || file == "windsor.yml";
+            let name = folder.to_str()?;
+            (rest.is_none() && settings && name != "_template").then(|| name.to_owned())
+        })
+        .filter(|name| !named.is_some_and(|named| named.contains_key(name)))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 fn collect_layers(node: &Node, layers: &mut BTreeSet<u32>) {
@@ -250,6 +285,7 @@ impl Dialect for Project {
             empty_blueprint(&mut diagnostics)
         };
         let features = read_features(&mut reader, &mut diagnostics);
+        let folder_contexts = folder_contexts(files.as_ref(), windsor.as_ref());
         let defaults = template
             .is_file(Path::new(config::SCHEMA_FILE))
             .then(|| {
@@ -282,6 +318,7 @@ impl Dialect for Project {
                 windsor,
                 blueprint,
                 features,
+                folder_contexts,
                 defaults,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };

@@ -158,3 +158,32 @@ fn an_expression_evaluates_as_the_contexts_features_see_it() {
         ("cond/parse", "<expression>", 12)
     );
 }
+
+/// A context `windsor init` wrote in its own folder (`contexts/<name>/
+/// windsor.yaml`) is a context like one in the root `windsor.yaml`: it is
+/// listed, checked and rendered with its settings.
+#[test]
+fn a_context_may_live_in_its_own_folder() {
+    let fs = project(FEATURE).with(
+        "contexts/staging/windsor.yaml",
+        "provider: aws\nregion: eu-central-1\n",
+    );
+    let opened = Project::open(
+        Arc::new(fs),
+        Options::new(Limits::default(), Settings::default()),
+    );
+    let project = opened.outcome.value.expect("a project");
+    let names: Vec<&str> = project.context_names().collect();
+    assert_eq!(names, ["prod", "local", "staging"]);
+    let mut db = SourceDb::extending(opened.sources);
+    let request = RenderRequest {
+        context: "staging".to_owned(),
+        sets: Vec::new(),
+    };
+    let region = project
+        .evaluate(&request, "region", &mut db)
+        .value
+        .expect("a value");
+    assert_eq!(region.as_str(), Some("eu-central-1"));
+    assert!(project.check(&mut db).is_empty());
+}
