@@ -36,6 +36,18 @@ contexts:
     provider: local",
     }
 
+    NO_CONTEXT_BLUEPRINT = "features/no-context-blueprint" {
+        when: "a project without `contexts/_template` whose context has no `contexts/<NAME>/blueprint.yaml`",
+        why: r"A project made before templates has no `contexts/_template`: each context's blueprint is its own `contexts/<NAME>/blueprint.yaml`, read as written (as Windsor reads it). With neither, the context has no blueprint to render.",
+        fix: r"Write the context's blueprint in `contexts/<NAME>/blueprint.yaml`, or add a template folder `contexts/_template` with a `blueprint.yaml` or features.",
+        example: r"# windsor.yaml (and no contexts/_template, no contexts/local/blueprint.yaml)
+# strata features render . --context local
+version: v1alpha1
+contexts:
+  local:
+    provider: local",
+    }
+
     DUPLICATE_FEATURE = "features/duplicate-feature" {
         when: "two features share a name (both files named)",
         why: r"Features are identified and applied in the order of their `metadata.name`, so two feature files may not share a name; which of them would apply first would be ambiguous. Both files are named.",

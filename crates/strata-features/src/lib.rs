@@ -110,6 +110,9 @@ pub struct Project {
     blueprint: Option<(BlueprintFile, Node)>,
     /// The valid features, in name order.
     features: Vec<Feature>,
+    /// Whether the project has no `contexts/_template` (made before
+    /// templates): each context's own `blueprint.yaml` is its blueprint.
+    per_context: bool,
     /// The contexts that have a folder with their own `windsor.yaml` (or
     /// `.yml`) but no block in the root `windsor.yaml`, by name.
     folder_contexts: Vec<String>,
@@ -260,8 +263,16 @@ impl Dialect for Project {
         let mut db = SourceDb::new();
         let mut diagnostics = Vec::new();
         let limits = options.limits;
-        let template = match files.subtree(Path::new(TEMPLATE_DIR)) {
-            Ok(template) => template,
+        // A project made before templates (no `contexts/_template`) has a
+        // blueprint per context, read as written at render.
+        let (template, per_context) = match files.subtree(Path::new(TEMPLATE_DIR)) {
+            Ok(template) => (template, false),
+            Err(strata_fs::FsError::Io(_, error))
+                if error.kind() == std::io::ErrorKind::NotFound =>
+            {
+                let empty: Arc<dyn Files> = Arc::new(strata_fs::MemoryFs::new());
+                (empty, true)
+            }
             Err(error) => {
                 let span = Reader::new(files.as_ref(), &mut db, limits)
                     .placeholder(Path::new(TEMPLATE_DIR));
@@ -278,8 +289,7 @@ impl Dialect for Project {
             .report(&mut diagnostics)
             .and_then(Read::into_document);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
-        let blueprint_written = template.is_file(Path::new(BLUEPRINT_FILE));
-        let blueprint = if blueprint_written {
+        let blueprint = if template.is_file(Path::new(BLUEPRINT_FILE)) {
             read_blueprint(&mut reader, &mut diagnostics)
         } else {
             empty_blueprint(&mut diagnostics)
@@ -319,6 +329,7 @@ impl Dialect for Project {
                 blueprint,
                 features,
                 folder_contexts,
+                per_context,
                 defaults,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };
@@ -440,6 +451,52 @@ impl Project {
             .ok()
     }
 
+    /// The blueprint of a context in a project without a template:
+    /// `contexts/<context>/blueprint.yaml`, decoded, as written (Windsor
+    /// reads it as it is).
+    fn context_blueprint(
+        &self,
+        context: &str,
+        files: &mut Reader<'_>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Rendered> {
+        let path = Path::new("contexts").join(context).join(BLUEPRINT_FILE);
+        if !files.is_file(&path) {
+            let at = files.placeholder(&path);
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::NO_CONTEXT_BLUEPRINT,
+                    format!(
+                        "the project has no `{TEMPLATE_DIR}` and the context `{context}` no `{}`",
+                        files.display(&path)
+                    ),
+                    at,
+                )
+                .with_help(format!(
+                    "write the context's blueprint in `{}`, or a template in `{TEMPLATE_DIR}`",
+                    files.display(&path)
+                )),
+            );
+            return None;
+        }
+        let tree = files
+            .read(&path, Format::Yaml, Expect::AtMostOne, Place::File)
+            .report(diagnostics)?
+            .into_document()?;
+        if !self.complete || diagnostics.iter().any(Diagnostic::is_error) {
+            return None;
+        }
+        let model = BLUEPRINT
+            .decode(&tree)
+            .map_err(|problems| diagnostics.extend(problems))
+            .ok()?;
+        Some(Rendered {
+            blueprint: tree,
+            model,
+            layers: vec!["blueprint".to_owned()],
+        })
+    }
+
     fn render_into(
         &self,
         request: &RenderRequest,
@@ -455,6 +512,9 @@ impl Project {
             &request.sets,
             diagnostics,
         )?;
+        if self.per_context {
+            return self.context_blueprint(&request.context, &mut files, diagnostics);
+        }
         let (blueprint, blueprint_tree) = self.blueprint.as_ref()?;
         if !self.complete || diagnostics.iter().any(Diagnostic::is_error) {
             return None;

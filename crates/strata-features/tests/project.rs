@@ -98,12 +98,34 @@ fn a_broken_feature_and_an_unknown_context_are_reported_together() {
     assert!(contributions.is_none());
 }
 
+/// A project made before templates (no `contexts/_template`) opens; each
+/// context renders its own `blueprint.yaml`, as written, and a context
+/// without one is an error.
 #[test]
-fn a_project_without_a_template_folder_is_not_opened() {
-    let fs = MemoryFs::new().with("windsor.yaml", "contexts: {}\n");
+fn a_project_without_a_template_folder_renders_each_contexts_blueprint() {
+    let fs = MemoryFs::new()
+        .with("windsor.yaml", "contexts: {local: {}, aws: {}}\n")
+        .with("contexts/local/blueprint.yaml", BLUEPRINT);
     let opened = Project::open(Arc::new(fs), Options::default());
-    assert!(opened.outcome.value.is_none());
-    assert_eq!(opened.outcome.diagnostics[0].code, "io/read");
+    assert!(
+        opened.outcome.diagnostics.is_empty(),
+        "{:?}",
+        opened.outcome.diagnostics
+    );
+    let project = opened.outcome.value.expect("a project");
+    let mut db = SourceDb::extending(opened.sources);
+    let render = |context: &str, db: &mut SourceDb| {
+        let request = RenderRequest {
+            context: context.to_owned(),
+            sets: Vec::new(),
+        };
+        project.render(&request, db)
+    };
+    let local = render("local", &mut db).value.expect("a blueprint");
+    assert_eq!(local.model.metadata.name, "base");
+    let aws = render("aws", &mut db);
+    assert!(aws.value.is_none());
+    assert_eq!(aws.diagnostics[0].code, "features/no-context-blueprint");
 }
 
 /// `check` composes every context `windsor.yaml` names; a problem is noted
