@@ -74,6 +74,41 @@ pub const FUNCTIONS: &[Function] = &[
         signature: "file(path: string) -> string",
         summary: "the text of a file, relative to the file the expression is in and confined to the template folder",
     },
+    Function {
+        name: "len",
+        signature: "len(string | list | mapping) -> int",
+        summary: "the characters of a string, the items of a list, the keys of a mapping",
+    },
+    Function {
+        name: "keys",
+        signature: "keys(mapping) -> list",
+        summary: "the keys of a mapping, sorted",
+    },
+    Function {
+        name: "split",
+        signature: "split(text: string, separator: string) -> list",
+        summary: "the parts of a string between each separator (an empty separator splits into characters)",
+    },
+    Function {
+        name: "join",
+        signature: "join(list, separator: string = \"\") -> string",
+        summary: "the strings of a list joined by a separator",
+    },
+    Function {
+        name: "upper",
+        signature: "upper(string) -> string",
+        summary: "a string in upper case",
+    },
+    Function {
+        name: "lower",
+        signature: "lower(string) -> string",
+        summary: "a string in lower case",
+    },
+    Function {
+        name: "trim",
+        signature: "trim(string, characters: string = whitespace) -> string",
+        summary: "a string without the given characters (whitespace by default) at either end",
+    },
 ];
 
 /// Evaluates `expr` with `scope` (a mapping) as its names.
@@ -146,13 +181,20 @@ impl<'a> Evaluator<'a> {
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
         if !FUNCTIONS.iter().any(|function| function.name == name) {
+            let names: Vec<String> = FUNCTIONS
+                .iter()
+                .map(|function| format!("`{}`", function.name))
+                .collect();
             let mut error = crate::eval_error(format!("there is no function `{name}`"), range)
-                .with_note("the functions are `values`, `jsonnet` and `file`");
+                .with_note(format!("the functions are {}", names.join(", ")));
             let names = FUNCTIONS.iter().map(|function| function.name);
             if let Some(near) = strata_syntax::did_you_mean(name, names) {
                 error = error.with_help(format!("did you mean `{near}`?"));
             }
             return Err(error);
+        }
+        if let Some(result) = self.builtin(name, arguments, &range) {
+            return result;
         }
         let [argument] = arguments else {
             return Err(crate::eval_error(
@@ -190,6 +232,46 @@ impl<'a> Evaluator<'a> {
             self.host.file(path).map(|text| plain(Value::String(text)))
         };
         result.map_err(|error| crate::host_error(error, range))
+    }
+
+    /// The functions of expr's standard library (`len`, `keys`, `split`,
+    /// `join`, `upper`, `lower`, `trim`), with expr's semantics; `None` for
+    /// the others. `keys` is sorted, where expr's order is Go's random map
+    /// order: Strata's output is deterministic.
+    fn builtin(
+        &self,
+        name: &str,
+        arguments: &[Expr],
+        range: &Range<usize>,
+    ) -> Option<Result<Node, CondError>> {
+        let arity = match name {
+            "len" | "keys" | "upper" | "lower" => 1..=1,
+            "split" => 2..=2,
+            "join" | "trim" => 1..=2,
+            _ => return None,
+        };
+        if !arity.contains(&arguments.len()) {
+            let wanted = if arity.start() == arity.end() {
+                arity.start().to_string()
+            } else {
+                format!("{} or {}", arity.start(), arity.end())
+            };
+            return Some(Err(crate::eval_error(
+                format!(
+                    "`{name}` takes {wanted} arguments, found {}",
+                    arguments.len()
+                ),
+                range.clone(),
+            )));
+        }
+        let mut values = Vec::with_capacity(arguments.len());
+        for argument in arguments {
+            match self.eval(argument) {
+                Ok(value) => values.push((value.into_owned(), argument.range.clone())),
+                Err(error) => return Some(Err(error)),
+            }
+        }
+        Some(builtin(name, &values))
     }
 
     fn binary(
@@ -455,4 +537,107 @@ pub fn equal(a: &Node, b: &Node) -> bool {
         }
         _ => false,
     }
+}
+
+/// A string argument, or an error at it naming what `name` takes.
+fn text_argument<'v>(
+    name: &str,
+    (value, range): &'v (Node, Range<usize>),
+) -> Result<&'v str, CondError> {
+    value.as_str().ok_or_else(|| {
+        crate::eval_error(
+            format!("`{name}` takes a string, found {}", kind(value)),
+            range.clone(),
+        )
+    })
+}
+
+/// `name` applied to its evaluated `arguments` (their number checked).
+fn builtin(name: &str, arguments: &[(Node, Range<usize>)]) -> Result<Node, CondError> {
+    let first = &arguments[0];
+    let value = match name {
+        "len" => {
+            let count = match &first.0.value {
+                Value::String(text) => text.chars().count(),
+                Value::Seq(items) => items.len(),
+                Value::Map(entries) => entries.len(),
+                _ => {
+                    return Err(crate::eval_error(
+                        format!(
+                            "`len` takes a string, a list or a mapping, found {}",
+                            kind(&first.0)
+                        ),
+                        first.1.clone(),
+                    ));
+                }
+            };
+            Value::Int(i64::try_from(count).unwrap_or(i64::MAX))
+        }
+        "keys" => {
+            let Value::Map(entries) = &first.0.value else {
+                return Err(crate::eval_error(
+                    format!("`keys` takes a mapping, found {}", kind(&first.0)),
+                    first.1.clone(),
+                ));
+            };
+            let mut keys: Vec<&String> = entries.keys().collect();
+            keys.sort();
+            Value::Seq(
+                keys.into_iter()
+                    .map(|key| plain(Value::String(key.clone())))
+                    .collect(),
+            )
+        }
+        "split" => {
+            let text = text_argument(name, first)?;
+            let separator = text_argument(name, &arguments[1])?;
+            let parts: Vec<Node> = if separator.is_empty() {
+                text.chars()
+                    .map(|c| plain(Value::String(c.to_string())))
+                    .collect()
+            } else {
+                text.split(separator)
+                    .map(|part| plain(Value::String(part.to_owned())))
+                    .collect()
+            };
+            Value::Seq(parts)
+        }
+        "join" => {
+            let Value::Seq(items) = &first.0.value else {
+                return Err(crate::eval_error(
+                    format!("`join` takes a list, found {}", kind(&first.0)),
+                    first.1.clone(),
+                ));
+            };
+            let separator = match arguments.get(1) {
+                Some(argument) => text_argument(name, argument)?,
+                None => "",
+            };
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                let Some(text) = item.as_str() else {
+                    return Err(crate::eval_error(
+                        format!("`join` takes a list of strings, found {} in it", kind(item)),
+                        first.1.clone(),
+                    ));
+                };
+                parts.push(text);
+            }
+            Value::String(parts.join(separator))
+        }
+        "upper" => Value::String(text_argument(name, first)?.to_uppercase()),
+        "lower" => Value::String(text_argument(name, first)?.to_lowercase()),
+        _ => {
+            let text = text_argument(name, first)?;
+            let trimmed = match arguments.get(1) {
+                Some(argument) => {
+                    let characters = text_argument(name, argument)?;
+                    text.trim_matches(|c| characters.contains(c))
+                }
+                None => text.trim(),
+            };
+            Value::String(trimmed.to_owned())
+        }
+    };
+    Ok(plain(value))
 }

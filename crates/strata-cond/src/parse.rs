@@ -167,8 +167,8 @@ enum Token {
 }
 
 const SYMBOLS: &[&str] = &[
-    "??", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/", "%", "(", ")",
-    "[", "]", ".", ",",
+    "??", "?.", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/", "%", "(",
+    ")", "[", "]", ".", ",",
 ];
 
 /// Parses a whole expression.
@@ -481,13 +481,20 @@ impl Parser {
         // Like a chain of operators, each accessor nests `expr` one level.
         let mut chained = 0;
         loop {
-            if matches!(self.peek(), Token::Symbol("." | "[" | "(")) {
+            if matches!(self.peek(), Token::Symbol("." | "?." | "[" | "(")) {
                 chained += 1;
                 self.check_chain(chained)?;
             }
             match self.peek() {
-                Token::Symbol(".") => {
+                // `?.` (optional chaining) reads as `.`: a missing key, or
+                // a member of `null`, is already `null` here.
+                Token::Symbol(symbol @ ("." | "?.")) => {
+                    let optional = *symbol == "?.";
                     self.advance();
+                    // `a?.[0]`: the index follows.
+                    if optional && self.peek() == &Token::Symbol("[") {
+                        continue;
+                    }
                     let (token, range) = self.advance();
                     let Token::Ident(name) = token else {
                         return Err(crate::parse_error(

@@ -216,7 +216,9 @@ fn navigation_in_a_windsor_project() {
     );
     assert_eq!(
         labels(&completion),
-        ["values", "jsonnet", "file"],
+        [
+            "values", "jsonnet", "file", "len", "keys", "split", "join", "upper", "lower", "trim"
+        ],
         "{completion}"
     );
     // A feature's `when`, in each context.
