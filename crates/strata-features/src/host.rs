@@ -2,9 +2,13 @@
 //!
 //! Paths are relative to the feature file and confined to the template
 //! folder (`contexts/_template`), symlinks included. `jsonnet` evaluates the
-//! file with the values as `std.extVar("context")`, with `name` (the
-//! context's name) and `projectName` added as Windsor adds them unless the
-//! values set them (imports are confined the same way); each file is
+//! file as Windsor v0.8 does: the values as `std.extVar("context")`, with
+//! `name` (the context's name) and `projectName` set over them; Windsor's
+//! helper library as `std.extVar("helpers")` (`get`, `getString`, `getInt`,
+//! `getNumber`, `getBool`, `getObject`, `getArray`, `has`, `baseUrl`,
+//! `removeEmptyKeys`: our own Jsonnet, `helpers.libsonnet`, with the same
+//! semantics); and the blueprint's OCI address as `std.extVar("ociUrl")`
+//! ([`OCI_URL`]). Imports are confined the same way; each file is
 //! evaluated once per render.
 //!
 //! A path outside the folder or a file that cannot be read fails the call
@@ -27,6 +31,14 @@ use strata_dialect::Progress;
 use strata_fs::Files;
 use strata_jsonnet::{Failure, Input, Setup, TraceSources, Vm};
 use strata_syntax::{Limits, Node, SourceDb, Span};
+
+/// Windsor's helper library for `jsonnet()` files, written anew.
+const HELPERS: &str = include_str!("helpers.libsonnet");
+
+/// The blueprint address Windsor gives `jsonnet()` files as
+/// `std.extVar("ociUrl")`: its default, where a release of Windsor may pin
+/// another at build time.
+pub(crate) const OCI_URL: &str = "oci://ghcr.io/windsorcli/core:latest";
 
 /// Whether `jsonnet()` evaluates.
 pub(crate) enum Jsonnet {
@@ -62,10 +74,9 @@ impl<'a> Template<'a> {
     ) -> Template<'a> {
         let mut context = values.to_json_value();
         if let serde_json::Value::Object(fields) = &mut context {
+            // As Windsor v0.8: the names win over values that set them.
             for (key, name) in ["name", "projectName"].into_iter().zip(names) {
-                fields
-                    .entry(key)
-                    .or_insert_with(|| serde_json::Value::String(name.to_owned()));
+                fields.insert(key.to_owned(), serde_json::Value::String(name.to_owned()));
             }
         }
         Template {
@@ -120,7 +131,11 @@ impl<'a> Template<'a> {
         let setup = Setup {
             fs: self.fs.clone(),
             lib_paths: Vec::new(),
-            ext_vars: vec![("context".to_owned(), Input::Code(self.context.clone()))],
+            ext_vars: vec![
+                ("context".to_owned(), Input::Code(self.context.clone())),
+                ("helpers".to_owned(), Input::Code(HELPERS.to_owned())),
+                ("ociUrl".to_owned(), Input::Code(format!("{OCI_URL:?}"))),
+            ],
             limits: self.limits,
         };
         let max_depth = self.limits.max_depth;
