@@ -41,6 +41,7 @@ const KUSTOMIZATION_UPDATES: &[&str] = &[
     "path",
     "source",
     "destroy",
+    "destroyOnly",
     "interval",
     "retryInterval",
     "timeout",
@@ -176,6 +177,9 @@ pub(crate) struct Composer<'a> {
     pub(crate) kustomize: Vec<Composed>,
     /// Entries left out, by section and name.
     pub(crate) left_out: LeftOut,
+    /// The `strategy: remove` entries, applied after every merge and
+    /// replace ([`Composer::remove`]).
+    removals: Vec<(Section, (String, String), Node)>,
 }
 
 impl<'a> Composer<'a> {
@@ -188,6 +192,7 @@ impl<'a> Composer<'a> {
             diagnostics: Vec::new(),
             terraform: Vec::new(),
             kustomize: Vec::new(),
+            removals: Vec::new(),
             left_out: LeftOut::default(),
         }
     }
@@ -281,6 +286,7 @@ impl<'a> Composer<'a> {
                 .position(|existing| existing.identity.0 == key && existing.identity.1 == source);
             if found.is_none()
                 && section == Section::Terraform
+                && candidate.strategy != MergeStrategy::Remove
                 && let Some(other) = list.iter().find(|existing| existing.identity.0 == key)
             {
                 let warning = Diagnostic::warning(
@@ -295,6 +301,10 @@ impl<'a> Composer<'a> {
                 self.diagnostics.push(warning);
             }
             match (found, candidate.strategy) {
+                (_, MergeStrategy::Remove) => {
+                    self.removals
+                        .push((section, (key.to_owned(), source.to_owned()), node));
+                }
                 (None, _) => list.push(Composed {
                     identity: (key.to_owned(), source.to_owned()),
                     node,
@@ -305,6 +315,32 @@ impl<'a> Composer<'a> {
                     Section::Kustomize => merge_kustomization(&mut list[index].node, node),
                 },
             }
+        }
+    }
+
+    /// Applies the `strategy: remove` entries, in the order given, after
+    /// every merge and replace (as Windsor): each takes what it lists out
+    /// of its match, and an entry without a match does nothing.
+    pub(crate) fn remove(&mut self) {
+        for (section, identity, removal) in std::mem::take(&mut self.removals) {
+            let list = match section {
+                Section::Terraform => &mut self.terraform,
+                Section::Kustomize => &mut self.kustomize,
+            };
+            let Some(existing) = list.iter_mut().find(|existing| {
+                existing.identity.0 == identity.0
+                    && (section == Section::Kustomize || existing.identity.1 == identity.1)
+            }) else {
+                continue;
+            };
+            let (lists, keys): (&[&str], &[&str]) = match section {
+                Section::Terraform => (&["dependsOn"], &["inputs"]),
+                Section::Kustomize => (
+                    &["components", "dependsOn", "patches", "cleanup"],
+                    &["substitutions"],
+                ),
+            };
+            subtract(&mut existing.node, &removal, lists, keys);
         }
     }
 
@@ -460,6 +496,42 @@ fn merge_kustomization(base: &mut Node, overlay: Node) {
     for key in KUSTOMIZATION_UPDATES {
         if let Some(value) = overlay.shift_remove(*key) {
             base.insert((*key).to_owned(), value);
+        }
+    }
+}
+
+/// Takes out of `base` what `removal` lists: in each of `lists`, the
+/// items equal to one of `removal`'s; in each mapping of `keys`, the keys
+/// `removal`'s has.
+fn subtract(base: &mut Node, removal: &Node, lists: &[&str], keys: &[&str]) {
+    let Some(fields) = fields(base) else { return };
+    for key in lists {
+        let (Some(entry), Some(Value::Seq(gone))) = (
+            fields.get_mut(*key),
+            removal.get(key).map(|node| &node.value),
+        ) else {
+            continue;
+        };
+        if let Value::Seq(items) = &mut entry.value.value {
+            items.retain(|item| !gone.iter().any(|g| strata_cond::equal(g, item)));
+            // Emptied, it is left out, as Windsor writes no empty field.
+            if items.is_empty() {
+                fields.shift_remove(*key);
+            }
+        }
+    }
+    for key in keys {
+        let (Some(entry), Some(Value::Map(gone))) = (
+            fields.get_mut(*key),
+            removal.get(key).map(|node| &node.value),
+        ) else {
+            continue;
+        };
+        if let Value::Map(entries) = &mut entry.value.value {
+            entries.retain(|name, _| !gone.contains_key(name));
+            if entries.is_empty() {
+                fields.shift_remove(*key);
+            }
         }
     }
 }

@@ -550,6 +550,7 @@ impl Project {
                 composer.apply(candidates, section, layer, &host, Repeats::Applied);
             }
         }
+        composer.remove();
         let Composer {
             diagnostics: composing,
             terraform,

@@ -198,6 +198,8 @@ pub struct Kustomization {
     pub prune: Option<bool>,
     /// Whether `down` destroys it.
     pub destroy: Option<bool>,
+    /// Whether it runs only when the blueprint is torn down.
+    pub destroy_only: Option<bool>,
     /// Resources cleaned up on destroy.
     #[serde(default)]
     pub cleanup: Vec<String>,
@@ -287,6 +289,11 @@ pub enum MergeStrategy {
     Merge,
     /// Replace the match whole.
     Replace,
+    /// Take what the entry lists out of the match (a kustomization's
+    /// components, dependencies, patches, cleanup and substitution keys; a
+    /// component's input keys and dependencies), after every merge and
+    /// replace; nothing when there is no match.
+    Remove,
 }
 
 /// A Terraform component in a feature.
