@@ -793,7 +793,7 @@ fn explain_prints_what_a_code_means() {
     assert_eq!(explained.status.code(), Some(0));
     let text = stdout(&explained);
     assert!(
-        text.starts_with("features/unknown-context: no `contexts.<NAME>`"),
+        text.starts_with("features/unknown-context: no file names the context"),
         "{text}"
     );
     for heading in ["\nWhy\n", "\nHow to fix it\n", "\nExample\n"] {

@@ -16,8 +16,8 @@ strata_syntax::declare_codes! {
 
     UNKNOWN_CONTEXT = "features/unknown-context" {
         when: "no file names the context: no `contexts.<NAME>` in `windsor.yaml`, no `contexts/<NAME>/windsor.yaml` or `values.yaml` (the known ones are listed)",
-        why: r"`--context NAME` chooses the block `contexts.<NAME>` of `windsor.yaml` as the values of the render, so the name must be one the file declares. The message lists the declared contexts and suggests the closest one.",
-        fix: r"Pass one of the listed names to `--context`, or add the context under `contexts:` in `windsor.yaml`.",
+        why: r"`--context NAME` chooses the context whose values the render sees: the block `contexts.<NAME>` of `windsor.yaml`, a folder `contexts/<NAME>/` with its own `windsor.yaml` (or `.yml`), or its `values.yaml`. With none of them, the name is no context. The message lists the contexts `windsor.yaml` declares and suggests the closest one.",
+        fix: r"Pass one of the listed names to `--context`, add the context under `contexts:` in `windsor.yaml`, or write its settings in `contexts/<NAME>/windsor.yaml` (as `windsor init` does).",
         example: r"# windsor.yaml (rendered with: strata features render . --context locla)
 version: v1alpha1
 contexts:
