@@ -176,6 +176,20 @@ impl<'a> Evaluator<'a> {
                 unary(*op, &value, range).map(Cow::Owned)
             }
             ExprKind::Binary(op, left, right) => self.binary(*op, left, right, range),
+            ExprKind::Conditional(condition, then, otherwise) => {
+                let decided = self.eval(condition)?;
+                match decided.value {
+                    Value::Bool(true) => self.eval(then),
+                    Value::Bool(false) => self.eval(otherwise),
+                    _ => Err(crate::eval_error(
+                        format!(
+                            "a condition of `? :` must be true or false, found {}",
+                            kind(&decided)
+                        ),
+                        condition.range.clone(),
+                    )),
+                }
+            }
         }
     }
 
@@ -460,6 +474,9 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
             };
             boolean(found == (op == BinaryOp::In))
         }
+        BinaryOp::Contains | BinaryOp::StartsWith | BinaryOp::EndsWith => {
+            text_test(op, a, b).map_or_else(|| Err(mismatch()), boolean)
+        }
         BinaryOp::Add => match (&a.value, &b.value) {
             (Value::String(x), Value::String(y)) => Ok(plain(Value::String(format!("{x}{y}")))),
             (Value::Int(x), Value::Int(y)) => x
@@ -640,4 +657,17 @@ fn builtin(name: &str, arguments: &[(Node, Range<usize>)]) -> Result<Node, CondE
         }
     };
     Ok(plain(value))
+}
+
+/// `contains`, `startsWith` or `endsWith` of two strings; `None` for
+/// another kind of operand.
+fn text_test(op: BinaryOp, a: &Node, b: &Node) -> Option<bool> {
+    let (Value::String(text), Value::String(part)) = (&a.value, &b.value) else {
+        return None;
+    };
+    Some(match op {
+        BinaryOp::Contains => text.contains(part.as_str()),
+        BinaryOp::StartsWith => text.starts_with(part.as_str()),
+        _ => text.ends_with(part.as_str()),
+    })
 }

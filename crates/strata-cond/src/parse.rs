@@ -60,6 +60,8 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// A binary operator.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `condition ? then : otherwise`.
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// Prefix operators.
@@ -106,6 +108,12 @@ pub enum BinaryOp {
     Remainder,
     /// `??`.
     Coalesce,
+    /// `contains` (a string holds another).
+    Contains,
+    /// `startsWith`.
+    StartsWith,
+    /// `endsWith`.
+    EndsWith,
 }
 
 impl BinaryOp {
@@ -129,6 +137,9 @@ impl BinaryOp {
             BinaryOp::Divide => "/",
             BinaryOp::Remainder => "%",
             BinaryOp::Coalesce => "??",
+            BinaryOp::Contains => "contains",
+            BinaryOp::StartsWith => "startsWith",
+            BinaryOp::EndsWith => "endsWith",
         }
     }
 
@@ -144,7 +155,10 @@ impl BinaryOp {
             | BinaryOp::Greater
             | BinaryOp::GreaterEqual
             | BinaryOp::In
-            | BinaryOp::NotIn => 3,
+            | BinaryOp::NotIn
+            | BinaryOp::Contains
+            | BinaryOp::StartsWith
+            | BinaryOp::EndsWith => 3,
             BinaryOp::Add | BinaryOp::Subtract => 4,
             BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Remainder => 5,
             BinaryOp::Coalesce => 7,
@@ -167,8 +181,8 @@ enum Token {
 }
 
 const SYMBOLS: &[&str] = &[
-    "??", "?.", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/", "%", "(",
-    ")", "[", "]", ".", ",",
+    "??", "?.", "?", ":", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/",
+    "%", "(", ")", "[", "]", ".", ",",
 ];
 
 /// Parses a whole expression.
@@ -182,7 +196,7 @@ pub fn parse(text: &str) -> Result<Expr, CondError> {
     if matches!(parser.peek(), Token::End) {
         return Err(crate::parse_error("the expression is empty", 0..text.len()));
     }
-    let expr = parser.expression(0)?;
+    let expr = parser.ternary()?;
     match parser.peek() {
         Token::End => Ok(expr),
         token => {
@@ -403,7 +417,31 @@ impl Parser {
             Token::Symbol("/") => BinaryOp::Divide,
             Token::Symbol("%") => BinaryOp::Remainder,
             Token::Symbol("??") => BinaryOp::Coalesce,
+            Token::Ident(word) if word == "contains" => BinaryOp::Contains,
+            Token::Ident(word) if word == "startsWith" => BinaryOp::StartsWith,
+            Token::Ident(word) if word == "endsWith" => BinaryOp::EndsWith,
             _ => return None,
+        })
+    }
+
+    /// A whole expression: `condition ? then : otherwise` (the loosest,
+    /// grouping to the right) or an operator expression.
+    fn ternary(&mut self) -> Result<Expr, CondError> {
+        let condition = self.expression(0)?;
+        if self.peek() != &Token::Symbol("?") {
+            return Ok(condition);
+        }
+        self.depth += 1;
+        self.check_chain(1)?;
+        self.advance();
+        let then = self.ternary()?;
+        self.expect(":")?;
+        let otherwise = self.ternary()?;
+        self.depth -= 1;
+        let range = condition.range.start..otherwise.range.end;
+        Ok(Expr {
+            kind: ExprKind::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)),
+            range,
         })
     }
 
@@ -513,7 +551,7 @@ impl Parser {
                 }
                 Token::Symbol("[") => {
                     self.advance();
-                    let index = self.expression(0)?;
+                    let index = self.ternary()?;
                     let close = self.expect("]")?;
                     let whole = expr.range.start..close.end;
                     expr = Expr {
@@ -547,7 +585,7 @@ impl Parser {
     fn items(&mut self, close: &'static str) -> Result<Vec<Expr>, CondError> {
         let mut items = Vec::new();
         while self.peek() != &Token::Symbol(close) {
-            items.push(self.expression(0)?);
+            items.push(self.ternary()?);
             if self.peek() == &Token::Symbol(",") {
                 self.advance();
             } else if self.peek() != &Token::Symbol(close) {
@@ -573,7 +611,7 @@ impl Parser {
                 _ => ExprKind::Name(word),
             },
             Token::Symbol("(") => {
-                let inner = self.expression(0)?;
+                let inner = self.ternary()?;
                 let close = self.expect(")")?;
                 return Ok(Expr {
                     kind: inner.kind,
@@ -627,7 +665,24 @@ mod tests {
             ExprKind::Binary(op, left, right) => {
                 format!("({} {} {})", shape(left), op.symbol(), shape(right))
             }
+            ExprKind::Conditional(condition, then, otherwise) => format!(
+                "({} ? {} : {})",
+                shape(condition),
+                shape(then),
+                shape(otherwise)
+            ),
         }
+    }
+
+    #[test]
+    fn the_ternary_is_loosest_and_groups_to_the_right() {
+        assert_eq!(parsed("a || b ? c : d"), "((a || b) ? c : d)");
+        assert_eq!(parsed("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
+        assert_eq!(parsed("a ?? b ? c : d"), "((a ?? b) ? c : d)");
+        assert_eq!(
+            parsed("x contains 'a' && y startsWith 'b'"),
+            "((x contains \"a\") && (y startsWith \"b\"))"
+        );
     }
 
     fn parsed(text: &str) -> String {

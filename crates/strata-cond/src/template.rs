@@ -147,6 +147,11 @@ fn shift(expr: &mut Expr, offset: usize) {
             shift(a, offset);
             shift(b, offset);
         }
+        ExprKind::Conditional(condition, then, otherwise) => {
+            shift(condition, offset);
+            shift(then, offset);
+            shift(otherwise, offset);
+        }
         ExprKind::Null
         | ExprKind::Bool(_)
         | ExprKind::Int(_)
