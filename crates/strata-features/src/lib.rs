@@ -402,6 +402,41 @@ impl Project {
         Outcome::new(value, diagnostics).valid()
     }
 
+    /// The values `request` gives its context's expressions.
+    fn values(
+        &self,
+        request: &RenderRequest,
+        files: &mut Reader<'_>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Node> {
+        config::values(
+            self.windsor.as_ref()?,
+            self.defaults.as_ref(),
+            files,
+            &request.context,
+            &request.sets,
+            diagnostics,
+        )
+    }
+
+    /// What `jsonnet()` and `file()` read for `context`, with `values`;
+    /// Jsonnet failures register their files in `shared`.
+    fn host<'s>(
+        &self,
+        values: &Node,
+        context: &str,
+        shared: &'s RefCell<SourceDb>,
+    ) -> host::Template<'s> {
+        host::Template::new(
+            self.template.clone(),
+            values,
+            [context, self.name.as_str()],
+            self.limits,
+            shared,
+            host::Jsonnet::Evaluated(self.progress.clone()),
+        )
+    }
+
     fn evaluate_into(
         &self,
         request: &RenderRequest,
@@ -410,29 +445,14 @@ impl Project {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<Node> {
         let mut files = Reader::new(self.root.as_ref(), db, self.limits);
-        let values = config::values(
-            self.windsor.as_ref()?,
-            self.defaults.as_ref(),
-            &mut files,
-            &request.context,
-            &request.sets,
-            diagnostics,
-        )?;
+        let values = self.values(request, &mut files, diagnostics)?;
         if diagnostics.iter().any(Diagnostic::is_error) {
             return None;
         }
         let source = db.add("<expression>", text);
         let at = Span::new(source, 0, text.len());
         let shared = RefCell::new(std::mem::take(db));
-        let names = [request.context.as_str(), self.name.as_str()];
-        let template = host::Template::new(
-            self.template.clone(),
-            &values,
-            names,
-            self.limits,
-            &shared,
-            host::Jsonnet::Evaluated(self.progress.clone()),
-        );
+        let template = self.host(&values, &request.context, &shared);
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
         let result = if text.contains("${") {
             strata_cond::Template::parse(text).and_then(|parsed| {
@@ -504,14 +524,7 @@ impl Project {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<Rendered> {
         let mut files = Reader::new(self.root.as_ref(), db, self.limits);
-        let values = config::values(
-            self.windsor.as_ref()?,
-            self.defaults.as_ref(),
-            &mut files,
-            &request.context,
-            &request.sets,
-            diagnostics,
-        )?;
+        let values = self.values(request, &mut files, diagnostics)?;
         if self.per_context {
             return self.context_blueprint(&request.context, &mut files, diagnostics);
         }
@@ -521,15 +534,7 @@ impl Project {
         }
         // Jsonnet failures register their files while expressions run.
         let shared = RefCell::new(std::mem::take(db));
-        let names = [request.context.as_str(), self.name.as_str()];
-        let template = host::Template::new(
-            self.template.clone(),
-            &values,
-            names,
-            self.limits,
-            &shared,
-            host::Jsonnet::Evaluated(self.progress.clone()),
-        );
+        let template = self.host(&values, &request.context, &shared);
         let mut composer = Composer::new(&shared, &values);
         let mut layers = vec!["blueprint".to_owned()];
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
