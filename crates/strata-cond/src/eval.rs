@@ -312,6 +312,11 @@ impl<'a> Evaluator<'a> {
                 let second = truth(op, &*self.eval(right)?, right.range.clone())?;
                 Ok(Cow::Owned(plain(Value::Bool(second))))
             }
+            BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
+                let a = self.eval(left)?;
+                let b = self.eval(right)?;
+                extended(op, &a, &b, range).map(Cow::Owned)
+            }
             _ => {
                 let a = self.eval(left)?;
                 let b = self.eval(right)?;
@@ -525,8 +530,13 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
                 .ok_or_else(overflow),
             _ => Err(mismatch()),
         },
-        BinaryOp::And | BinaryOp::Or | BinaryOp::Coalesce => {
-            unreachable!("handled before the operands are evaluated")
+        BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Coalesce
+        | BinaryOp::Power
+        | BinaryOp::Range
+        | BinaryOp::Matches => {
+            unreachable!("handled before the operands are evaluated, or by `extended`")
         }
     }
 }
@@ -670,4 +680,69 @@ fn text_test(op: BinaryOp, a: &Node, b: &Node) -> Option<bool> {
         BinaryOp::StartsWith => text.starts_with(part.as_str()),
         _ => text.ends_with(part.as_str()),
     })
+}
+
+/// The most items a `..` range may give: a bound on the work and memory
+/// one expression may ask for.
+pub const MAX_RANGE: i64 = 100_000;
+
+/// The most bytes a `matches` pattern may compile to.
+const MAX_PATTERN_BYTES: usize = 1 << 20;
+
+/// `**` (a float, as expr's), `..` (the integers from `a` to `b`, both
+/// included; none when `b < a`; at most [`MAX_RANGE`]) and `matches` (a
+/// string against a regular expression, RE2's syntax as expr's Go
+/// `regexp`).
+fn extended(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Node, CondError> {
+    let mismatch = || {
+        crate::eval_error(
+            format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
+            range.clone(),
+        )
+    };
+    match op {
+        BinaryOp::Power => {
+            let (x, y) = float(&a.value).zip(float(&b.value)).ok_or_else(mismatch)?;
+            let power = x.powf(y);
+            if !power.is_finite() {
+                return Err(crate::eval_error("the power is not a finite number", range));
+            }
+            Ok(plain(Value::Float(power)))
+        }
+        BinaryOp::Range => {
+            let (Value::Int(from), Value::Int(to)) = (&a.value, &b.value) else {
+                return Err(mismatch());
+            };
+            let count = to.saturating_sub(*from).saturating_add(1).max(0);
+            if count > MAX_RANGE {
+                return Err(crate::eval_error(
+                    format!("the range has {count} items, more than {MAX_RANGE}"),
+                    range,
+                ));
+            }
+            Ok(plain(Value::Seq(
+                (*from..=*to).map(|i| plain(Value::Int(i))).collect(),
+            )))
+        }
+        _ => {
+            let (Value::String(text), Value::String(pattern)) = (&a.value, &b.value) else {
+                return Err(mismatch());
+            };
+            let regex = regex::RegexBuilder::new(pattern)
+                .size_limit(MAX_PATTERN_BYTES)
+                .build()
+                .map_err(|error| {
+                    // The parser's message draws the pattern over lines;
+                    // its last line says what is wrong.
+                    let text = error.to_string();
+                    let what = text.lines().last().unwrap_or_default();
+                    let what = what.strip_prefix("error: ").unwrap_or(what);
+                    crate::eval_error(
+                        format!("`matches` takes a regular expression: {what}"),
+                        range.clone(),
+                    )
+                })?;
+            Ok(plain(Value::Bool(regex.is_match(text))))
+        }
+    }
 }

@@ -114,6 +114,12 @@ pub enum BinaryOp {
     StartsWith,
     /// `endsWith`.
     EndsWith,
+    /// `matches` (a string matches a regular expression).
+    Matches,
+    /// `..` (the integers from one to the other, both included).
+    Range,
+    /// `**` (a power, a float).
+    Power,
 }
 
 impl BinaryOp {
@@ -140,6 +146,9 @@ impl BinaryOp {
             BinaryOp::Contains => "contains",
             BinaryOp::StartsWith => "startsWith",
             BinaryOp::EndsWith => "endsWith",
+            BinaryOp::Matches => "matches",
+            BinaryOp::Range => "..",
+            BinaryOp::Power => "**",
         }
     }
 
@@ -158,16 +167,20 @@ impl BinaryOp {
             | BinaryOp::NotIn
             | BinaryOp::Contains
             | BinaryOp::StartsWith
-            | BinaryOp::EndsWith => 3,
-            BinaryOp::Add | BinaryOp::Subtract => 4,
-            BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Remainder => 5,
-            BinaryOp::Coalesce => 7,
+            | BinaryOp::EndsWith
+            | BinaryOp::Matches => 3,
+            BinaryOp::Range => 4,
+            BinaryOp::Add | BinaryOp::Subtract => 5,
+            BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Remainder => 6,
+            BinaryOp::Power => 9,
+            BinaryOp::Coalesce => 10,
         }
     }
 }
 
-/// The precedence of prefix operators: between products and `??`.
-const PREFIX: u8 = 6;
+/// The precedence of prefix operators: between products and powers
+/// (`-2 ** 2` is `-(2 ** 2)`, as in expr).
+const PREFIX: u8 = 8;
 
 /// A token with its range.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,8 +194,8 @@ enum Token {
 }
 
 const SYMBOLS: &[&str] = &[
-    "??", "?.", "?", ":", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/",
-    "%", "(", ")", "[", "]", ".", ",",
+    "??", "?.", "?", ":", "**", "..", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-",
+    "*", "/", "%", "(", ")", "[", "]", ".", ",",
 ];
 
 /// Parses a whole expression.
@@ -420,6 +433,9 @@ impl Parser {
             Token::Ident(word) if word == "contains" => BinaryOp::Contains,
             Token::Ident(word) if word == "startsWith" => BinaryOp::StartsWith,
             Token::Ident(word) if word == "endsWith" => BinaryOp::EndsWith,
+            Token::Ident(word) if word == "matches" => BinaryOp::Matches,
+            Token::Symbol("..") => BinaryOp::Range,
+            Token::Symbol("**") => BinaryOp::Power,
             _ => return None,
         })
     }
@@ -470,7 +486,12 @@ impl Parser {
             if op == BinaryOp::NotIn {
                 self.advance();
             }
-            let right = self.expression(precedence)?;
+            // `**` groups to the right: `2 ** 3 ** 2` is `2 ** (3 ** 2)`.
+            let right = if op == BinaryOp::Power {
+                self.expression(precedence - 1)?
+            } else {
+                self.expression(precedence)?
+            };
             let range = left.range.start..right.range.end;
             left = Expr {
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
@@ -672,6 +693,14 @@ mod tests {
                 shape(otherwise)
             ),
         }
+    }
+
+    #[test]
+    fn powers_ranges_and_matches_bind_as_in_expr() {
+        assert_eq!(parsed("-2 ** 2"), "(-(2 ** 2))");
+        assert_eq!(parsed("2 ** 3 ** 2"), "(2 ** (3 ** 2))");
+        assert_eq!(parsed("1 + 2 .. 4 * 2"), "((1 + 2) .. (4 * 2))");
+        assert_eq!(parsed("a matches 'x' || b"), "((a matches \"x\") || b)");
     }
 
     #[test]
