@@ -113,12 +113,24 @@ pub const FUNCTIONS: &[Function] = &[
 
 /// Evaluates `expr` with `scope` (a mapping) as its names.
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
-    Evaluator { scope, host }.eval(expr).map(Cow::into_owned)
+    let evaluator = Evaluator {
+        scope,
+        host,
+        items_left: std::cell::Cell::new(MAX_ITEMS),
+    };
+    evaluator.eval(expr).map(Cow::into_owned)
 }
+
+/// The most list items the ranges of one evaluation may make together: a
+/// bound on its memory whatever the expression (`[1..100000, 1..100000,
+/// ...]`).
+pub const MAX_ITEMS: i64 = 1_000_000;
 
 struct Evaluator<'a> {
     scope: &'a Node,
     host: &'a dyn Host,
+    /// What is left of [`MAX_ITEMS`].
+    items_left: std::cell::Cell<i64>,
 }
 
 fn plain(value: Value) -> Node {
@@ -315,7 +327,7 @@ impl<'a> Evaluator<'a> {
             BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
                 let a = self.eval(left)?;
                 let b = self.eval(right)?;
-                extended(op, &a, &b, range).map(Cow::Owned)
+                extended(op, &a, &b, range, &self.items_left).map(Cow::Owned)
             }
             _ => {
                 let a = self.eval(left)?;
@@ -693,7 +705,13 @@ const MAX_PATTERN_BYTES: usize = 1 << 20;
 /// included; none when `b < a`; at most [`MAX_RANGE`]) and `matches` (a
 /// string against a regular expression, RE2's syntax as expr's Go
 /// `regexp`).
-fn extended(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Node, CondError> {
+fn extended(
+    op: BinaryOp,
+    a: &Node,
+    b: &Node,
+    range: Range<usize>,
+    items_left: &std::cell::Cell<i64>,
+) -> Result<Node, CondError> {
     let mismatch = || {
         crate::eval_error(
             format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
@@ -720,6 +738,13 @@ fn extended(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Nod
                     range,
                 ));
             }
+            if count > items_left.get() {
+                return Err(crate::eval_error(
+                    format!("the expression's ranges make more than {MAX_ITEMS} items"),
+                    range,
+                ));
+            }
+            items_left.set(items_left.get() - count);
             Ok(plain(Value::Seq(
                 (*from..=*to).map(|i| plain(Value::Int(i))).collect(),
             )))
