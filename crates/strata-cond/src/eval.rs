@@ -121,9 +121,9 @@ pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, Cond
     evaluator.eval(expr).map(Cow::into_owned)
 }
 
-/// The most list items the ranges of one evaluation may make together: a
-/// bound on its memory whatever the expression (`[1..100000, 1..100000,
-/// ...]`).
+/// The most list items the ranges and splits of one evaluation may make
+/// together: a bound on its memory whatever the expression (`[1..100000,
+/// 1..100000, ...]`, `split(file("big.txt"), "")`).
 pub const MAX_ITEMS: i64 = 1_000_000;
 
 struct Evaluator<'a> {
@@ -297,7 +297,7 @@ impl<'a> Evaluator<'a> {
                 Err(error) => return Some(Err(error)),
             }
         }
-        Some(builtin(name, &values))
+        Some(builtin(name, &values, &self.items_left))
     }
 
     fn binary(
@@ -592,7 +592,11 @@ fn text_argument<'v>(
 }
 
 /// `name` applied to its evaluated `arguments` (their number checked).
-fn builtin(name: &str, arguments: &[(Node, Range<usize>)]) -> Result<Node, CondError> {
+fn builtin(
+    name: &str,
+    arguments: &[(Node, Range<usize>)],
+    items_left: &std::cell::Cell<i64>,
+) -> Result<Node, CondError> {
     let first = &arguments[0];
     let value = match name {
         "len" => {
@@ -630,6 +634,19 @@ fn builtin(name: &str, arguments: &[(Node, Range<usize>)]) -> Result<Node, CondE
         "split" => {
             let text = text_argument(name, first)?;
             let separator = text_argument(name, &arguments[1])?;
+            let count = if separator.is_empty() {
+                text.chars().count()
+            } else {
+                text.matches(separator).count() + 1
+            };
+            let count = i64::try_from(count).unwrap_or(i64::MAX);
+            if count > items_left.get() {
+                return Err(crate::eval_error(
+                    format!("the expression's lists make more than {MAX_ITEMS} items"),
+                    first.1.clone(),
+                ));
+            }
+            items_left.set(items_left.get() - count);
             let parts: Vec<Node> = if separator.is_empty() {
                 text.chars()
                     .map(|c| plain(Value::String(c.to_string())))
@@ -740,7 +757,7 @@ fn extended(
             }
             if count > items_left.get() {
                 return Err(crate::eval_error(
-                    format!("the expression's ranges make more than {MAX_ITEMS} items"),
+                    format!("the expression's lists make more than {MAX_ITEMS} items"),
                     range,
                 ));
             }
