@@ -105,6 +105,51 @@ pub const FUNCTIONS: &[Function] = &[
         summary: "a string in lower case",
     },
     Function {
+        name: "filter",
+        signature: "filter(list, predicate) -> list",
+        summary: "the items for which the predicate (`#` the item, `.name` its field) is true",
+    },
+    Function {
+        name: "map",
+        signature: "map(list, expression) -> list",
+        summary: "the expression's value for each item (`#` the item)",
+    },
+    Function {
+        name: "all",
+        signature: "all(list, predicate) -> bool",
+        summary: "whether the predicate is true for every item",
+    },
+    Function {
+        name: "any",
+        signature: "any(list, predicate) -> bool",
+        summary: "whether the predicate is true for an item",
+    },
+    Function {
+        name: "none",
+        signature: "none(list, predicate) -> bool",
+        summary: "whether the predicate is true for no item",
+    },
+    Function {
+        name: "one",
+        signature: "one(list, predicate) -> bool",
+        summary: "whether the predicate is true for exactly one item",
+    },
+    Function {
+        name: "count",
+        signature: "count(list, predicate) -> int",
+        summary: "how many items the predicate is true for",
+    },
+    Function {
+        name: "find",
+        signature: "find(list, predicate) -> any",
+        summary: "the first item the predicate is true for, else null",
+    },
+    Function {
+        name: "findIndex",
+        signature: "findIndex(list, predicate) -> int",
+        summary: "the index of the first item the predicate is true for, else -1",
+    },
+    Function {
         name: "trim",
         signature: "trim(string, characters: string = whitespace) -> string",
         summary: "a string without the given characters (whitespace by default) at either end",
@@ -113,13 +158,28 @@ pub const FUNCTIONS: &[Function] = &[
 
 /// Evaluates `expr` with `scope` (a mapping) as its names.
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
+    let items_left = std::cell::Cell::new(MAX_ITEMS);
     let evaluator = Evaluator {
         scope,
         host,
-        items_left: std::cell::Cell::new(MAX_ITEMS),
+        items_left: &items_left,
+        pointer: None,
     };
     evaluator.eval(expr).map(Cow::into_owned)
 }
+
+/// expr's functions of a list and a predicate.
+const PREDICATES: &[&str] = &[
+    "filter",
+    "map",
+    "all",
+    "any",
+    "none",
+    "one",
+    "count",
+    "find",
+    "findIndex",
+];
 
 /// The most list items the ranges and splits of one evaluation may make
 /// together: a bound on its memory whatever the expression (`[1..100000,
@@ -129,8 +189,11 @@ pub const MAX_ITEMS: i64 = 1_000_000;
 struct Evaluator<'a> {
     scope: &'a Node,
     host: &'a dyn Host,
-    /// What is left of [`MAX_ITEMS`].
-    items_left: std::cell::Cell<i64>,
+    /// What is left of [`MAX_ITEMS`], shared with the predicates' own
+    /// evaluators.
+    items_left: &'a std::cell::Cell<i64>,
+    /// The item a predicate is evaluated for (`#`).
+    pointer: Option<&'a Node>,
 }
 
 fn plain(value: Value) -> Node {
@@ -183,6 +246,12 @@ impl<'a> Evaluator<'a> {
                 descend(target, Step::Index(&index), range)
             }
             ExprKind::Call(name, arguments) => self.call(name, arguments, range).map(Cow::Owned),
+            ExprKind::Pointer => self.pointer.map(Cow::Borrowed).ok_or_else(|| {
+                crate::eval_error(
+                    "`#` (and `.name`) stands for an item only inside a predicate: `filter(list, # > 1)`",
+                    range.clone(),
+                )
+            }),
             ExprKind::Unary(op, operand) => {
                 let value = self.eval(operand)?;
                 unary(*op, &value, range).map(Cow::Owned)
@@ -220,6 +289,9 @@ impl<'a> Evaluator<'a> {
             return Err(error);
         }
         if let Some(result) = self.builtin(name, arguments, &range) {
+            return result;
+        }
+        if let Some(result) = self.predicate(name, arguments, &range) {
             return result;
         }
         let [argument] = arguments else {
@@ -260,6 +332,95 @@ impl<'a> Evaluator<'a> {
         result.map_err(|error| crate::host_error(error, range))
     }
 
+    /// expr's functions of a list and a predicate (`filter`, `map`, `all`,
+    /// `any`, `none`, `one`, `count`, `find`, `findIndex`): the predicate
+    /// evaluated for each item, `#` standing for it; `None` for the others.
+    /// A predicate gives true or false (`map`'s, any value).
+    fn predicate(
+        &self,
+        name: &str,
+        arguments: &[Expr],
+        range: &Range<usize>,
+    ) -> Option<Result<Node, CondError>> {
+        if !PREDICATES.contains(&name) {
+            return None;
+        }
+        let [list, predicate] = arguments else {
+            return Some(Err(crate::eval_error(
+                format!(
+                    "`{name}` takes a list and a predicate, found {} arguments",
+                    arguments.len()
+                ),
+                range.clone(),
+            )));
+        };
+        Some(self.each(name, list, predicate))
+    }
+
+    fn each(&self, name: &str, list: &Expr, predicate: &Expr) -> Result<Node, CondError> {
+        let items = self.eval(list)?;
+        let Value::Seq(items) = &items.value else {
+            return Err(crate::eval_error(
+                format!("`{name}` takes a list, found {}", kind(&items)),
+                list.range.clone(),
+            ));
+        };
+        let mut kept = Vec::new();
+        let mut hits = 0_i64;
+        for (index, item) in items.iter().enumerate() {
+            let evaluator = Evaluator {
+                scope: self.scope,
+                host: self.host,
+                items_left: self.items_left,
+                pointer: Some(item),
+            };
+            let value = evaluator.eval(predicate)?.into_owned();
+            if name == "map" {
+                if self.items_left.get() < 1 {
+                    return Err(crate::eval_error(
+                        format!("the expression's lists make more than {MAX_ITEMS} items"),
+                        predicate.range.clone(),
+                    ));
+                }
+                self.items_left.set(self.items_left.get() - 1);
+                kept.push(value);
+                continue;
+            }
+            let Value::Bool(holds) = value.value else {
+                return Err(crate::eval_error(
+                    format!(
+                        "the predicate of `{name}` must be true or false, found {}",
+                        kind(&value)
+                    ),
+                    predicate.range.clone(),
+                ));
+            };
+            if !holds {
+                continue;
+            }
+            hits += 1;
+            match name {
+                "filter" => kept.push(item.clone()),
+                "find" => return Ok(item.clone()),
+                "findIndex" => {
+                    return Ok(plain(Value::Int(i64::try_from(index).unwrap_or(i64::MAX))));
+                }
+                _ => {}
+            }
+        }
+        let total = i64::try_from(items.len()).unwrap_or(i64::MAX);
+        Ok(plain(match name {
+            "map" | "filter" => Value::Seq(kept),
+            "all" => Value::Bool(hits == total),
+            "any" => Value::Bool(hits > 0),
+            "none" => Value::Bool(hits == 0),
+            "one" => Value::Bool(hits == 1),
+            "count" => Value::Int(hits),
+            "findIndex" => Value::Int(-1),
+            _ => Value::Null,
+        }))
+    }
+
     /// The functions of expr's standard library (`len`, `keys`, `split`,
     /// `join`, `upper`, `lower`, `trim`), with expr's semantics; `None` for
     /// the others. `keys` is sorted, where expr's order is Go's random map
@@ -297,7 +458,7 @@ impl<'a> Evaluator<'a> {
                 Err(error) => return Some(Err(error)),
             }
         }
-        Some(builtin(name, &values, &self.items_left))
+        Some(builtin(name, &values, self.items_left))
     }
 
     fn binary(
@@ -327,7 +488,7 @@ impl<'a> Evaluator<'a> {
             BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
                 let a = self.eval(left)?;
                 let b = self.eval(right)?;
-                extended(op, &a, &b, range, &self.items_left).map(Cow::Owned)
+                extended(op, &a, &b, range, self.items_left).map(Cow::Owned)
             }
             _ => {
                 let a = self.eval(left)?;

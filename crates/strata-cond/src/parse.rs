@@ -62,6 +62,8 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `condition ? then : otherwise`.
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `#`: the item a predicate is evaluated for (`.name` is `#.name`).
+    Pointer,
 }
 
 /// Prefix operators.
@@ -194,8 +196,8 @@ enum Token {
 }
 
 const SYMBOLS: &[&str] = &[
-    "??", "?.", "?", ":", "**", "..", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-",
-    "*", "/", "%", "(", ")", "[", "]", ".", ",",
+    "??", "?.", "?", ":", "**", "..", "#", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!", "+",
+    "-", "*", "/", "%", "(", ")", "[", "]", ".", ",",
 ];
 
 /// Parses a whole expression.
@@ -647,6 +649,21 @@ impl Parser {
                     range: range.start..close.end,
                 });
             }
+            Token::Symbol("#") => ExprKind::Pointer,
+            // `.name` in a predicate: a field of the item, `#.name`.
+            Token::Symbol(".") if matches!(self.peek(), Token::Ident(_)) => {
+                let (Token::Ident(name), name_range) = self.advance() else {
+                    unreachable!("peeked a name")
+                };
+                let pointer = Expr {
+                    kind: ExprKind::Pointer,
+                    range: range.clone(),
+                };
+                return Ok(Expr {
+                    kind: ExprKind::Member(Box::new(pointer), name),
+                    range: range.start..name_range.end,
+                });
+            }
             other => {
                 return Err(crate::parse_error(
                     format!("expected a value, found {}", describe(&other)),
@@ -686,6 +703,7 @@ mod tests {
             ExprKind::Binary(op, left, right) => {
                 format!("({} {} {})", shape(left), op.symbol(), shape(right))
             }
+            ExprKind::Pointer => "#".to_owned(),
             ExprKind::Conditional(condition, then, otherwise) => format!(
                 "({} ? {} : {})",
                 shape(condition),

@@ -157,7 +157,8 @@ fn shift(expr: &mut Expr, offset: usize) {
         | ExprKind::Int(_)
         | ExprKind::Float(_)
         | ExprKind::String(_)
-        | ExprKind::Name(_) => {}
+        | ExprKind::Name(_)
+        | ExprKind::Pointer => {}
     }
 }
 

@@ -217,7 +217,25 @@ fn navigation_in_a_windsor_project() {
     assert_eq!(
         labels(&completion),
         [
-            "values", "jsonnet", "file", "len", "keys", "split", "join", "upper", "lower", "trim"
+            "values",
+            "jsonnet",
+            "file",
+            "len",
+            "keys",
+            "split",
+            "join",
+            "upper",
+            "lower",
+            "filter",
+            "map",
+            "all",
+            "any",
+            "none",
+            "one",
+            "count",
+            "find",
+            "findIndex",
+            "trim"
         ],
         "{completion}"
     );
