@@ -143,8 +143,9 @@ fn map() {
         at(text, r#""x""#),
         "argument 2 (`function`) of `map` must be function, found string",
     );
-    // FIXME? `list` takes any number of arguments, so it gets the item and
-    // its index, of different types.
+    // `list` takes any number of arguments, so `map` gives it the item and
+    // its index, of different types, and the call fails (as the
+    // specification's `list` of one type requires).
     let text = r#"${map(list("a"), list)}"#;
     fails(
         text,
