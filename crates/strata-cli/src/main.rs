@@ -226,31 +226,30 @@ fn main() -> ExitCode {
             };
         }
         memory::watch(global.memory_limit, &global);
-        return match entry.run(sub, invocation) {
-            Ok(done) => finish(done, &global),
-            Err(refused) => usage(&refused),
-        };
+        return ended(entry.run(sub, invocation), &global);
     }
     if let Err(refused) = invocation.refuse_dot() {
         return usage(&refused);
     }
     memory::watch(global.memory_limit, &global);
     if let Ok(Leading::Merge(args)) = Leading::from_arg_matches(&matches) {
-        return match merge::run(invocation, &args) {
-            Ok(done) => finish(done, &global),
-            Err(refused) => usage(&refused),
-        };
+        return ended(merge::run(invocation, &args), &global);
     }
     match Trailing::from_arg_matches(&matches) {
         Ok(Trailing::Lsp(args)) => lsp::run(&global, &args),
         Ok(Trailing::LspCheck) => lsp::check(&global),
         Ok(Trailing::Completions { shell }) => shell::completions(shell, &registry),
         Ok(Trailing::Man { dir }) => shell::man(&dir, &registry),
-        Ok(Trailing::Explain(args)) => match explain::run(invocation, &args) {
-            Ok(done) => finish(done, &global),
-            Err(refused) => usage(&refused),
-        },
+        Ok(Trailing::Explain(args)) => ended(explain::run(invocation, &args), &global),
         Err(error) => error.exit(),
+    }
+}
+
+/// Prints how a run ended: what it gives ([`finish`]), or its usage error.
+fn ended(run: Result<Done, Usage>, global: &GlobalArgs) -> ExitCode {
+    match run {
+        Ok(done) => finish(done, global),
+        Err(refused) => usage(&refused),
     }
 }
 

@@ -3,7 +3,7 @@
 //! several documents contributes each as a layer, in order.
 
 use clap::Args;
-use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Session, Usage};
+use strata_dialect::{Done, Expect, Invocation, Session, Usage};
 use strata_merge::{Strategies, Strategy};
 use strata_syntax::Node;
 use strata_syntax::emit::to_yaml_annotated;
@@ -43,12 +43,7 @@ pub(crate) fn run(invocation: Invocation, args: &MergeArgs) -> Result<Done, Usag
             })?;
     }
     let mut session = Session::new(invocation);
-    let format = session.document_format(DocumentFormat::Yaml)?;
-    if args.explain && format == DocumentFormat::Json {
-        return Err(Usage(
-            "`--explain` annotates YAML output; it cannot be combined with `-o json`".to_owned(),
-        ));
-    }
+    let format = session.explained_format(args.explain)?;
     let layers: Vec<Node> = args
         .files
         .iter()

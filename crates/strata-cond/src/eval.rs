@@ -181,7 +181,24 @@ const PREDICATES: &[&str] = &[
     "findIndex",
 ];
 
-/// The most list items the ranges and splits of one evaluation may make
+/// Takes `count` items out of what is left of [`MAX_ITEMS`], or the error
+/// at `range` when there are not that many.
+fn spend(
+    items_left: &std::cell::Cell<i64>,
+    count: i64,
+    range: &Range<usize>,
+) -> Result<(), CondError> {
+    if count > items_left.get() {
+        return Err(crate::eval_error(
+            format!("the expression's lists make more than {MAX_ITEMS} items"),
+            range.clone(),
+        ));
+    }
+    items_left.set(items_left.get() - count);
+    Ok(())
+}
+
+/// The most list items the ranges, splits and maps of one evaluation may make
 /// together: a bound on its memory whatever the expression (`[1..100000,
 /// 1..100000, ...]`, `split(file("big.txt"), "")`).
 pub const MAX_ITEMS: i64 = 1_000_000;
@@ -376,13 +393,7 @@ impl<'a> Evaluator<'a> {
             };
             let value = evaluator.eval(predicate)?.into_owned();
             if name == "map" {
-                if self.items_left.get() < 1 {
-                    return Err(crate::eval_error(
-                        format!("the expression's lists make more than {MAX_ITEMS} items"),
-                        predicate.range.clone(),
-                    ));
-                }
-                self.items_left.set(self.items_left.get() - 1);
+                spend(self.items_left, 1, &predicate.range)?;
                 kept.push(value);
                 continue;
             }
@@ -801,13 +812,7 @@ fn builtin(
                 text.matches(separator).count() + 1
             };
             let count = i64::try_from(count).unwrap_or(i64::MAX);
-            if count > items_left.get() {
-                return Err(crate::eval_error(
-                    format!("the expression's lists make more than {MAX_ITEMS} items"),
-                    first.1.clone(),
-                ));
-            }
-            items_left.set(items_left.get() - count);
+            spend(items_left, count, &first.1)?;
             let parts: Vec<Node> = if separator.is_empty() {
                 text.chars()
                     .map(|c| plain(Value::String(c.to_string())))
@@ -916,13 +921,7 @@ fn extended(
                     range,
                 ));
             }
-            if count > items_left.get() {
-                return Err(crate::eval_error(
-                    format!("the expression's lists make more than {MAX_ITEMS} items"),
-                    range,
-                ));
-            }
-            items_left.set(items_left.get() - count);
+            spend(items_left, count, &range)?;
             Ok(plain(Value::Seq(
                 (*from..=*to).map(|i| plain(Value::Int(i))).collect(),
             )))

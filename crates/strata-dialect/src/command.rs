@@ -144,6 +144,20 @@ impl Session {
         })
     }
 
+    /// The document format of a verb that takes `--explain` (YAML unless
+    /// `-o` names another): annotations are YAML comments, so `--explain`
+    /// with `-o json` is a usage error.
+    pub fn explained_format(&self, explain: bool) -> Result<DocumentFormat, Usage> {
+        let format = self.document_format(DocumentFormat::Yaml)?;
+        if explain && format == DocumentFormat::Json {
+            return Err(Usage(
+                "`--explain` annotates YAML output; it cannot be combined with `-o json`"
+                    .to_owned(),
+            ));
+        }
+        Ok(format)
+    }
+
     /// Opens the dialect `D` on the folder `dir`; its sources become the
     /// session's first ones, its diagnostics the session's. As much of the
     /// dialect as could be opened, errors or not: the caller decides

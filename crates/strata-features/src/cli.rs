@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
 use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
-use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
+use strata_syntax::emit::to_yaml_annotated;
 use strata_syntax::{Node, Span};
 
 use crate::{Project, RenderRequest, Rendered, Settings};
@@ -100,23 +100,14 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
     let mut session = Session::new(invocation);
     match command {
         FeaturesCommand::Render(args) => {
-            let format = session.document_format(DocumentFormat::Yaml)?;
-            if args.explain && format == DocumentFormat::Json {
-                return Err(Usage(
-                    "`--explain` annotates YAML output; it cannot be combined with `-o json`"
-                        .to_owned(),
-                ));
-            }
+            let format = session.explained_format(args.explain)?;
             let rendered = render(&mut session, &args.context);
             Ok(session.finish(|session| {
                 let rendered = rendered?;
-                match format {
-                    DocumentFormat::Yaml if args.explain => Some(explained(&rendered)),
-                    DocumentFormat::Yaml => Some(to_yaml(&rendered.blueprint)),
-                    DocumentFormat::Json => to_json(&rendered.blueprint)
-                        .map_err(|problem| session.diagnostics.push(problem))
-                        .ok(),
+                if args.explain {
+                    return Some(explained(&rendered));
                 }
+                session.write_document(&rendered.blueprint, format)
             }))
         }
         FeaturesCommand::Check(args) => {

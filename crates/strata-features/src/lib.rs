@@ -403,7 +403,7 @@ impl Project {
     }
 
     /// The values `request` gives its context's expressions.
-    fn values(
+    pub(crate) fn values(
         &self,
         request: &RenderRequest,
         files: &mut Reader<'_>,
@@ -420,12 +420,14 @@ impl Project {
     }
 
     /// What `jsonnet()` and `file()` read for `context`, with `values`;
-    /// Jsonnet failures register their files in `shared`.
-    fn host<'s>(
+    /// Jsonnet failures register their files in `shared`. A render
+    /// evaluates `jsonnet()`; a hover does not ([`host::Jsonnet`]).
+    pub(crate) fn host<'s>(
         &self,
         values: &Node,
         context: &str,
         shared: &'s RefCell<SourceDb>,
+        jsonnet: host::Jsonnet,
     ) -> host::Template<'s> {
         host::Template::new(
             self.template.clone(),
@@ -433,7 +435,7 @@ impl Project {
             [context, self.name.as_str()],
             self.limits,
             shared,
-            host::Jsonnet::Evaluated(self.progress.clone()),
+            jsonnet,
         )
     }
 
@@ -452,7 +454,8 @@ impl Project {
         let source = db.add("<expression>", text);
         let at = Span::new(source, 0, text.len());
         let shared = RefCell::new(std::mem::take(db));
-        let template = self.host(&values, &request.context, &shared);
+        let jsonnet = host::Jsonnet::Evaluated(self.progress.clone());
+        let template = self.host(&values, &request.context, &shared, jsonnet);
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
         let result = if text.contains("${") {
             strata_cond::Template::parse(text).and_then(|parsed| {
@@ -534,7 +537,8 @@ impl Project {
         }
         // Jsonnet failures register their files while expressions run.
         let shared = RefCell::new(std::mem::take(db));
-        let template = self.host(&values, &request.context, &shared);
+        let jsonnet = host::Jsonnet::Evaluated(self.progress.clone());
+        let template = self.host(&values, &request.context, &shared, jsonnet);
         let mut composer = Composer::new(&shared, &values);
         let mut layers = vec!["blueprint".to_owned()];
         let host = template.for_file(Path::new(BLUEPRINT_FILE));

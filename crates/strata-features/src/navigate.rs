@@ -31,7 +31,9 @@ use strata_cond::Template;
 use strata_dialect::Reader;
 use strata_syntax::{FieldPath, Node, Segment, SourceDb, Span};
 
-use crate::{BLUEPRINT, BLUEPRINT_FILE, FEATURE, Feature, Project, TEMPLATE_DIR, config, host};
+use crate::{
+    BLUEPRINT, BLUEPRINT_FILE, FEATURE, Feature, Project, RenderRequest, TEMPLATE_DIR, host,
+};
 
 /// A feature.
 pub(crate) const FEATURE_KIND: SymbolKind = SymbolKind::new("feature", Category::Module);
@@ -224,7 +226,8 @@ impl Project {
         if !is_when && !text.contains("${") {
             return None;
         }
-        let windsor = self.windsor.as_ref()?;
+        // Without `windsor.yaml`, no context has values to show.
+        self.windsor.as_ref()?;
         let mut lines = format!(
             "**`{path}`** of feature `{}`\n\n",
             feature.model.metadata.name
@@ -233,23 +236,16 @@ impl Project {
             let mut db = SourceDb::extending(self.sources.clone());
             let mut problems = Vec::new();
             let mut files = Reader::new(self.root.as_ref(), &mut db, self.limits);
-            let defaults = self.defaults.as_ref();
-            let Some(values) =
-                config::values(windsor, defaults, &mut files, context, &[], &mut problems)
-            else {
+            let request = RenderRequest {
+                context: context.to_owned(),
+                sets: Vec::new(),
+            };
+            let Some(values) = self.values(&request, &mut files, &mut problems) else {
                 let _ = writeln!(lines, "- in context `{context}`: its values cannot be read");
                 continue;
             };
             let shared = RefCell::new(db);
-            let names = [context, self.name.as_str()];
-            let template = host::Template::new(
-                self.template.clone(),
-                &values,
-                names,
-                self.limits,
-                &shared,
-                host::Jsonnet::Refused,
-            );
+            let template = self.host(&values, context, &shared, host::Jsonnet::Refused);
             let host = template.for_file(&feature.path);
             let given = if is_when {
                 strata_cond::condition(text, &values, &host).map(|holds| format!("`{holds}`"))

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
 use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Read, Session, Usage};
-use strata_syntax::emit::{to_json, to_yaml, to_yaml_annotated};
+use strata_syntax::emit::to_yaml_annotated;
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::{Catalogue, RenderRequest, Scope, Settings, codes, service};
@@ -122,12 +122,7 @@ fn load(session: &mut Session, dir: &Path) -> Option<Catalogue> {
 }
 
 fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
-    let format = session.document_format(DocumentFormat::Yaml)?;
-    if args.explain && format == DocumentFormat::Json {
-        return Err(Usage(
-            "`--explain` annotates YAML output; it cannot be combined with `-o json`".to_owned(),
-        ));
-    }
+    let format = session.explained_format(args.explain)?;
     let Some(catalogue) = load(&mut session, &args.catalogue.dir) else {
         return Ok(session.finish(|_| None));
     };
@@ -172,23 +167,18 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
             scope,
         };
         let rendered = session.render(&catalogue, &request)?;
-        match format {
-            DocumentFormat::Yaml if args.explain => {
-                let db = &session.db;
-                let annotate = |node: &Node| {
-                    let (file, position) = db.locate(node.span);
-                    let layer = node
-                        .layer
-                        .and_then(|layer| rendered.layers.get(layer.0 as usize))
-                        .map_or(String::new(), |name| format!(" ({name})"));
-                    Some(format!("{file}:{}{layer}", position.line))
-                };
-                Some(to_yaml_annotated(&rendered.node, &annotate))
-            }
-            DocumentFormat::Yaml => Some(to_yaml(&rendered.node)),
-            DocumentFormat::Json => to_json(&rendered.node)
-                .map_err(|problem| session.diagnostics.push(problem))
-                .ok(),
+        if !args.explain {
+            return session.write_document(&rendered.node, format);
         }
+        let db = &session.db;
+        let annotate = |node: &Node| {
+            let (file, position) = db.locate(node.span);
+            let layer = node
+                .layer
+                .and_then(|layer| rendered.layers.get(layer.0 as usize))
+                .map_or(String::new(), |name| format!(" ({name})"));
+            Some(format!("{file}:{}{layer}", position.line))
+        };
+        Some(to_yaml_annotated(&rendered.node, &annotate))
     }))
 }
