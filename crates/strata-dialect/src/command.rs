@@ -189,6 +189,18 @@ impl Session {
         opened.outcome.report(&mut self.diagnostics)
     }
 
+    /// Checks everything `dialect` can check on its own
+    /// ([`Dialect::check`]: every request it can make), collecting the
+    /// diagnostics. Nothing when opening found an error, which the
+    /// session already holds.
+    pub fn check<D: Dialect>(&mut self, dialect: &D) {
+        if self.has_errors() {
+            return;
+        }
+        let problems = dialect.check(&mut self.db);
+        self.diagnostics.extend(problems);
+    }
+
     /// Renders `request`, registering in the session's sources and
     /// collecting the diagnostics; the result when there was no error.
     pub fn render<D: Dialect>(&mut self, dialect: &D, request: &D::Request) -> Option<D::Rendered> {

@@ -17,8 +17,8 @@ use crate::{Project, RenderRequest, Rendered, Settings};
 enum FeaturesCommand {
     /// Compose a context's blueprint from the base blueprint and its features.
     Render(RenderArgs),
-    /// Compose a context's blueprint and report every problem; exit 0 or 1.
-    Check(ContextArgs),
+    /// Compose a context's blueprint (every context's, without `--context`) and report every problem; exit 0 or 1.
+    Check(CheckArgs),
     /// Evaluate a `when` expression (or a `${..}` text) as a context's features see it, and print its value.
     Eval(EvalArgs),
     /// Print the JSON Schema of `blueprint.yaml` or of a feature file.
@@ -36,6 +36,20 @@ struct ContextArgs {
     context: String,
     /// Set a value (`cluster.workers.count=3`), read as YAML; repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
+    sets: Vec<(String, String)>,
+}
+
+/// `check` arguments: a context, or every context the project names.
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// The project folder (with `windsor.yaml` and `contexts/_template`).
+    #[arg(value_name = "PROJECT")]
+    dir: PathBuf,
+    /// The context to compose; every context the project names when left out.
+    #[arg(long, value_name = "NAME")]
+    context: Option<String>,
+    /// Set a value (`cluster.workers.count=3`), read as YAML; repeatable (with `--context`).
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set, requires = "context")]
     sets: Vec<(String, String)>,
 }
 
@@ -111,7 +125,21 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
             }))
         }
         FeaturesCommand::Check(args) => {
-            render(&mut session, &args);
+            match args.context {
+                Some(context) => {
+                    let args = ContextArgs {
+                        dir: args.dir,
+                        context,
+                        sets: args.sets,
+                    };
+                    render(&mut session, &args);
+                }
+                None => {
+                    if let Some(project) = session.open::<Project>(&args.dir, Settings::default()) {
+                        session.check(&project);
+                    }
+                }
+            }
             Ok(session.finish(|_| None))
         }
         FeaturesCommand::Eval(args) => {
