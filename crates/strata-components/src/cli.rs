@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use clap::builder::TypedValueParser;
 use clap::{Args, FromArgMatches as _, Subcommand as _};
 use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
-use strata_fs::{Files as _, PlainFs};
 use strata_syntax::emit::StreamFormat;
 
 use crate::{Application, Input, Inputs, RenderRequest};
@@ -163,10 +162,13 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
 
 fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
     let format = session.document_format(DocumentFormat::Yaml)?;
-    let (ext_vars, tla_vars) = args.vm.inputs(session.limits().max_bytes)?;
     let Some(application) = load(&mut session, &args.dir) else {
         return Ok(session.finish(|_| None));
     };
+    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
+    if session.has_errors() {
+        return Ok(session.finish(|_| None));
+    }
     let request = RenderRequest {
         tag: args.app_tag.clone(),
         components: args.components.clone(),
@@ -227,10 +229,13 @@ fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {
 }
 
 fn check(mut session: Session, args: &CheckArgs) -> Result<Done, Usage> {
-    let (ext_vars, tla_vars) = args.vm.inputs(session.limits().max_bytes)?;
     let Some(application) = load(&mut session, &args.dir) else {
         return Ok(session.finish(|_| None));
     };
+    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
+    if session.has_errors() {
+        return Ok(session.finish(|_| None));
+    }
     let environments: Vec<String> = if args.envs.is_empty() {
         application.environment_names().map(str::to_owned).collect()
     } else {
@@ -261,22 +266,23 @@ fn load(session: &mut Session, dir: &Path) -> Option<Application> {
 
 impl VmArgs {
     /// The external variables and top-level arguments, in the order given
-    /// (strings, then code); a malformed one, or a `-file` flag's file
-    /// that cannot be read within `limit` bytes, is a usage error.
-    fn inputs(&self, limit: usize) -> Result<(Inputs, Inputs), Usage> {
+    /// (strings, then code); a malformed one is a usage error, and a
+    /// `-file` flag's file is read into the session, a file that cannot be
+    /// read reported there like any input.
+    fn inputs(&self, session: &mut Session) -> Result<(Inputs, Inputs), Usage> {
         let mut ext = given(&self.ext_str, "--vm:ext-str", Input::Str)?;
         ext.extend(given(&self.ext_code, "--vm:ext-code", Input::Code)?);
         ext.extend(from_files(
             &self.ext_str_file,
             "--vm:ext-str-file",
             Input::Str,
-            limit,
+            session,
         )?);
         ext.extend(from_files(
             &self.ext_code_file,
             "--vm:ext-code-file",
             Input::Code,
-            limit,
+            session,
         )?);
         let mut tla = given(&self.tla_str, "--vm:tla-str", Input::Str)?;
         tla.extend(given(&self.tla_code, "--vm:tla-code", Input::Code)?);
@@ -284,13 +290,13 @@ impl VmArgs {
             &self.tla_str_file,
             "--vm:tla-str-file",
             Input::Str,
-            limit,
+            session,
         )?);
         tla.extend(from_files(
             &self.tla_code_file,
             "--vm:tla-code-file",
             Input::Code,
-            limit,
+            session,
         )?);
         Ok((ext, tla))
     }
@@ -319,25 +325,24 @@ fn given(values: &[String], flag: &str, input: fn(String) -> Input) -> Result<In
         .collect()
 }
 
-/// The values of a `NAME=FILE` flag: the file's text, read within `limit`
-/// bytes, made an input by `input`.
+/// The values of a `NAME=FILE` flag: the file's text, read through the
+/// session within its bounds, made an input by `input`; a file that cannot
+/// be read is recorded in the session and left out.
 fn from_files(
     values: &[String],
     flag: &str,
     input: fn(String) -> Input,
-    limit: usize,
+    session: &mut Session,
 ) -> Result<Inputs, Usage> {
-    values
-        .iter()
-        .map(|value| {
-            let (name, path) = value
-                .split_once('=')
-                .filter(|(name, _)| !name.is_empty())
-                .ok_or_else(|| Usage(format!("`{flag} {value}` must be written `NAME=FILE`")))?;
-            let text = PlainFs
-                .read(Path::new(path), limit)
-                .map_err(|error| Usage(format!("`{flag} {value}`: {error}")))?;
-            Ok((name.to_owned(), input(text)))
-        })
-        .collect()
+    let mut inputs = Inputs::new();
+    for value in values {
+        let (name, path) = value
+            .split_once('=')
+            .filter(|(name, _)| !name.is_empty())
+            .ok_or_else(|| Usage(format!("`{flag} {value}` must be written `NAME=FILE`")))?;
+        if let Some(text) = session.read_text(path) {
+            inputs.push((name.to_owned(), input(text)));
+        }
+    }
+    Ok(inputs)
 }

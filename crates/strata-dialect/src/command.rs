@@ -226,6 +226,18 @@ impl Session {
         )
     }
 
+    /// The text of a file named on the command line that is not a
+    /// document (`-` for standard input), registered in the session's
+    /// sources ([`Reader::source`]); `None`, its problem recorded, when it
+    /// cannot be read.
+    pub fn read_text(&mut self, path: &str) -> Option<String> {
+        let limits = self.limits();
+        let source = Reader::new(&PlainFs, &mut self.db, limits)
+            .source(Path::new(path))
+            .report(&mut self.diagnostics)?;
+        Some(self.db.get(source).text().to_owned())
+    }
+
     /// A JSON value written in `format`.
     pub fn write_value(
         &mut self,

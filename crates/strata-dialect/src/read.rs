@@ -337,6 +337,12 @@ impl<'a> Reader<'a> {
         parse(self.db, source, format, &self.limits, expect, place)
     }
 
+    /// Reads and registers a file that is not a document (Jsonnet code, a
+    /// string value): its source, or its problem reported.
+    pub fn source(&mut self, path: &Path) -> Outcome<SourceId> {
+        self.text(path, None)
+    }
+
     /// Reads and registers a file's text; a failed read is reported at
     /// `unread_at` when another file named it there.
     fn text(&mut self, path: &Path, unread_at: Option<Span>) -> Outcome<SourceId> {
