@@ -1,31 +1,41 @@
-//! Evaluating an [`Expr`] against the configuration.
+//! Evaluating an [`Expr`] against the configuration, with expr's semantics
+//! (v1.17) except where the manual's "differences from expr" says why not.
 //!
-//! - A name is a top-level key of the configuration. A missing key anywhere
-//!   in a path is `null` (`cluster.endpoint` on a configuration without
-//!   `cluster`), and so is an index past the end of a list; reading a field
-//!   of a string, number or boolean is an error.
+//! - A name is a `let` variable, else a top-level key of the configuration
+//!   (`$env` is the whole configuration). A missing key anywhere in a path
+//!   is `null` (`cluster.endpoint` on a configuration without `cluster`),
+//!   and so is an index past the end of a list; reading a field of a
+//!   string, number or boolean is an error. A mapping indexed by a number
+//!   looks up the number's text (`groupBy(..)[1]`).
 //! - `??` gives its right side when the left is `null` (the right side is
 //!   not evaluated otherwise). `&&`, `||` and `!` take booleans and treat
 //!   `null` as false; they short-circuit.
 //! - `==`/`!=` compare any two values deeply (`1 == 1.0`); `<`, `<=`, `>`,
-//!   `>=` compare two numbers or two strings; comparing with `null` is an
-//!   error that suggests `??`.
-//! - `+` adds numbers or concatenates strings; `-`, `*` take numbers; `/`
-//!   always divides as floats (as expr does); `%` takes integers. Integer
+//!   `>=` compare two numbers, two strings, two dates or two durations;
+//!   comparing with `null` is an error that suggests `??`.
+//! - `+`, `-`, `*` keep integers integers and make floats of anything
+//!   else; `/` always divides as floats; `%` takes integers; `**` is a
+//!   float. `+` also joins strings and moves dates by durations. Integer
 //!   overflow and division by zero are errors.
 //! - `x in list` is membership, `key in map` a key test, anything `in null`
-//!   false; `not in` is the opposite. A negative index counts from the end.
-//! - Functions: `values(map)` (the values in key order), `jsonnet(path)`
-//!   and `file(path)` (through the [`Host`]).
+//!   false. A negative index counts from the end; `[a:b]` slices lists and
+//!   strings (by character), clamping its bounds as expr does.
+//! - Functions: see [`crate::functions`] and [`crate::predicates`].
+//!
+//! Work and memory are bounded: an evaluation makes at most [`MAX_ITEMS`]
+//! items (list items, predicate calls, copies of values, every 64 bytes of
+//! text counting as one), whatever the expression.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::ops::Range;
 
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::CondError;
-use crate::parse::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::parse::{BinaryOp, Expr, ExprKind, Pointer, UnaryOp};
+use crate::time;
 
 /// What expressions may ask of the world.
 pub trait Host {
@@ -46,179 +56,135 @@ pub enum HostError {
     Failed(Box<Diagnostic>),
 }
 
-/// A function expressions may call.
-#[derive(Debug, Clone, Copy)]
-pub struct Function {
-    /// Its name.
-    pub name: &'static str,
-    /// How it is called.
-    pub signature: &'static str,
-    /// What it gives.
-    pub summary: &'static str,
-}
+pub use crate::functions::{FUNCTIONS, Function};
 
-/// The functions there are: for calls, did-you-mean and editors.
-pub const FUNCTIONS: &[Function] = &[
-    Function {
-        name: "values",
-        signature: "values(mapping) -> list",
-        summary: "the values of a mapping, in the order of its sorted keys",
-    },
-    Function {
-        name: "jsonnet",
-        signature: "jsonnet(path: string) -> any",
-        summary: "the value of a Jsonnet file, relative to the file the expression is in and confined to the template folder; it reads the context's values as `std.extVar(\"context\")`",
-    },
-    Function {
-        name: "file",
-        signature: "file(path: string) -> string",
-        summary: "the text of a file, relative to the file the expression is in and confined to the template folder",
-    },
-    Function {
-        name: "len",
-        signature: "len(string | list | mapping) -> int",
-        summary: "the characters of a string, the items of a list, the keys of a mapping",
-    },
-    Function {
-        name: "keys",
-        signature: "keys(mapping) -> list",
-        summary: "the keys of a mapping, sorted",
-    },
-    Function {
-        name: "split",
-        signature: "split(text: string, separator: string) -> list",
-        summary: "the parts of a string between each separator (an empty separator splits into characters)",
-    },
-    Function {
-        name: "join",
-        signature: "join(list, separator: string = \"\") -> string",
-        summary: "the strings of a list joined by a separator",
-    },
-    Function {
-        name: "upper",
-        signature: "upper(string) -> string",
-        summary: "a string in upper case",
-    },
-    Function {
-        name: "lower",
-        signature: "lower(string) -> string",
-        summary: "a string in lower case",
-    },
-    Function {
-        name: "filter",
-        signature: "filter(list, predicate) -> list",
-        summary: "the items for which the predicate (`#` the item, `.name` its field) is true",
-    },
-    Function {
-        name: "map",
-        signature: "map(list, expression) -> list",
-        summary: "the expression's value for each item (`#` the item)",
-    },
-    Function {
-        name: "all",
-        signature: "all(list, predicate) -> bool",
-        summary: "whether the predicate is true for every item",
-    },
-    Function {
-        name: "any",
-        signature: "any(list, predicate) -> bool",
-        summary: "whether the predicate is true for an item",
-    },
-    Function {
-        name: "none",
-        signature: "none(list, predicate) -> bool",
-        summary: "whether the predicate is true for no item",
-    },
-    Function {
-        name: "one",
-        signature: "one(list, predicate) -> bool",
-        summary: "whether the predicate is true for exactly one item",
-    },
-    Function {
-        name: "count",
-        signature: "count(list, predicate) -> int",
-        summary: "how many items the predicate is true for",
-    },
-    Function {
-        name: "find",
-        signature: "find(list, predicate) -> any",
-        summary: "the first item the predicate is true for, else null",
-    },
-    Function {
-        name: "findIndex",
-        signature: "findIndex(list, predicate) -> int",
-        summary: "the index of the first item the predicate is true for, else -1",
-    },
-    Function {
-        name: "trim",
-        signature: "trim(string, characters: string = whitespace) -> string",
-        summary: "a string without the given characters (whitespace by default) at either end",
-    },
-];
+/// The most items one evaluation may make: list items (ranges, splits,
+/// maps, concatenations), predicate calls, copies of values into new
+/// lists and mappings, and text (every 64 bytes one item). A bound on its
+/// work and memory whatever the expression (`[1..100000, 1..100000, ...]`,
+/// `split(file("big.txt"), "")`, `reduce(1..99, #acc + #acc, "x")`).
+pub const MAX_ITEMS: i64 = 1_000_000;
 
-/// Evaluates `expr` with `scope` (a mapping) as its names.
+/// The most bytes one string may hold.
+pub const MAX_TEXT: usize = 16 << 20;
+
+/// Evaluates `expr` with `scope` (a mapping) as its names. A date or a
+/// duration in the result becomes a plain value (see [`crate::time`]).
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
-    let items_left = std::cell::Cell::new(MAX_ITEMS);
+    let budget = Cell::new(MAX_ITEMS);
     let evaluator = Evaluator {
         scope,
         host,
-        items_left: &items_left,
-        pointer: None,
+        budget: &budget,
+        item: None,
+        locals: None,
     };
-    evaluator.eval(expr).map(Cow::into_owned)
+    let value = evaluator.eval(expr)?;
+    Ok(time::to_plain(value.into_owned()))
 }
 
-/// expr's functions of a list and a predicate.
-const PREDICATES: &[&str] = &[
-    "filter",
-    "map",
-    "all",
-    "any",
-    "none",
-    "one",
-    "count",
-    "find",
-    "findIndex",
-];
+/// What is left of [`MAX_ITEMS`], shared by everything one evaluation
+/// runs.
+pub(crate) struct Budget<'a>(pub(crate) &'a Cell<i64>);
 
-/// Takes `count` items out of what is left of [`MAX_ITEMS`], or the error
-/// at `range` when there are not that many.
-fn spend(
-    items_left: &std::cell::Cell<i64>,
-    count: i64,
-    range: &Range<usize>,
-) -> Result<(), CondError> {
-    if count > items_left.get() {
-        return Err(crate::eval_error(
-            format!("the expression's lists make more than {MAX_ITEMS} items"),
-            range.clone(),
-        ));
+impl Budget<'_> {
+    /// Takes `count` items, or the error at `range` when there are not that
+    /// many left.
+    pub(crate) fn spend(&self, count: usize, range: &Range<usize>) -> Result<(), CondError> {
+        let count = i64::try_from(count).unwrap_or(i64::MAX);
+        if count > self.0.get() {
+            return Err(crate::eval_error(
+                format!(
+                    "the expression makes more than {MAX_ITEMS} items (list items, predicate calls, copies, 64 bytes of text each)"
+                ),
+                range.clone(),
+            ));
+        }
+        self.0.set(self.0.get() - count);
+        Ok(())
     }
-    items_left.set(items_left.get() - count);
-    Ok(())
+
+    /// Takes what a new string of `text` costs, refusing one longer than
+    /// [`MAX_TEXT`].
+    pub(crate) fn text(&self, text: String, range: &Range<usize>) -> Result<Node, CondError> {
+        if text.len() > MAX_TEXT {
+            return Err(crate::eval_error(
+                format!("the string would be longer than {MAX_TEXT} bytes"),
+                range.clone(),
+            ));
+        }
+        self.spend(text.len() / 64, range)?;
+        Ok(plain(Value::String(text)))
+    }
+
+    /// An owned copy of `value`, paid for when it is a copy.
+    pub(crate) fn own(
+        &self,
+        value: Cow<'_, Node>,
+        range: &Range<usize>,
+    ) -> Result<Node, CondError> {
+        if let Cow::Borrowed(node) = &value {
+            self.spend(weight(node), range)?;
+        }
+        Ok(value.into_owned())
+    }
 }
 
-/// The most list items the ranges, splits and maps of one evaluation may make
-/// together: a bound on its memory whatever the expression (`[1..100000,
-/// 1..100000, ...]`, `split(file("big.txt"), "")`).
-pub const MAX_ITEMS: i64 = 1_000_000;
+/// What copying `node` costs: one per node, one per 64 bytes of text.
+fn weight(node: &Node) -> usize {
+    match &node.value {
+        Value::String(text) => 1 + text.len() / 64,
+        Value::Seq(items) => 1 + items.iter().map(weight).sum::<usize>(),
+        Value::Map(entries) => {
+            1 + entries
+                .iter()
+                .map(|(key, entry)| key.len() / 64 + weight(&entry.value))
+                .sum::<usize>()
+        }
+        _ => 1,
+    }
+}
 
-struct Evaluator<'a> {
+/// The item a predicate is evaluated for.
+#[derive(Clone, Copy)]
+pub(crate) struct Item<'a> {
+    /// `#`.
+    pub(crate) value: &'a Node,
+    /// `#index`.
+    pub(crate) index: usize,
+    /// `#acc`, in `reduce`.
+    pub(crate) accumulator: Option<&'a Node>,
+}
+
+/// A `let` variable and the ones it shadows.
+struct Local<'a> {
+    name: &'a str,
+    value: &'a Node,
+    outer: Option<&'a Local<'a>>,
+}
+
+/// Evaluates expressions in one scope.
+pub(crate) struct Evaluator<'a> {
     scope: &'a Node,
-    host: &'a dyn Host,
-    /// What is left of [`MAX_ITEMS`], shared with the predicates' own
-    /// evaluators.
-    items_left: &'a std::cell::Cell<i64>,
-    /// The item a predicate is evaluated for (`#`).
-    pointer: Option<&'a Node>,
+    pub(crate) host: &'a dyn Host,
+    budget: &'a Cell<i64>,
+    item: Option<Item<'a>>,
+    locals: Option<&'a Local<'a>>,
 }
 
-fn plain(value: Value) -> Node {
+/// A value not read from a file.
+pub(crate) fn plain(value: Value) -> Node {
     Node::new(value, Span::default())
 }
 
 /// The kind of a value with its article, for messages (`an integer`).
-fn kind(node: &Node) -> &'static str {
+pub(crate) fn kind(node: &Node) -> &'static str {
+    if time::is_date(node) {
+        return "a date";
+    }
+    if time::is_duration(node) {
+        return "a duration";
+    }
     match node.value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -231,10 +197,35 @@ fn kind(node: &Node) -> &'static str {
 }
 
 impl<'a> Evaluator<'a> {
+    /// The budget of this evaluation.
+    pub(crate) fn budget(&self) -> Budget<'a> {
+        Budget(self.budget)
+    }
+
+    /// An evaluator of the same scope with `item` as `#`.
+    pub(crate) fn for_item<'b>(&self, item: Item<'b>) -> Evaluator<'b>
+    where
+        'a: 'b,
+    {
+        Evaluator {
+            scope: self.scope,
+            host: self.host,
+            budget: self.budget,
+            item: Some(item),
+            locals: self.locals,
+        }
+    }
+
     /// The value of `expr`. Paths into the configuration are followed by
     /// reference: only a value computed along the way is owned, so
     /// `cluster.workers.count` copies nothing but the count.
-    fn eval(&self, expr: &Expr) -> Result<Cow<'a, Node>, CondError> {
+    pub(crate) fn eval(&self, expr: &Expr) -> Result<Cow<'a, Node>, CondError> {
+        stacker::maybe_grow(crate::STACK_RED_ZONE, crate::STACK_SEGMENT, || {
+            self.value(expr)
+        })
+    }
+
+    fn value(&self, expr: &Expr) -> Result<Cow<'a, Node>, CondError> {
         let range = expr.range.clone();
         let owned = |value| Ok(Cow::Owned(plain(value)));
         match &expr.kind {
@@ -243,16 +234,15 @@ impl<'a> Evaluator<'a> {
             ExprKind::Int(i) => owned(Value::Int(*i)),
             ExprKind::Float(f) => owned(Value::Float(*f)),
             ExprKind::String(s) => owned(Value::String(s.clone())),
-            ExprKind::List(items) => owned(Value::Seq(
-                items
-                    .iter()
-                    .map(|item| self.eval(item).map(Cow::into_owned))
-                    .collect::<Result<_, _>>()?,
-            )),
-            ExprKind::Name(name) => Ok(self
-                .scope
-                .get(name)
-                .map_or_else(|| Cow::Owned(plain(Value::Null)), Cow::Borrowed)),
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.owned(item)?);
+                }
+                owned(Value::Seq(values))
+            }
+            ExprKind::Map(entries) => self.map(entries).map(Cow::Owned),
+            ExprKind::Name(name) => Ok(self.name(name)),
             ExprKind::Member(target, name) => {
                 let target = self.eval(target)?;
                 descend(target, Step::Field(name), range)
@@ -262,13 +252,28 @@ impl<'a> Evaluator<'a> {
                 let index = self.eval(index)?;
                 descend(target, Step::Index(&index), range)
             }
+            ExprKind::Slice(target, from, to) => {
+                let target = self.eval(target)?;
+                let bound = |bound: &Option<Box<Expr>>| match bound {
+                    Some(bound) => self
+                        .eval(bound)
+                        .map(|value| Some((value, bound.range.clone()))),
+                    None => Ok(None),
+                };
+                let from = bound(from)?;
+                let to = bound(to)?;
+                slice(&target, from, to, range, &self.budget()).map(Cow::Owned)
+            }
             ExprKind::Call(name, arguments) => self.call(name, arguments, range).map(Cow::Owned),
-            ExprKind::Pointer => self.pointer.map(Cow::Borrowed).ok_or_else(|| {
-                crate::eval_error(
-                    "`#` (and `.name`) stands for an item only inside a predicate: `filter(list, # > 1)`",
-                    range.clone(),
-                )
-            }),
+            ExprKind::Method(target, name, arguments) => {
+                let target = self.eval(target)?;
+                let mut values = Vec::with_capacity(arguments.len());
+                for argument in arguments {
+                    values.push((self.eval(argument)?.into_owned(), argument.range.clone()));
+                }
+                time::method(&target, name, &values, range).map(Cow::Owned)
+            }
+            ExprKind::Pointer(pointer) => self.pointer(*pointer, range),
             ExprKind::Unary(op, operand) => {
                 let value = self.eval(operand)?;
                 unary(*op, &value, range).map(Cow::Owned)
@@ -281,195 +286,129 @@ impl<'a> Evaluator<'a> {
                     Value::Bool(false) => self.eval(otherwise),
                     _ => Err(crate::eval_error(
                         format!(
-                            "a condition of `? :` must be true or false, found {}",
+                            "a condition of `? :` or `if` must be true or false, found {}",
                             kind(&decided)
                         ),
                         condition.range.clone(),
                     )),
                 }
             }
+            ExprKind::Let(name, value, body) => {
+                let value = self.eval(value)?;
+                let local = Local {
+                    name,
+                    value: &value,
+                    outer: self.locals,
+                };
+                let inner = Evaluator {
+                    scope: self.scope,
+                    host: self.host,
+                    budget: self.budget,
+                    item: self.item,
+                    locals: Some(&local),
+                };
+                let result = inner.eval(body)?;
+                self.budget().own(result, &range).map(Cow::Owned)
+            }
+            ExprKind::Sequence(items) => {
+                let Some((last, before)) = items.split_last() else {
+                    return owned(Value::Null);
+                };
+                for item in before {
+                    self.eval(item)?;
+                }
+                self.eval(last)
+            }
         }
+    }
+
+    /// The owned value of `expr`, its copy paid for.
+    pub(crate) fn owned(&self, expr: &Expr) -> Result<Node, CondError> {
+        let value = self.eval(expr)?;
+        self.budget().own(value, &expr.range)
+    }
+
+    /// A name's value: a `let` variable, `$env`, or a key of the scope.
+    fn name(&self, name: &str) -> Cow<'a, Node> {
+        let mut local = self.locals;
+        while let Some(variable) = local {
+            if variable.name == name {
+                return Cow::Borrowed(variable.value);
+            }
+            local = variable.outer;
+        }
+        if name == "$env" {
+            return Cow::Borrowed(self.scope);
+        }
+        self.scope
+            .get(name)
+            .map_or_else(|| Cow::Owned(plain(Value::Null)), Cow::Borrowed)
+    }
+
+    fn pointer(&self, pointer: Pointer, range: Range<usize>) -> Result<Cow<'a, Node>, CondError> {
+        let Some(item) = self.item else {
+            return Err(crate::eval_error(
+                "`#` (and `.name`, `#index`, `#acc`) stands for an item only inside a predicate: `filter(list, # > 1)`",
+                range,
+            ));
+        };
+        match pointer {
+            Pointer::Item => Ok(Cow::Borrowed(item.value)),
+            Pointer::Index => Ok(Cow::Owned(plain(Value::Int(
+                i64::try_from(item.index).unwrap_or(i64::MAX),
+            )))),
+            Pointer::Accumulator => item.accumulator.map(Cow::Borrowed).ok_or_else(|| {
+                crate::eval_error("`#acc` stands for the accumulator only in `reduce`", range)
+            }),
+        }
+    }
+
+    /// A `{key: value}` literal: keys must be strings (a written name or
+    /// number is one); a repeated key keeps its last value.
+    fn map(&self, entries: &[(Expr, Expr)]) -> Result<Node, CondError> {
+        let mut mapping = strata_syntax::Mapping::default();
+        for (key, value) in entries {
+            let key_value = self.eval(key)?;
+            let Value::String(text) = &key_value.value else {
+                return Err(crate::eval_error(
+                    format!("a mapping key must be a string, found {}", kind(&key_value)),
+                    key.range.clone(),
+                ));
+            };
+            let value = self.owned(value)?;
+            mapping.insert(
+                text.clone(),
+                strata_syntax::Entry {
+                    key_span: Span::default(),
+                    value,
+                },
+            );
+        }
+        Ok(plain(Value::Map(mapping)))
     }
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
         if !FUNCTIONS.iter().any(|function| function.name == name) {
+            let error = crate::eval_error(format!("there is no function `{name}`"), range);
+            let names = FUNCTIONS.iter().map(|function| function.name);
+            // A near name is the likely fix; without one, the whole list.
+            if let Some(near) = strata_syntax::did_you_mean(name, names) {
+                return Err(error.with_help(format!("did you mean `{near}`?")));
+            }
             let names: Vec<String> = FUNCTIONS
                 .iter()
                 .map(|function| format!("`{}`", function.name))
                 .collect();
-            let mut error = crate::eval_error(format!("there is no function `{name}`"), range)
-                .with_note(format!("the functions are {}", names.join(", ")));
-            let names = FUNCTIONS.iter().map(|function| function.name);
-            if let Some(near) = strata_syntax::did_you_mean(name, names) {
-                error = error.with_help(format!("did you mean `{near}`?"));
-            }
-            return Err(error);
+            return Err(error.with_note(format!("the functions are {}", names.join(", "))));
         }
-        if let Some(result) = self.builtin(name, arguments, &range) {
+        if let Some(result) = crate::predicates::call(self, name, arguments, &range) {
             return result;
-        }
-        if let Some(result) = self.predicate(name, arguments, &range) {
-            return result;
-        }
-        let [argument] = arguments else {
-            return Err(crate::eval_error(
-                format!("`{name}` takes one argument, found {}", arguments.len()),
-                range,
-            ));
-        };
-        let value = self.eval(argument)?;
-        let argument_range = argument.range.clone();
-        if name == "values" {
-            let Value::Map(entries) = &value.value else {
-                return Err(crate::eval_error(
-                    format!("`values` takes a mapping, found {}", kind(&value)),
-                    argument_range,
-                ));
-            };
-            let mut sorted: Vec<_> = entries.iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
-            return Ok(plain(Value::Seq(
-                sorted
-                    .into_iter()
-                    .map(|(_, entry)| entry.value.clone())
-                    .collect(),
-            )));
-        }
-        let Value::String(path) = &value.value else {
-            return Err(crate::eval_error(
-                format!("`{name}` takes a path string, found {}", kind(&value)),
-                argument_range,
-            ));
-        };
-        let result = if name == "jsonnet" {
-            self.host.jsonnet(path)
-        } else {
-            self.host.file(path).map(|text| plain(Value::String(text)))
-        };
-        result.map_err(|error| crate::host_error(error, range))
-    }
-
-    /// expr's functions of a list and a predicate (`filter`, `map`, `all`,
-    /// `any`, `none`, `one`, `count`, `find`, `findIndex`): the predicate
-    /// evaluated for each item, `#` standing for it; `None` for the others.
-    /// A predicate gives true or false (`map`'s, any value).
-    fn predicate(
-        &self,
-        name: &str,
-        arguments: &[Expr],
-        range: &Range<usize>,
-    ) -> Option<Result<Node, CondError>> {
-        if !PREDICATES.contains(&name) {
-            return None;
-        }
-        let [list, predicate] = arguments else {
-            return Some(Err(crate::eval_error(
-                format!(
-                    "`{name}` takes a list and a predicate, found {} arguments",
-                    arguments.len()
-                ),
-                range.clone(),
-            )));
-        };
-        Some(self.each(name, list, predicate))
-    }
-
-    fn each(&self, name: &str, list: &Expr, predicate: &Expr) -> Result<Node, CondError> {
-        let items = self.eval(list)?;
-        let Value::Seq(items) = &items.value else {
-            return Err(crate::eval_error(
-                format!("`{name}` takes a list, found {}", kind(&items)),
-                list.range.clone(),
-            ));
-        };
-        let mut kept = Vec::new();
-        let mut hits = 0_i64;
-        for (index, item) in items.iter().enumerate() {
-            let evaluator = Evaluator {
-                scope: self.scope,
-                host: self.host,
-                items_left: self.items_left,
-                pointer: Some(item),
-            };
-            let value = evaluator.eval(predicate)?.into_owned();
-            if name == "map" {
-                spend(self.items_left, 1, &predicate.range)?;
-                kept.push(value);
-                continue;
-            }
-            let Value::Bool(holds) = value.value else {
-                return Err(crate::eval_error(
-                    format!(
-                        "the predicate of `{name}` must be true or false, found {}",
-                        kind(&value)
-                    ),
-                    predicate.range.clone(),
-                ));
-            };
-            if !holds {
-                continue;
-            }
-            hits += 1;
-            match name {
-                "filter" => kept.push(item.clone()),
-                "find" => return Ok(item.clone()),
-                "findIndex" => {
-                    return Ok(plain(Value::Int(i64::try_from(index).unwrap_or(i64::MAX))));
-                }
-                _ => {}
-            }
-        }
-        let total = i64::try_from(items.len()).unwrap_or(i64::MAX);
-        Ok(plain(match name {
-            "map" | "filter" => Value::Seq(kept),
-            "all" => Value::Bool(hits == total),
-            "any" => Value::Bool(hits > 0),
-            "none" => Value::Bool(hits == 0),
-            "one" => Value::Bool(hits == 1),
-            "count" => Value::Int(hits),
-            "findIndex" => Value::Int(-1),
-            _ => Value::Null,
-        }))
-    }
-
-    /// The functions of expr's standard library (`len`, `keys`, `split`,
-    /// `join`, `upper`, `lower`, `trim`), with expr's semantics; `None` for
-    /// the others. `keys` is sorted, where expr's order is Go's random map
-    /// order: Strata's output is deterministic.
-    fn builtin(
-        &self,
-        name: &str,
-        arguments: &[Expr],
-        range: &Range<usize>,
-    ) -> Option<Result<Node, CondError>> {
-        let arity = match name {
-            "len" | "keys" | "upper" | "lower" => 1..=1,
-            "split" => 2..=2,
-            "join" | "trim" => 1..=2,
-            _ => return None,
-        };
-        if !arity.contains(&arguments.len()) {
-            let wanted = if arity.start() == arity.end() {
-                arity.start().to_string()
-            } else {
-                format!("{} or {}", arity.start(), arity.end())
-            };
-            return Some(Err(crate::eval_error(
-                format!(
-                    "`{name}` takes {wanted} arguments, found {}",
-                    arguments.len()
-                ),
-                range.clone(),
-            )));
         }
         let mut values = Vec::with_capacity(arguments.len());
         for argument in arguments {
-            match self.eval(argument) {
-                Ok(value) => values.push((value.into_owned(), argument.range.clone())),
-                Err(error) => return Some(Err(error)),
-            }
+            values.push((self.eval(argument)?.into_owned(), argument.range.clone()));
         }
-        Some(builtin(name, &values, self.items_left))
+        crate::functions::call(self, name, &values, range)
     }
 
     fn binary(
@@ -496,15 +435,25 @@ impl<'a> Evaluator<'a> {
                 let second = truth(op, &*self.eval(right)?, right.range.clone())?;
                 Ok(Cow::Owned(plain(Value::Bool(second))))
             }
-            BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
-                let a = self.eval(left)?;
-                let b = self.eval(right)?;
-                extended(op, &a, &b, range, self.items_left).map(Cow::Owned)
-            }
             _ => {
                 let a = self.eval(left)?;
                 let b = self.eval(right)?;
-                arithmetic(op, &a, &b, range).map(Cow::Owned)
+                if let Some(result) = time::binary(op, &a, &b, &range) {
+                    return result.map(Cow::Owned);
+                }
+                match op {
+                    BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
+                        extended(op, &a, &b, range, &self.budget())
+                    }
+                    BinaryOp::Add => match (&a.value, &b.value) {
+                        (Value::String(x), Value::String(y)) => {
+                            self.budget().text(format!("{x}{y}"), &range)
+                        }
+                        _ => arithmetic(op, &a, &b, range),
+                    },
+                    _ => arithmetic(op, &a, &b, range),
+                }
+                .map(Cow::Owned)
             }
         }
     }
@@ -539,33 +488,33 @@ fn child<'n>(
     step: Step<'_>,
     range: Range<usize>,
 ) -> Result<Option<&'n Node>, CondError> {
+    let key_of_number = |index: &Node| match index.value {
+        Value::Int(i) => Some(i.to_string()),
+        Value::Float(f) => Some(crate::go::go_float(f)),
+        _ => None,
+    };
     match (&target.value, step) {
         (Value::Null, _) => Ok(None),
         (Value::Map(entries), Step::Field(key)) => Ok(entries.get(key).map(|entry| &entry.value)),
-        (
-            Value::Map(entries),
-            Step::Index(Node {
-                value: Value::String(key),
-                ..
-            }),
-        ) => Ok(entries.get(key.as_str()).map(|entry| &entry.value)),
+        (Value::Map(entries), Step::Index(index)) => {
+            if let Value::String(key) = &index.value {
+                return Ok(entries.get(key.as_str()).map(|entry| &entry.value));
+            }
+            match key_of_number(index) {
+                Some(key) => Ok(entries.get(key.as_str()).map(|entry| &entry.value)),
+                None => Err(crate::eval_error(
+                    format!("cannot index a mapping with {}", kind(index)),
+                    range,
+                )),
+            }
+        }
         (
             Value::Seq(items),
             Step::Index(Node {
                 value: Value::Int(i),
                 ..
             }),
-        ) => {
-            // A negative index counts from the end, as in expr.
-            let position = if *i < 0 {
-                i64::try_from(items.len()).ok().map(|len| len + i)
-            } else {
-                Some(*i)
-            };
-            Ok(position
-                .and_then(|p| usize::try_from(p).ok())
-                .and_then(|p| items.get(p)))
-        }
+        ) => Ok(position(*i, items.len()).and_then(|p| items.get(p))),
         (_, Step::Field(key)) => Err(crate::eval_error(
             format!("cannot read the field `{key}` of {}", kind(target)),
             range,
@@ -575,6 +524,65 @@ fn child<'n>(
             range,
         )),
     }
+}
+
+/// The position `index` names in a list of `len` items (a negative index
+/// counts from the end, as in expr), if it is inside the list.
+pub(crate) fn position(index: i64, len: usize) -> Option<usize> {
+    let len = i64::try_from(len).ok()?;
+    let at = if index < 0 { len + index } else { index };
+    usize::try_from(at)
+        .ok()
+        .filter(|at| i64::try_from(*at).is_ok_and(|at| at < len))
+}
+
+/// `target[from:to]` of a list or a string (by character): negative bounds
+/// count from the end, and bounds are clamped into the value, as expr's.
+fn slice(
+    target: &Node,
+    from: Option<(Cow<'_, Node>, Range<usize>)>,
+    to: Option<(Cow<'_, Node>, Range<usize>)>,
+    range: Range<usize>,
+    budget: &Budget<'_>,
+) -> Result<Node, CondError> {
+    let len = match &target.value {
+        Value::Seq(items) => items.len(),
+        Value::String(text) => text.chars().count(),
+        _ => {
+            return Err(crate::eval_error(
+                format!("cannot slice {}", kind(target)),
+                range,
+            ));
+        }
+    };
+    let signed_len = i64::try_from(len).unwrap_or(i64::MAX);
+    let bound = |bound: Option<(Cow<'_, Node>, Range<usize>)>, default: i64| match bound {
+        None => Ok(default),
+        Some((value, at)) => match value.value {
+            Value::Int(i) => Ok(if i < 0 { signed_len + i } else { i }),
+            _ => Err(crate::eval_error(
+                format!("a slice bound must be an integer, found {}", kind(&value)),
+                at,
+            )),
+        },
+    };
+    let to = bound(to, signed_len)?.clamp(0, signed_len);
+    let from = bound(from, 0)?.clamp(0, to);
+    let (from, to) = (
+        usize::try_from(from).unwrap_or(0),
+        usize::try_from(to).unwrap_or(0),
+    );
+    Ok(match &target.value {
+        Value::Seq(items) => {
+            let part = &items[from..to];
+            budget.spend(part.iter().map(weight).sum(), &range)?;
+            plain(Value::Seq(part.to_vec()))
+        }
+        Value::String(text) => plain(Value::String(
+            text.chars().skip(from).take(to - from).collect(),
+        )),
+        _ => unreachable!("checked above"),
+    })
 }
 
 /// A boolean operand of `op`; `null` is false.
@@ -590,6 +598,9 @@ fn truth(op: BinaryOp, value: &Node, range: Range<usize>) -> Result<bool, CondEr
 }
 
 fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondError> {
+    if let Some(result) = time::negate(op, value, &range) {
+        return result;
+    }
     match (op, &value.value) {
         (UnaryOp::Not, Value::Bool(b)) => Ok(plain(Value::Bool(!b))),
         (UnaryOp::Not, Value::Null) => Ok(plain(Value::Bool(true))),
@@ -598,12 +609,17 @@ fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondErr
             .map(|i| plain(Value::Int(i)))
             .ok_or_else(|| crate::eval_error("the negation overflows", range)),
         (UnaryOp::Negate, Value::Float(f)) => Ok(plain(Value::Float(-f))),
+        (UnaryOp::Plus, Value::Int(_) | Value::Float(_)) => Ok(value.clone()),
         (UnaryOp::Not, _) => Err(crate::eval_error(
             format!("`!` takes a boolean, found {}", kind(value)),
             range,
         )),
-        (UnaryOp::Negate, _) => Err(crate::eval_error(
-            format!("`-` takes a number, found {}", kind(value)),
+        (UnaryOp::Negate | UnaryOp::Plus, _) => Err(crate::eval_error(
+            format!(
+                "`{}` takes a number, found {}",
+                if op == UnaryOp::Plus { "+" } else { "-" },
+                kind(value)
+            ),
             range,
         )),
     }
@@ -614,7 +630,7 @@ fn unary(op: UnaryOp, value: &Node, range: Range<usize>) -> Result<Node, CondErr
     clippy::cast_precision_loss,
     reason = "mixed arithmetic is float arithmetic"
 )]
-fn float(value: &Value) -> Option<f64> {
+pub(crate) fn float(value: &Value) -> Option<f64> {
     match value {
         Value::Int(i) => Some(*i as f64),
         Value::Float(f) => Some(*f),
@@ -622,28 +638,39 @@ fn float(value: &Value) -> Option<f64> {
     }
 }
 
+/// The order of two numbers, two strings (or two dates, two durations:
+/// see [`crate::time::order`]); `None` for anything else.
+pub(crate) fn order(a: &Node, b: &Node) -> Option<Ordering> {
+    if time::is_timed(a) || time::is_timed(b) {
+        return time::order(a, b);
+    }
+    match (&a.value, &b.value) {
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (x, y) => float(x).zip(float(y)).and_then(|(x, y)| x.partial_cmp(&y)),
+    }
+}
+
 fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<Node, CondError> {
     let overflow = || crate::eval_error(format!("`{}` overflows", op.symbol()), range.clone());
-    let mismatch = || {
-        let mut error = crate::eval_error(
-            format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
-            range.clone(),
-        );
-        if matches!(a.value, Value::Null) || matches!(b.value, Value::Null) {
-            error = error.with_help("a missing value is `null`; give a default with `??`");
-        }
-        error
-    };
+    let mismatch = || mismatch(op, a, b, range.clone());
     let boolean = |b: bool| Ok(plain(Value::Bool(b)));
+    let integers = |checked: fn(i64, i64) -> Option<i64>, floats: fn(f64, f64) -> f64| match (
+        &a.value, &b.value,
+    ) {
+        (Value::Int(x), Value::Int(y)) => checked(*x, *y)
+            .map(|v| plain(Value::Int(v)))
+            .ok_or_else(overflow),
+        (x, y) => float(x)
+            .zip(float(y))
+            .map(|(x, y)| plain(Value::Float(floats(x, y))))
+            .ok_or_else(mismatch),
+    };
     match op {
         BinaryOp::Equal => boolean(equal(a, b)),
         BinaryOp::NotEqual => boolean(!equal(a, b)),
         BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => {
-            let ordering = match (&a.value, &b.value) {
-                (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
-                (x, y) => float(x).zip(float(y)).and_then(|(x, y)| x.partial_cmp(&y)),
-            }
-            .ok_or_else(mismatch)?;
+            let ordering = order(a, b).ok_or_else(mismatch)?;
             boolean(match op {
                 BinaryOp::Less => ordering == Ordering::Less,
                 BinaryOp::LessEqual => ordering != Ordering::Greater,
@@ -651,7 +678,7 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
                 _ => ordering != Ordering::Less,
             })
         }
-        BinaryOp::In | BinaryOp::NotIn => {
+        BinaryOp::In => {
             let found = match &b.value {
                 Value::Null => false,
                 Value::Seq(items) => items.iter().any(|item| equal(a, item)),
@@ -661,42 +688,21 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
                 },
                 _ => return Err(mismatch()),
             };
-            boolean(found == (op == BinaryOp::In))
+            boolean(found)
         }
         BinaryOp::Contains | BinaryOp::StartsWith | BinaryOp::EndsWith => {
-            text_test(op, a, b).map_or_else(|| Err(mismatch()), boolean)
+            let (Value::String(text), Value::String(part)) = (&a.value, &b.value) else {
+                return Err(mismatch());
+            };
+            boolean(match op {
+                BinaryOp::Contains => text.contains(part.as_str()),
+                BinaryOp::StartsWith => text.starts_with(part.as_str()),
+                _ => text.ends_with(part.as_str()),
+            })
         }
-        BinaryOp::Add => match (&a.value, &b.value) {
-            (Value::String(x), Value::String(y)) => Ok(plain(Value::String(format!("{x}{y}")))),
-            (Value::Int(x), Value::Int(y)) => x
-                .checked_add(*y)
-                .map(|v| plain(Value::Int(v)))
-                .ok_or_else(overflow),
-            (x, y) => float(x)
-                .zip(float(y))
-                .map(|(x, y)| plain(Value::Float(x + y)))
-                .ok_or_else(mismatch),
-        },
-        BinaryOp::Subtract => match (&a.value, &b.value) {
-            (Value::Int(x), Value::Int(y)) => x
-                .checked_sub(*y)
-                .map(|v| plain(Value::Int(v)))
-                .ok_or_else(overflow),
-            (x, y) => float(x)
-                .zip(float(y))
-                .map(|(x, y)| plain(Value::Float(x - y)))
-                .ok_or_else(mismatch),
-        },
-        BinaryOp::Multiply => match (&a.value, &b.value) {
-            (Value::Int(x), Value::Int(y)) => x
-                .checked_mul(*y)
-                .map(|v| plain(Value::Int(v)))
-                .ok_or_else(overflow),
-            (x, y) => float(x)
-                .zip(float(y))
-                .map(|(x, y)| plain(Value::Float(x * y)))
-                .ok_or_else(mismatch),
-        },
+        BinaryOp::Add => integers(i64::checked_add, |x, y| x + y),
+        BinaryOp::Subtract => integers(i64::checked_sub, |x, y| x - y),
+        BinaryOp::Multiply => integers(i64::checked_mul, |x, y| x * y),
         BinaryOp::Divide => {
             let (x, y) = float(&a.value).zip(float(&b.value)).ok_or_else(mismatch)?;
             if y == 0.0 {
@@ -725,9 +731,25 @@ fn arithmetic(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> Result<N
     }
 }
 
-/// Deep equality; integers and floats compare by value.
+/// The error of `op` applied to operands it does not take.
+pub(crate) fn mismatch(op: BinaryOp, a: &Node, b: &Node, range: Range<usize>) -> CondError {
+    let mut error = crate::eval_error(
+        format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
+        range,
+    );
+    if matches!(a.value, Value::Null) || matches!(b.value, Value::Null) {
+        error = error.with_help("a missing value is `null`; give a default with `??`");
+    }
+    error
+}
+
+/// Deep equality; integers and floats compare by value, dates by the
+/// instant they name.
 #[must_use]
 pub fn equal(a: &Node, b: &Node) -> bool {
+    if time::is_timed(a) || time::is_timed(b) {
+        return time::order(a, b) == Some(Ordering::Equal);
+    }
     match (&a.value, &b.value) {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -750,157 +772,47 @@ pub fn equal(a: &Node, b: &Node) -> bool {
     }
 }
 
-/// A string argument, or an error at it naming what `name` takes.
-fn text_argument<'v>(
-    name: &str,
-    (value, range): &'v (Node, Range<usize>),
-) -> Result<&'v str, CondError> {
-    value.as_str().ok_or_else(|| {
-        crate::eval_error(
-            format!("`{name}` takes a string, found {}", kind(value)),
-            range.clone(),
-        )
-    })
-}
-
-/// `name` applied to its evaluated `arguments` (their number checked).
-fn builtin(
-    name: &str,
-    arguments: &[(Node, Range<usize>)],
-    items_left: &std::cell::Cell<i64>,
-) -> Result<Node, CondError> {
-    let first = &arguments[0];
-    let value = match name {
-        "len" => {
-            let count = match &first.0.value {
-                Value::String(text) => text.chars().count(),
-                Value::Seq(items) => items.len(),
-                Value::Map(entries) => entries.len(),
-                _ => {
-                    return Err(crate::eval_error(
-                        format!(
-                            "`len` takes a string, a list or a mapping, found {}",
-                            kind(&first.0)
-                        ),
-                        first.1.clone(),
-                    ));
-                }
-            };
-            Value::Int(i64::try_from(count).unwrap_or(i64::MAX))
-        }
-        "keys" => {
-            let Value::Map(entries) = &first.0.value else {
-                return Err(crate::eval_error(
-                    format!("`keys` takes a mapping, found {}", kind(&first.0)),
-                    first.1.clone(),
-                ));
-            };
-            let mut keys: Vec<&String> = entries.keys().collect();
-            keys.sort();
-            Value::Seq(
-                keys.into_iter()
-                    .map(|key| plain(Value::String(key.clone())))
-                    .collect(),
-            )
-        }
-        "split" => {
-            let text = text_argument(name, first)?;
-            let separator = text_argument(name, &arguments[1])?;
-            let count = if separator.is_empty() {
-                text.chars().count()
-            } else {
-                text.matches(separator).count() + 1
-            };
-            let count = i64::try_from(count).unwrap_or(i64::MAX);
-            spend(items_left, count, &first.1)?;
-            let parts: Vec<Node> = if separator.is_empty() {
-                text.chars()
-                    .map(|c| plain(Value::String(c.to_string())))
-                    .collect()
-            } else {
-                text.split(separator)
-                    .map(|part| plain(Value::String(part.to_owned())))
-                    .collect()
-            };
-            Value::Seq(parts)
-        }
-        "join" => {
-            let Value::Seq(items) = &first.0.value else {
-                return Err(crate::eval_error(
-                    format!("`join` takes a list, found {}", kind(&first.0)),
-                    first.1.clone(),
-                ));
-            };
-            let separator = match arguments.get(1) {
-                Some(argument) => text_argument(name, argument)?,
-                None => "",
-            };
-            let mut parts = Vec::with_capacity(items.len());
-            for item in items {
-                let Some(text) = item.as_str() else {
-                    return Err(crate::eval_error(
-                        format!("`join` takes a list of strings, found {} in it", kind(item)),
-                        first.1.clone(),
-                    ));
-                };
-                parts.push(text);
-            }
-            Value::String(parts.join(separator))
-        }
-        "upper" => Value::String(text_argument(name, first)?.to_uppercase()),
-        "lower" => Value::String(text_argument(name, first)?.to_lowercase()),
-        _ => {
-            let text = text_argument(name, first)?;
-            let trimmed = match arguments.get(1) {
-                Some(argument) => {
-                    let characters = text_argument(name, argument)?;
-                    text.trim_matches(|c| characters.contains(c))
-                }
-                None => text.trim(),
-            };
-            Value::String(trimmed.to_owned())
-        }
-    };
-    Ok(plain(value))
-}
-
-/// `contains`, `startsWith` or `endsWith` of two strings; `None` for
-/// another kind of operand.
-fn text_test(op: BinaryOp, a: &Node, b: &Node) -> Option<bool> {
-    let (Value::String(text), Value::String(part)) = (&a.value, &b.value) else {
-        return None;
-    };
-    Some(match op {
-        BinaryOp::Contains => text.contains(part.as_str()),
-        BinaryOp::StartsWith => text.starts_with(part.as_str()),
-        _ => text.ends_with(part.as_str()),
-    })
-}
-
 /// The most items a `..` range may give: a bound on the work and memory
 /// one expression may ask for.
 pub const MAX_RANGE: i64 = 100_000;
 
 /// The most bytes a `matches` pattern may compile to.
-const MAX_PATTERN_BYTES: usize = 1 << 20;
+pub(crate) const MAX_PATTERN_BYTES: usize = 1 << 20;
+
+/// A regular expression (RE2's syntax, as Go's `regexp` that expr uses),
+/// its size bounded; `what` names its user in the error.
+pub(crate) fn regex(
+    pattern: &str,
+    what: &str,
+    range: &Range<usize>,
+) -> Result<regex::Regex, CondError> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(MAX_PATTERN_BYTES)
+        .build()
+        .map_err(|error| {
+            // The parser's message draws the pattern over lines; its last
+            // line says what is wrong.
+            let text = error.to_string();
+            let problem = text.lines().last().unwrap_or_default();
+            let problem = problem.strip_prefix("error: ").unwrap_or(problem);
+            crate::eval_error(
+                format!("{what} takes a regular expression: {problem}"),
+                range.clone(),
+            )
+        })
+}
 
 /// `**` (a float, as expr's), `..` (the integers from `a` to `b`, both
 /// included; none when `b < a`; at most [`MAX_RANGE`]) and `matches` (a
-/// string against a regular expression, RE2's syntax as expr's Go
-/// `regexp`).
+/// string against a regular expression).
 fn extended(
     op: BinaryOp,
     a: &Node,
     b: &Node,
     range: Range<usize>,
-    items_left: &std::cell::Cell<i64>,
+    budget: &Budget<'_>,
 ) -> Result<Node, CondError> {
-    let mismatch = || {
-        crate::eval_error(
-            format!("`{}` cannot take {} and {}", op.symbol(), kind(a), kind(b)),
-            range.clone(),
-        )
-    };
+    let mismatch = || mismatch(op, a, b, range.clone());
     match op {
         BinaryOp::Power => {
             let (x, y) = float(&a.value).zip(float(&b.value)).ok_or_else(mismatch)?;
@@ -921,7 +833,7 @@ fn extended(
                     range,
                 ));
             }
-            spend(items_left, count, &range)?;
+            budget.spend(usize::try_from(count).unwrap_or(usize::MAX), &range)?;
             Ok(plain(Value::Seq(
                 (*from..=*to).map(|i| plain(Value::Int(i))).collect(),
             )))
@@ -930,20 +842,7 @@ fn extended(
             let (Value::String(text), Value::String(pattern)) = (&a.value, &b.value) else {
                 return Err(mismatch());
             };
-            let regex = regex::RegexBuilder::new(pattern)
-                .size_limit(MAX_PATTERN_BYTES)
-                .build()
-                .map_err(|error| {
-                    // The parser's message draws the pattern over lines;
-                    // its last line says what is wrong.
-                    let text = error.to_string();
-                    let what = text.lines().last().unwrap_or_default();
-                    let what = what.strip_prefix("error: ").unwrap_or(what);
-                    crate::eval_error(
-                        format!("`matches` takes a regular expression: {what}"),
-                        range.clone(),
-                    )
-                })?;
+            let regex = regex(pattern, "`matches`", &range)?;
             Ok(plain(Value::Bool(regex.is_match(text))))
         }
     }

@@ -30,8 +30,13 @@
 
 pub mod codes;
 pub mod eval;
+pub mod functions;
+pub mod go;
+mod lex;
 pub mod parse;
+mod predicates;
 pub mod template;
+pub mod time;
 
 use std::ops::Range;
 
@@ -40,6 +45,11 @@ use strata_syntax::ExprError;
 pub use eval::{Host, HostError, equal, evaluate};
 pub use parse::{Expr, parse};
 pub use template::Template;
+
+/// The stack a parse or evaluation step needs left before it recurses.
+const STACK_RED_ZONE: usize = 64 * 1024;
+/// The stack segment added when less is left.
+const STACK_SEGMENT: usize = 1024 * 1024;
 
 /// The longest expression or template accepted, in bytes.
 pub const MAX_LENGTH: usize = 64 * 1024;

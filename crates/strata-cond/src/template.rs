@@ -15,7 +15,7 @@ use strata_syntax::{Node, Span, Value};
 
 use crate::CondError;
 use crate::eval::{Host, evaluate};
-use crate::parse::{Expr, parse};
+use crate::parse::{Expr, parse_at};
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,9 +65,7 @@ impl Template {
                 if source.trim().is_empty() {
                     return Err(crate::parse_error("`${}` holds no expression", at..end + 1));
                 }
-                let mut expr = parse(source).map_err(|error| error.shifted(start))?;
-                shift(&mut expr, start);
-                parts.push(Part::Expr(expr));
+                parts.push(Part::Expr(parse_at(source, start)?));
                 rest = end + 1;
             } else {
                 literal.push_str(&text[rest..=at]);
@@ -110,7 +108,7 @@ fn closing_brace(text: &str, start: usize) -> Result<usize, &'static str> {
         if let Some(open) = quote {
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if c == '\\' && open != '`' {
                 escaped = true;
             } else if c == open {
                 quote = None;
@@ -118,7 +116,7 @@ fn closing_brace(text: &str, start: usize) -> Result<usize, &'static str> {
             continue;
         }
         match c {
-            '\'' | '"' => quote = Some(c),
+            '\'' | '"' | '`' => quote = Some(c),
             '{' => depth += 1,
             '}' if depth == 0 => return Ok(start + offset),
             '}' => depth -= 1,
@@ -132,49 +130,36 @@ fn closing_brace(text: &str, start: usize) -> Result<usize, &'static str> {
     })
 }
 
-/// Moves every range of `expr` by `offset`.
-fn shift(expr: &mut Expr, offset: usize) {
-    use crate::parse::ExprKind;
-    expr.range = expr.range.start + offset..expr.range.end + offset;
-    match &mut expr.kind {
-        ExprKind::List(items) | ExprKind::Call(_, items) => {
-            for item in items.iter_mut() {
-                shift(item, offset);
-            }
-        }
-        ExprKind::Member(target, _) | ExprKind::Unary(_, target) => shift(target, offset),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            shift(a, offset);
-            shift(b, offset);
-        }
-        ExprKind::Conditional(condition, then, otherwise) => {
-            shift(condition, offset);
-            shift(then, offset);
-            shift(otherwise, offset);
-        }
-        ExprKind::Null
-        | ExprKind::Bool(_)
-        | ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::String(_)
-        | ExprKind::Name(_)
-        | ExprKind::Pointer => {}
-    }
-}
-
-/// A value as text inside a string: `null` as nothing, strings as they
-/// are, numbers and booleans as written, mappings and lists as compact JSON.
+/// A value as text inside a string, as Windsor inserts it: `null` as
+/// nothing, strings as they are, other scalars as Go's `%v` writes them
+/// (`1.5`, `1e+06`), mappings and lists as YAML (its blocks, trimmed).
 #[must_use]
 pub fn display(node: &Node) -> String {
     match &node.value {
         Value::Null => String::new(),
-        Value::String(text) => text.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        // As Go's `%v` writes them: `2`, `2.5`.
-        Value::Float(f) => f.to_string(),
-        Value::Seq(_) | Value::Map(_) => node.to_json_value().to_string(),
+        Value::Seq(_) | Value::Map(_) => strata_syntax::emit::to_yaml(&sorted(node))
+            .trim()
+            .to_owned(),
+        _ => crate::go::go_string(node),
     }
+}
+
+/// `node` with every mapping's keys sorted, as Go's YAML encoder writes a
+/// map.
+fn sorted(node: &Node) -> Node {
+    let value = match &node.value {
+        Value::Seq(items) => Value::Seq(items.iter().map(sorted).collect()),
+        Value::Map(entries) => {
+            let mut keys: Vec<&String> = entries.keys().collect();
+            keys.sort();
+            return Node::mapping(
+                keys.into_iter()
+                    .map(|key| (key.clone(), sorted(&entries[key].value))),
+            );
+        }
+        other => other.clone(),
+    };
+    Node::new(value, node.span)
 }
 
 /// Where a template's expression ranges are: for error mapping in tests.
@@ -247,7 +232,11 @@ mod tests {
         assert_eq!(json("${cluster.name}-config"), "\"c1-config\"");
         assert_eq!(
             json("n=${cluster.workers.count}, r=${ratio}, l=${list}, x=${missing}"),
-            "\"n=3, r=2.5, l=[1,\\\"a\\\"], x=\""
+            "\"n=3, r=2.5, l=- 1\\n- a, x=\""
+        );
+        assert_eq!(
+            json("${1000000.0} ${2 ** 0.5}"),
+            "\"1e+06 1.4142135623730951\""
         );
         assert_eq!(json(" ${cluster.name}"), "\" c1\"");
         assert_eq!(json("$${not} ${cluster.name}"), "\"${not} c1\"");

@@ -116,8 +116,11 @@ fn missing_paths_are_null_and_coalesce() {
     assert_eq!(value("zones[-3]"), serde_json::Value::Null);
     assert_eq!(value("cluster['workers'].count"), 3);
     assert_eq!(value("cluster.driver ?? 'x'"), "talos");
-    // `??` binds tighter than `+`.
-    assert_eq!(value("missing ?? 1 + 2"), 3);
+    // `??` binds tighter than `*`; mixing it with another operator on its
+    // right needs parentheses, as in expr.
+    assert_eq!(value("2 * missing ?? 1"), 2);
+    assert_eq!(value("(missing ?? 1) + 2"), 3);
+    assert!(parse("missing ?? 1 + 2").is_err());
 }
 
 #[test]

@@ -1,0 +1,178 @@
+//! Values as Go writes them, where expr's results are Go's: `%v`
+//! (`string(v)`, text around `${..}`), `json.MarshalIndent` (`toJSON`) and
+//! `json.Unmarshal` into `any` (`fromJSON`: every number a float).
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use strata_syntax::{Node, Value};
+
+use crate::CondError;
+use crate::functions::sorted;
+
+/// A float as Go's `%v` writes it (`strconv.FormatFloat(f, 'g', -1,
+/// 64)`): the shortest digits that read back, with an exponent (`1e+06`,
+/// `1.5e-05`) when the decimal exponent is below -4 or at least 6.
+#[must_use]
+pub fn go_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_owned();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
+    }
+    // Rust's `{:e}` gives the shortest digits: `1.5e6`.
+    let scientific = format!("{f:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-4..6).contains(&exponent) {
+        // `{}` writes the same digits without an exponent.
+        return format!("{f}");
+    }
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+/// A value as Go's `%v` writes it (`[1 2]`, `map[a:1 b:x]`, `<nil>`).
+#[must_use]
+pub fn go_string(node: &Node) -> String {
+    if let Some(text) = crate::time::go_text(node) {
+        return text;
+    }
+    match &node.value {
+        Value::Null => "<nil>".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => go_float(*f),
+        Value::String(text) => text.clone(),
+        Value::Seq(items) => {
+            let parts: Vec<String> = items.iter().map(go_string).collect();
+            format!("[{}]", parts.join(" "))
+        }
+        Value::Map(entries) => {
+            let parts: Vec<String> = sorted(entries)
+                .into_iter()
+                .map(|(key, value)| format!("{key}:{}", go_string(value)))
+                .collect();
+            format!("map[{}]", parts.join(" "))
+        }
+    }
+}
+
+/// A value as Go's `json.MarshalIndent(v, "", "  ")` writes it.
+#[must_use]
+pub fn go_json(node: &Node) -> String {
+    let mut out = String::new();
+    write_json(&mut out, node, 0);
+    out
+}
+
+fn write_json(out: &mut String, node: &Node, depth: usize) {
+    let plain = crate::time::to_plain(node.clone());
+    let node = &plain;
+    let indent = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    match &node.value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => out.push_str(&json_float(*f)),
+        Value::String(text) => json_string(out, text),
+        Value::Seq(items) if items.is_empty() => out.push_str("[]"),
+        Value::Seq(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                write_json(out, item, depth + 1);
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Map(entries) if entries.is_empty() => out.push_str("{}"),
+        Value::Map(entries) => {
+            out.push('{');
+            for (index, (key, value)) in sorted(entries).into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                json_string(out, key);
+                out.push_str(": ");
+                write_json(out, value, depth + 1);
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+    }
+}
+
+/// A float as Go's `encoding/json` writes it: plain digits, with an
+/// exponent (`1e-7`, `1e+21`) below 1e-6 or from 1e21 on.
+fn json_float(f: f64) -> String {
+    let magnitude = f.abs();
+    if magnitude != 0.0 && !(1e-6..1e21).contains(&magnitude) {
+        let text = go_float(f);
+        // Go's encoder writes `e-07` as `e-7`.
+        return text.replace("e-0", "e-");
+    }
+    format!("{f}")
+}
+
+/// A JSON string as Go writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped
+/// too.
+fn json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `fromJSON`: every number a float, as Go's `json.Unmarshal` into `any`.
+pub(crate) fn from_json(text: &str, range: &Range<usize>) -> Result<Node, CondError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|error| crate::eval_error(format!("`fromJSON`: {error}"), range.clone()))?;
+    Ok(floats(Node::from_json_value(&value)))
+}
+
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "Go reads every JSON number as a float64"
+)]
+fn floats(mut node: Node) -> Node {
+    node.value = match node.value {
+        Value::Int(i) => Value::Float(i as f64),
+        Value::Seq(items) => Value::Seq(items.into_iter().map(floats).collect()),
+        Value::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(key, mut entry)| {
+                    entry.value = floats(entry.value);
+                    (key, entry)
+                })
+                .collect(),
+        ),
+        other => other,
+    };
+    node
+}
