@@ -535,7 +535,7 @@ const FIXED_ATOMS: [(&str, &str); 9] = [
     ),
     (
         "observability.enabled && cluster.enabled",
-        "observability.tracing.enabled ?? false",
+        "(observability.tracing.enabled ?? false)",
     ),
 ];
 

@@ -21,7 +21,8 @@ pub(super) fn atom(rng: &mut Rng, toggles: &[bool], truth: bool) -> String {
             match rng.u32(..3) {
                 0 => format!("toggles.{name}"),
                 1 => format!("toggles.{name} == true"),
-                _ => format!("toggles.{name} ?? false"),
+                // Parenthesized: expr refuses `??` beside another operator.
+                _ => format!("(toggles.{name} ?? false)"),
             }
         }
         1 => format!("!toggles.{}", toggle(rng, !truth)),
