@@ -1,23 +1,26 @@
-//! The condition and interpolation language of the `features` dialect: the
-//! subset of [expr](https://expr-lang.org) that Windsor blueprints use, in
-//! `when:` conditions and in `${..}` inside strings.
+//! The condition and interpolation language of the `features` dialect:
+//! [expr](https://expr-lang.org) v1.17, the version Windsor v0.8.1 pins,
+//! whole, in `when:` conditions and in `${..}` inside strings.
 //!
 //! ```text
 //! provider == 'aws' && (cluster.enabled ?? false)
-//! cluster.workers.count * 2
+//! let pools = cluster.workers.nodes | map(.pool) | uniq(); len(pools) > 1
 //! "${dns.domain}-config"
 //! ${jsonnet("talos.jsonnet").worker_config_patches}
 //! ```
 //!
-//! - [`parse`](mod@parse): literals (`null`/`nil`, `true`/`false`, integers, floats,
-//!   single- and double-quoted strings, `[lists]`), names, `.field`,
-//!   `[index]`, calls, prefix `!`/`not`/`-`, and the binary operators with
-//!   expr's precedence (module docs there). Every node keeps its byte range.
+//! - [`parse`](mod@parse): expr's grammar and precedence (module docs
+//!   there); every node keeps its byte range.
 //! - [`evaluate`]: the semantics (module docs in [`eval`]): a missing key
-//!   anywhere in a path is `null`, `??` replaces `null`, and the functions
-//!   `values`, `jsonnet` and `file`, the last two through a [`Host`] that
-//!   the dialect supplies (it confines paths).
+//!   anywhere in a path is `null`, `??` replaces `null`; the builtins in
+//!   [`functions`] and [`time`]; `jsonnet` and `file` through a [`Host`]
+//!   that the dialect supplies (it confines paths). Every evaluation is
+//!   bounded in work and memory.
 //! - [`Template`]: `${..}` inside strings (module docs in [`template`]).
+//!
+//! Where Strata differs from expr on purpose (a missing path is `null`,
+//! sorted `keys`, no `now()`, …), the manual's "Coming from Windsor" page
+//! lists it; `tests/expr-cases.yaml` is the language point by point.
 //!
 //! Errors carry the byte range inside the expression's text;
 //! [`ExprError::diagnostic`] turns one into a diagnostic at the exact
@@ -32,9 +35,9 @@ pub mod codes;
 pub mod eval;
 pub mod functions;
 pub mod go;
-mod lex;
+pub mod lex;
 pub mod parse;
-mod predicates;
+pub mod predicates;
 pub mod template;
 pub mod time;
 
