@@ -38,8 +38,9 @@
 //! - `env(name)`: the process environment variable `name`, or `null` when it
 //!   is unset (so `env('X') == null` tests for it; a value that is not
 //!   Unicode is read lossily). Only with [`CelOptions::allow_env`]: otherwise
-//!   calling it is the error `cel/env-disabled`, since catalogue expressions
-//!   (and repository overlays) must not read the server's secrets by default.
+//!   calling it is the error `cel/env-disabled`.
+//! - `normalizeDNS(text)`: `text` as a DNS label, as k8shell's
+//!   `normalizeDNS` writes it ([`dns_label`]).
 //!
 //! # Types
 //!
@@ -159,6 +160,31 @@ use std::sync::{Arc, PoisonError, RwLock};
 use strata_syntax::{Diagnostic, Node, Span};
 
 pub use compile::CompiledExpr;
+
+/// The longest DNS label [`dns_label`] makes: room for suffixes within the
+/// 63 characters of a Kubernetes label.
+pub const MAX_DNS_LABEL: usize = 53;
+
+/// `text` as k8shell's `NormalizeDNSLabel` writes it: lowercased, every run
+/// of characters outside `[a-z0-9-]` one `-`, runs of `-` one, leading and
+/// trailing `-` trimmed, at most [`MAX_DNS_LABEL`] characters.
+#[must_use]
+pub fn dns_label(text: &str) -> String {
+    let mut label = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            label.push(c);
+        } else if !label.ends_with('-') {
+            label.push('-');
+        }
+    }
+    let trimmed = label.trim_matches('-');
+    let mut end = trimmed.len().min(MAX_DNS_LABEL);
+    while !trimmed.is_char_boundary(end) {
+        end -= 1;
+    }
+    trimmed[..end].trim_end_matches('-').to_owned()
+}
 pub use scope::Scope;
 
 /// The tag that marks a scalar as a CEL expression.
@@ -321,4 +347,21 @@ impl Programs {
 /// cheaper than the thread this once was. A panic in `work` is passed on.
 fn on_cel_stack<R>(work: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_BYTES, 2 * STACK_BYTES, work)
+}
+
+#[cfg(test)]
+mod dns_label_tests {
+    use super::*;
+
+    #[test]
+    fn names_become_dns_labels_as_k8shell_writes_them() {
+        assert_eq!(dns_label("My Repo_Name!!"), "my-repo-name");
+        assert_eq!(dns_label("--a--b--"), "a-b");
+        assert_eq!(dns_label(&"x".repeat(80)).len(), MAX_DNS_LABEL);
+        assert_eq!(
+            dns_label(&format!("{}-{}", "a".repeat(52), "b")),
+            "a".repeat(52)
+        );
+        assert_eq!(dns_label("Ünïcode"), "n-code");
+    }
 }

@@ -22,6 +22,7 @@ pub(crate) const RANGE_GUARD: &str = "@strata_range";
 pub(crate) const SIZE_GUARD: &str = "@strata_size";
 
 const ENV_FUNCTION: &str = "env";
+const NORMALIZE_DNS_FUNCTION: &str = "normalizeDNS";
 const ENV_DISABLED: &str = "disabled";
 const ENV_HELP: &str = "enable it with `cel: {allowEnv: true}` in the catalogue's .strata.yaml";
 
@@ -49,6 +50,12 @@ fn declare(options: CelOptions) -> Result<Env, DeclarationError> {
         refuse_env
     };
     env.add_overload(ENV_FUNCTION, "env_string", vec![STRING_TYPE], env_function)?;
+    env.add_overload(
+        NORMALIZE_DNS_FUNCTION,
+        "normalizeDNS_string",
+        vec![STRING_TYPE],
+        normalize_dns,
+    )?;
     env.add_overload(RANGE_GUARD, RANGE_GUARD, vec![DYN_TYPE], charge_range)?;
     env.add_overload(SIZE_GUARD, SIZE_GUARD, vec![DYN_TYPE], check_size)?;
     Ok(env)
@@ -95,6 +102,15 @@ fn read_env<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, Executi
         Some(value) => CowVal::owned(CelString::from(value.to_string_lossy().into_owned())),
         None => CowVal::owned(CelNull),
     })
+}
+
+fn normalize_dns<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let text = only(args)?;
+    let text = text
+        .downcast_ref::<CelString>()
+        .map(CelString::inner)
+        .unwrap_or_default();
+    Ok(CowVal::owned(CelString::from(crate::dns_label(text))))
 }
 
 fn refuse_env<'b, 'v>(_: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {

@@ -256,7 +256,7 @@ fn platform_render_composes_the_bundled_repository() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
     assert_eq!(value["name"], "data-science");
-    assert_eq!(value["hostname"], "forecasting-service-ada.dev.example.com");
+    assert_eq!(value["hostname"], "data-science-ada");
     assert_eq!(value["storages"]["home"]["path"], "/home/ada");
     assert_eq!(value["env"]["PROJECT"], "analytics/forecasting");
 }

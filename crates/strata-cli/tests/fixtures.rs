@@ -5,6 +5,7 @@
 //! - `args`: the command line after `strata`, one argument per line; paths
 //!   are relative to the case folder, which is the working directory;
 //! - the input files the arguments name, and optionally `stdin`;
+//! - optionally `env`: `NAME=VALUE` lines, set in the command's environment;
 //! - `expected.out`: the expected standard output (absent: empty);
 //! - `expected.diagnostics`: the expected diagnostics, one JSON object per
 //!   line as `--diagnostics json` prints them (absent: none).
@@ -26,8 +27,15 @@ fn fixture(args_file: &Path) -> datatest_stable::Result<()> {
         .map(str::to_owned)
         .collect();
     let stdin = fs::read(case.join("stdin")).ok();
+    let environment: Vec<(String, String)> = fs::read_to_string(case.join("env"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
         .args(&args)
+        .envs(environment)
         .args(["--diagnostics", "json", "--color", "never"])
         .current_dir(case)
         .stdin(if stdin.is_some() {

@@ -211,7 +211,7 @@ fn cases(root: &Path) -> Vec<Case> {
         "platform",
         "a 10,000-deep template chain, listed",
         platform.join("chain"),
-        vec!["platform", "list", "."],
+        vec!["platform", "list", "--strict", "."],
         1,
         &["platform/template-too-deep"],
     );

@@ -490,7 +490,7 @@ fn child<'n>(
 ) -> Result<Option<&'n Node>, CondError> {
     let key_of_number = |index: &Node| match index.value {
         Value::Int(i) => Some(i.to_string()),
-        Value::Float(f) => Some(crate::go::go_float(f)),
+        Value::Float(f) => Some(strata_syntax::go_float(f)),
         _ => None,
     };
     match (&target.value, step) {

@@ -258,8 +258,9 @@ impl Session {
         }
     }
 
-    /// Ends the run: with `--strict`, every warning becomes an error; when
-    /// no diagnostic is an error, `output` gives the text to write.
+    /// Ends the run: repeats are dropped, with `--strict` every warning
+    /// becomes an error; when no diagnostic is an error, `output` gives the
+    /// text to write.
     pub fn finish(mut self, output: impl FnOnce(&mut Session) -> Option<String>) -> Done {
         if self.invocation.strict {
             for diagnostic in &mut self.diagnostics {
@@ -273,6 +274,11 @@ impl Session {
         } else {
             output(&mut self)
         };
+        // A diagnostic met twice whole (at opening and again by a render)
+        // is told once; the same problem in two contexts keeps both notes.
+        let mut seen = std::collections::HashSet::new();
+        self.diagnostics
+            .retain(|d| seen.insert((d.code, d.primary.span, d.message.clone(), d.notes.clone())));
         let status = u8::from(self.has_errors());
         Done {
             db: self.db,

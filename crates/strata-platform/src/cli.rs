@@ -96,6 +96,9 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
         PlatformCommand::List(args) => {
             let format = session.document_format(DocumentFormat::Yaml)?;
             let catalogue = load(&mut session, &args.dir);
+            if let Some(catalogue) = &catalogue {
+                catalogue.set_aside_others(None, &mut session.diagnostics);
+            }
             Ok(session.finish(|session| {
                 let summaries = catalogue?.list();
                 let value = serde_json::to_value(&summaries).ok()?;
@@ -143,6 +146,19 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
             .report(&mut session.diagnostics)
             .and_then(Read::into_document)
     });
+    // Another blueprint's problems do not stop this one's render.
+    let wanted = blueprint
+        .as_ref()
+        .and_then(Node::as_str)
+        .map(str::to_owned)
+        .or_else(|| {
+            let template = repo.as_ref()?.get("blueprint")?.get("template")?;
+            template.as_str().map(str::to_owned)
+        });
+    catalogue.set_aside_others(
+        Some(wanted.as_deref().unwrap_or_default()),
+        &mut session.diagnostics,
+    );
     let scope = if let Some(file) = args.scope.as_deref() {
         let read = session.read(file, Expect::One);
         let node = read.report(&mut session.diagnostics);

@@ -285,21 +285,6 @@ image: x",
         example: r"strata platform render catalogue --blueprint pyhton",
     }
 
-    UNKNOWN_STORAGE = "platform/unknown-storage" {
-        when: "`podman.parentStorages` name storages of the blueprint",
-        why: r"`podman.parentStorages` names storages of the blueprint that podman's containers share, so each name must be a key of `storages`.",
-        fix: r"Correct the name to one of the blueprint's `storages` (the did-you-mean helps), or add that storage.",
-        example: r"# catalogue/a.yaml
-name: a
-image: x
-storages:
-  home: {path: /home/u}
-podman:
-  enabled: true
-  image: registry.example.com/podman:5
-  parentStorages: [hoem]",
-    }
-
     UNKNOWN_TEMPLATE = "platform/unknown-template" {
         when: "`template` names no blueprint",
         why: r"`template` names the blueprint this one inherits from, which must be a blueprint of the catalogue; the blueprint cannot be composed over a template that does not exist.",

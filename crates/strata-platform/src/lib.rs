@@ -32,7 +32,7 @@
 //! mergeStrategies:            # sequence strategies by path, over the defaults
 //!   ports: union
 //! cel:
-//!   allowEnv: false           # whether `env("NAME")` may read the environment
+//!   allowEnv: false           # `env("NAME")` reads the environment unless false
 //! ```
 //!
 //! The platform's default strategies are `claimSpec.accessModes: replace`,
@@ -118,12 +118,23 @@ struct SettingsFile {
     cel: CelSettings,
 }
 
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct CelSettings {
-    /// Whether `env("NAME")` may read the process environment.
-    #[serde(default)]
+    /// Whether `env("NAME")` may read the process environment (yes, as in
+    /// k8shell, unless `false`).
+    #[serde(default = "allowed")]
     allow_env: bool,
+}
+
+impl Default for CelSettings {
+    fn default() -> CelSettings {
+        CelSettings { allow_env: true }
+    }
+}
+
+fn allowed() -> bool {
+    true
 }
 
 /// What a library caller adds to a catalogue's own settings.
@@ -186,6 +197,9 @@ pub struct Rendered {
     pub blueprint: Blueprint,
     /// The layers, by [`LayerId`]: the chain's blueprint names, then `repository`.
     pub layers: Vec<String>,
+    /// What is worth knowing about the render: each scalar read as a string
+    /// as k8shell reads it (`schema/scalar-as-string`).
+    pub notes: Vec<Diagnostic>,
 }
 
 impl Catalogue {
@@ -284,6 +298,50 @@ impl Catalogue {
             .collect()
     }
 
+    /// Turns into warnings the errors `diagnostics` holds about blueprints
+    /// that `wanted` does not use (neither it nor a blueprint of its
+    /// chain), each with a note naming the blueprint: rendering or listing
+    /// one blueprint goes on when another one is invalid, as `check` still
+    /// fails on it. With `wanted` `None` (a listing), every error about a
+    /// blueprint is set aside. Errors about no blueprint in particular (a
+    /// file that does not parse, the settings) stay errors.
+    pub fn set_aside_others(&self, wanted: Option<&str>, diagnostics: &mut [Diagnostic]) {
+        let used: Vec<String> = wanted
+            .and_then(|name| self.resolved.get(name))
+            .map(|resolved| resolved.chain.names())
+            .unwrap_or_default();
+        for diagnostic in diagnostics.iter_mut().filter(|d| d.is_error()) {
+            let Some(owner) = self.owner_of(diagnostic.primary.span) else {
+                continue;
+            };
+            if used.iter().any(|name| name == owner) {
+                continue;
+            }
+            let note = match wanted {
+                Some(name) => format!(
+                    "in blueprint `{owner}`, which `{name}` does not use; `strata platform check` fails on it"
+                ),
+                None => format!("in blueprint `{owner}`; `strata platform check` fails on it"),
+            };
+            *diagnostic = Diagnostic {
+                severity: strata_syntax::Severity::Warning,
+                ..diagnostic.clone()
+            }
+            .with_note(note);
+        }
+    }
+
+    /// The blueprint whose definition holds `span`, if any.
+    fn owner_of(&self, span: Span) -> Option<&str> {
+        self.definitions
+            .iter()
+            .find(|(_, definition)| {
+                let extent = definition.node.span;
+                extent.source == span.source && extent.start <= span.start && span.end <= extent.end
+            })
+            .map(|(name, _)| name.as_str())
+    }
+
     /// A blueprint resolved over its chain, before CEL evaluation.
     #[must_use]
     pub fn resolved(&self, name: &str) -> Option<&Resolved> {
@@ -357,7 +415,18 @@ impl Catalogue {
             tree = merged.root;
         }
         let scope = request.scope.clone().unwrap_or_else(Scope::test);
-        let (evaluated, problems) = self.programs.evaluate_tree(tree, &scope.cel_scope(&name));
+        // As k8shell: a repository's own `name` names the rendered blueprint.
+        let rendered_name = tree
+            .get("name")
+            .and_then(Node::as_str)
+            .unwrap_or(&name)
+            .to_owned();
+        let (mut evaluated, problems) = self
+            .programs
+            .evaluate_tree(tree, &scope.cel_scope(&rendered_name));
+        // k8shell's YAML decoder reads a number, boolean or null where a
+        // string is taken as its text; so does Strata, saying so.
+        let notes = BLUEPRINT.read_scalars_as_strings(&mut evaluated);
         // Name the layer each failed expression came from.
         let mut problems: Vec<Diagnostic> = problems
             .into_iter()
@@ -391,9 +460,11 @@ impl Catalogue {
                     node: evaluated,
                     blueprint,
                     layers,
+                    notes,
                 });
             }
         }
+        checked.extend(notes);
         checked.sort_by_key(|d| (d.primary.span.source, d.primary.span.start));
         problems.extend(
             checked
@@ -483,10 +554,10 @@ impl Catalogue {
                     blueprint: definition.node.get("name").cloned(),
                     ..RenderRequest::default()
                 };
-                self.compose(&request, &|_| true)
-                    .err()
-                    .map(Refusal::into_diagnostics)
-                    .unwrap_or_default()
+                match self.compose(&request, &|_| true) {
+                    Ok(rendered) => rendered.notes,
+                    Err(refusal) => refusal.into_diagnostics(),
+                }
             }))
         });
         concrete
@@ -568,9 +639,13 @@ impl Dialect for Catalogue {
     /// (its blueprint name, its repository file) have spans in `db`, so
     /// diagnostics point into them; the render registers nothing there.
     fn render(&self, request: &RenderRequest, _db: &mut SourceDb) -> Outcome<Rendered> {
-        self.render_with_access(request, &|_| true)
-            .map_err(Refusal::into_diagnostics)
-            .into()
+        match self.render_with_access(request, &|_| true) {
+            Ok(mut rendered) => {
+                let notes = std::mem::take(&mut rendered.notes);
+                Outcome::new(Some(rendered), notes)
+            }
+            Err(refusal) => Outcome::new(None, refusal.into_diagnostics()),
+        }
     }
 
     fn outline(&self, _db: &mut SourceDb) -> strata_dialect::Outline {

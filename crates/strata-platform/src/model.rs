@@ -5,13 +5,17 @@
 //! enums, lengths and required fields are checked, and every problem is
 //! reported. Rules that span several fields live in [`crate::validate`].
 //!
-//! Defaults where the provisioner's model is silent: a storage is enabled
-//! unless `enabled: false`, and its `type` is `local`.
+//! The fields, their names and types are those of k8shell's model
+//! (k8shell-io/common v0.40.0, the version the provisioner pins). As
+//! k8shell's YAML decoder does, a number, boolean or null written where a
+//! string is taken reads as its text (`cpu: 4` is `"4"`, a CEL integer
+//! landing in an annotation its decimal text), with a note
+//! (`schema/scalar-as-string`). Defaults are Go's zero values: a storage is
+//! enabled only with `enabled: true`, and its `type` is `local`.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::SecurityContext;
-use k8s_openapi::api::networking::v1::NetworkPolicySpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +23,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Blueprint {
+    /// Accepted and ignored, as k8shell does: the metadata expressions see
+    /// is the request's (`metadata` in the CEL scope).
+    pub metadata: Option<serde_json::Value>,
     /// The blueprint's name, unique in the catalogue.
     #[schemars(length(min = 1, max = 40))]
     pub name: String,
@@ -39,8 +46,6 @@ pub struct Blueprint {
     /// The workspace container image.
     #[schemars(length(min = 1))]
     pub image: String,
-    /// The secret to pull the image with.
-    pub image_pull_secret: Option<String>,
     /// When to pull the image.
     pub image_pull_policy: Option<PullPolicy>,
     /// The in-workspace agent.
@@ -60,6 +65,9 @@ pub struct Blueprint {
     /// Scripts run when the workspace starts, in order.
     #[serde(default)]
     pub init_scripts: Vec<InitScript>,
+    /// Whether the workspace shows its start scripts' progress.
+    #[serde(default)]
+    pub show_init_script_status: bool,
     /// The workspace container's security context.
     pub security_context: Option<SecurityContext>,
     /// Files written into the workspace, by absolute path.
@@ -117,8 +125,6 @@ pub struct Connection {
 pub struct Network {
     /// The policy class.
     pub network_policy_class: Option<NetworkPolicyClass>,
-    /// A Kubernetes network policy spec, decoded strictly.
-    pub network_policy_spec: Option<NetworkPolicySpec>,
     /// CIDRs the workspace may reach.
     #[serde(default, rename = "allowEgressToCIDRs")]
     pub allow_egress_to_cidrs: Vec<String>,
@@ -166,9 +172,9 @@ pub struct Podman {
     /// Whether `/var/run/docker.sock` links to podman's socket.
     #[serde(default)]
     pub create_docker_sock_symlink: bool,
-    /// Storages of the workspace it mounts too, by name.
+    /// Whether it mounts every enabled storage of the workspace too.
     #[serde(default)]
-    pub parent_storages: Vec<String>,
+    pub parent_storages: bool,
     /// Files written into its container.
     #[serde(default)]
     pub ext_files: BTreeMap<String, String>,
@@ -183,8 +189,9 @@ pub struct Podman {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Storage {
-    /// Whether it is mounted (default `true`).
-    pub enabled: Option<bool>,
+    /// Whether it is mounted (default `false`, as k8shell's).
+    #[serde(default)]
+    pub enabled: bool,
     /// A stable id.
     pub id: Option<String>,
     /// The kind of volume (default `local`).
@@ -195,7 +202,7 @@ pub struct Storage {
     /// Mounted read-only.
     #[serde(default)]
     pub readonly: bool,
-    /// The claim a `shared` storage mounts; required when enabled.
+    /// An existing claim to mount instead of making one.
     pub existing_claim: Option<String>,
     /// Owner uid of the mount.
     pub fs_owner_uid: Option<i64>,
@@ -211,12 +218,6 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// Whether the storage is mounted.
-    #[must_use]
-    pub fn is_enabled(&self) -> bool {
-        self.enabled.unwrap_or(true)
-    }
-
     /// The storage's kind.
     #[must_use]
     pub fn storage_type(&self) -> StorageType {
@@ -262,8 +263,9 @@ pub struct App {
     pub enabled: bool,
     /// The executable.
     pub binary: Option<String>,
-    /// A command printing its version.
-    pub version_cmd: Option<String>,
+    /// A command printing its version: the program and its arguments.
+    #[serde(default)]
+    pub version_cmd: Vec<String>,
     /// A regex extracting the version from that output.
     pub version_regex: Option<String>,
     /// How to install it.
@@ -329,6 +331,7 @@ pub const REPO_KEYS: &[&str] = &[
     "resources",
     "storages",
     "initScripts",
+    "showInitScriptStatus",
     "enableApps",
     "apps",
 ];
@@ -366,6 +369,8 @@ pub struct RepoBlueprint {
     /// Start scripts.
     #[serde(default)]
     pub init_scripts: Vec<InitScript>,
+    /// Whether the start scripts' progress shows.
+    pub show_init_script_status: Option<bool>,
     /// Whether apps are offered.
     pub enable_apps: Option<bool>,
     /// Applications.

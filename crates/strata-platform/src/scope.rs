@@ -2,22 +2,20 @@
 //!
 //! | variable | contents |
 //! |---|---|
-//! | `user` | the authenticated user: `username`, `uid`, `gid`, `roles`, `allowedBlueprints`, and any further fields given |
+//! | `user` | the user, with k8shell's field names: `username`, `organization`, `isValid`, `expiresAt`, `uid`, `gid`, `fullname`, `email`, `locked`, `roles`, `blueprints`, `source`, `shell`, `sudo` (and `manageRepos`, `gitAddress` when set), and any further fields given |
 //! | `workspaceName` | the workspace's canonical id |
-//! | `metadata` | `name` (normalised to a DNS label), `repoName`, `repoOwner`, `repoRef`, `repoAddress` |
-//! | `blueprint` | the resolved blueprint's name (set by the renderer) |
+//! | `metadata` | `name`, `repoName`, `repoOwner`, `repoRef`, `repoAddress` |
+//! | `blueprint` | the rendered blueprint's name |
 //!
-//! `metadata.name` is normalised as Kubernetes object names require:
-//! lowercased, every run of characters outside `[a-z0-9-]` becomes one `-`,
-//! leading and trailing `-` trimmed, at most 53 characters (room for
-//! suffixes within the 63 of a label).
+//! As k8shell does on every render, `metadata.name` is the rendered
+//! blueprint's name as a DNS label ([`strata_cel::dns_label`]: lowercased,
+//! every run of characters outside `[a-z0-9-]` one `-`, trimmed, at most 53
+//! characters), whatever the scope gives. A user's password is never in
+//! the scope.
 
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::codes;
-
-/// The longest `metadata.name` after normalisation.
-pub(crate) const MAX_NAME_LENGTH: usize = 53;
 
 /// What a render evaluates `!cel` against.
 #[derive(Debug, Clone)]
@@ -38,10 +36,19 @@ impl Scope {
         let text = |s: &str| plain(Value::String(s.to_owned()));
         let user = mapping([
             ("username", text("strata-test")),
+            ("organization", text("strata")),
+            ("isValid", plain(Value::Bool(true))),
+            ("expiresAt", text("2099-12-31T23:59:59Z")),
             ("uid", plain(Value::Int(1000))),
             ("gid", plain(Value::Int(1000))),
+            ("fullname", text("Strata Test")),
+            ("email", text("strata-test@example.invalid")),
+            ("locked", plain(Value::Bool(false))),
             ("roles", plain(Value::Seq(Vec::new()))),
-            ("allowedBlueprints", plain(Value::Seq(vec![text("*")]))),
+            ("blueprints", plain(Value::Seq(vec![text("*")]))),
+            ("source", text("strata")),
+            ("shell", text("/bin/bash")),
+            ("sudo", plain(Value::Bool(false))),
         ]);
         let metadata = mapping([
             ("name", text("strata-test")),
@@ -139,7 +146,7 @@ impl Scope {
             && let Some(Value::String(name)) =
                 map.get_mut("name").map(|entry| &mut entry.value.value)
         {
-            *name = dns_label(name);
+            *name = strata_cel::dns_label(name);
         }
         if problems.is_empty() {
             Ok(Scope {
@@ -154,35 +161,27 @@ impl Scope {
 }
 
 impl Scope {
-    /// The CEL variables for rendering `blueprint`.
+    /// The CEL variables for rendering `blueprint`: `metadata.name` is its
+    /// name as a DNS label.
     #[must_use]
     pub fn cel_scope(&self, blueprint: &str) -> strata_cel::Scope {
         let text = |s: &str| plain(Value::String(s.to_owned()));
+        let mut metadata = self.metadata.clone();
+        if let Value::Map(entries) = &mut metadata.value {
+            entries.insert(
+                "name".to_owned(),
+                strata_syntax::Entry {
+                    key_span: Span::default(),
+                    value: text(&strata_cel::dns_label(blueprint)),
+                },
+            );
+        }
         strata_cel::Scope::new()
             .with("user", &self.user)
             .with("workspaceName", &text(&self.workspace_name))
-            .with("metadata", &self.metadata)
+            .with("metadata", &metadata)
             .with("blueprint", &text(blueprint))
     }
-}
-
-/// `text` as a DNS label: lowercase, `[a-z0-9-]`, at most [`MAX_NAME_LENGTH`].
-#[must_use]
-pub(crate) fn dns_label(text: &str) -> String {
-    let mut label = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            label.push(c);
-        } else if !label.ends_with('-') {
-            label.push('-');
-        }
-    }
-    let trimmed = label.trim_matches('-');
-    let mut end = trimmed.len().min(MAX_NAME_LENGTH);
-    while !trimmed.is_char_boundary(end) {
-        end -= 1;
-    }
-    trimmed[..end].trim_end_matches('-').to_owned()
 }
 
 fn plain(value: Value) -> Node {
@@ -191,21 +190,4 @@ fn plain(value: Value) -> Node {
 
 fn mapping<const N: usize>(entries: [(&str, Node); N]) -> Node {
     Node::mapping(entries)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_become_dns_labels() {
-        assert_eq!(dns_label("My Repo_Name!!"), "my-repo-name");
-        assert_eq!(dns_label("--a--b--"), "a-b");
-        assert_eq!(dns_label(&"x".repeat(80)).len(), MAX_NAME_LENGTH);
-        assert_eq!(
-            dns_label(&format!("{}-{}", "a".repeat(52), "b")),
-            "a".repeat(52)
-        );
-        assert_eq!(dns_label("Ünïcode"), "n-code");
-    }
 }

@@ -35,9 +35,28 @@ pub struct UserEntry {
     /// Roles; `admin` may use every blueprint.
     #[serde(default)]
     pub roles: Vec<String>,
-    /// Blueprint names and globs the user may list and compose.
+    /// Blueprint names and globs the user may list and compose (CEL's
+    /// `user.blueprints`, k8shell's name).
     #[serde(default)]
     pub allowed_blueprints: Vec<String>,
+    /// The user's organization (k8shell's `user.organization`).
+    #[serde(default)]
+    pub organization: String,
+    /// The user's full name.
+    #[serde(default)]
+    pub fullname: String,
+    /// The user's e-mail address.
+    #[serde(default)]
+    pub email: String,
+    /// The user's login shell.
+    #[serde(default)]
+    pub shell: String,
+    /// Whether the user may use `sudo` in the workspace.
+    #[serde(default)]
+    pub sudo: bool,
+    /// Where the user comes from (an identity provider's name).
+    #[serde(default)]
+    pub source: String,
 }
 
 /// The decoder of the users file.

@@ -2,14 +2,13 @@
 //!
 //! | code | rule |
 //! |---|---|
-//! | `platform/invalid-hostname` | `hostname` and `subdomain` are plain DNS names |
+//! | `platform/invalid-hostname` | `hostname` and `subdomain`, when not empty, are DNS labels (k8shell's `plainhostname`: no dots, 1-63 of `[A-Za-z0-9-]`, not starting or ending with `-`) |
 //! | `platform/invalid-env-name` | environment variable names are letters, digits, `_`, `-`, `.`, not starting with a digit |
 //! | `platform/invalid-cidr` | `network.allowEgressToCIDRs` entries are CIDRs (`10.0.0.0/8`, `fd00::/8`) |
 //! | `k8s/invalid-quantity` | `resources.cpu`, `resources.memory`, `sizeLimit` are Kubernetes quantities |
-//! | `platform/missing-field` | an enabled storage has an absolute `path`; an enabled `shared` storage has `existingClaim`; enabled podman has `image` |
+//! | `platform/missing-field` | an enabled storage has an absolute `path`; enabled podman has `image`; an enabled `shared` storage without `id` or `existingClaim` is a warning (its claim would be named `pvc-NAME-`) |
 //! | `platform/invalid-path` | storage paths and `extFiles` keys are absolute |
 //! | `platform/size-limit-not-allowed` | `sizeLimit` only on `emptyDir` and `memory` storages |
-//! | `platform/unknown-storage` | `podman.parentStorages` name storages of the blueprint |
 //! | `platform/security-context` | `runAsUser`/`runAsGroup` are 0, `runAsNonRoot` and `readOnlyRootFilesystem` are not true, `allowPrivilegeEscalation` is not false, and `CHOWN`, `SETUID`, `SETGID` are not dropped (`drop: [ALL]` drops them unless `add` restores them) |
 //!
 //! Each `claimSpec` is decoded strictly as a Kubernetes
@@ -75,10 +74,13 @@ impl Checker<'_> {
             ("hostname", &blueprint.hostname),
             ("subdomain", &blueprint.subdomain),
         ] {
-            if let Some(name) = value.as_deref().filter(|name| !is_hostname(name)) {
+            if let Some(name) = value
+                .as_deref()
+                .filter(|name| !name.is_empty() && !is_dns_label(name))
+            {
                 self.report(
                     codes::INVALID_HOSTNAME,
-                    format!("`{name}` is not a valid host name"),
+                    format!("`{name}` is not a valid host name (one DNS label: letters, digits and `-`, no dots)"),
                     path(&[key]),
                 );
             }
@@ -126,20 +128,6 @@ impl Checker<'_> {
                 self.resources(resources, &path(&["podman", "resources"]));
             }
             self.storages(&podman.storages, &path(&["podman", "storages"]));
-            for (index, name) in podman.parent_storages.iter().enumerate() {
-                if !blueprint.storages.contains_key(name) {
-                    let at = path(&["podman", "parentStorages"]).index(index);
-                    let problem = self.diagnostic(
-                        codes::UNKNOWN_STORAGE,
-                        format!("`{name}` is not a storage of this blueprint"),
-                        at,
-                    );
-                    self.problems.push(
-                        problem
-                            .with_suggestion(name, blueprint.storages.keys().map(String::as_str)),
-                    );
-                }
-            }
         }
         if let Some(context) = &blueprint.security_context {
             self.security_context(context);
@@ -166,7 +154,7 @@ impl Checker<'_> {
         for (name, storage) in storages {
             let here = at.key(name);
             let kind = storage.storage_type();
-            if storage.is_enabled() {
+            if storage.enabled {
                 match storage.path.as_deref() {
                     None | Some("") => self.report(
                         codes::MISSING_FIELD,
@@ -180,14 +168,20 @@ impl Checker<'_> {
                     ),
                     Some(_) => {}
                 }
+                let unset = |value: &Option<String>| value.as_deref().is_none_or(str::is_empty);
                 if kind == StorageType::Shared
-                    && storage.existing_claim.as_deref().is_none_or(str::is_empty)
+                    && unset(&storage.id)
+                    && unset(&storage.existing_claim)
                 {
-                    self.report(
+                    let problem = self.diagnostic(
                         codes::MISSING_FIELD,
-                        format!("enabled shared storage `{name}` needs an `existingClaim`"),
+                        format!("enabled shared storage `{name}` has neither an `id` nor an `existingClaim`: its claim would be named `pvc-{name}-`"),
                         here.clone(),
                     );
+                    self.problems.push(Diagnostic {
+                        severity: strata_syntax::Severity::Warning,
+                        ..problem
+                    });
                 }
             }
             if storage.size_limit.is_some() {
@@ -288,18 +282,14 @@ fn storage_type_name(kind: StorageType) -> &'static str {
     }
 }
 
-/// A plain DNS name: dot-separated labels of `[a-z0-9-]` (any case), each
-/// 1-63 characters not starting or ending with `-`, 253 at most in all.
-fn is_hostname(name: &str) -> bool {
+/// One DNS label, as k8shell's `plainhostname` rule reads it: 1-63 of
+/// `[A-Za-z0-9-]`, not starting or ending with `-`.
+fn is_dns_label(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= 253
-        && name.split('.').all(|label| {
-            !label.is_empty()
-                && label.len() <= 63
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        })
+        && name.len() <= 63
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
 /// Kubernetes' rule for environment variable names.
@@ -331,9 +321,9 @@ mod tests {
 
     #[test]
     fn names_and_cidrs() {
-        assert!(is_hostname("dev-box.example.com"));
-        assert!(!is_hostname("-bad.example.com"));
-        assert!(!is_hostname("under_score"));
+        assert!(is_dns_label("dev-box") && is_dns_label("Dev1"));
+        assert!(!is_dns_label("dev-box.example.com") && !is_dns_label("-bad"));
+        assert!(!is_dns_label("under_score") && !is_dns_label(&"a".repeat(64)));
         assert!(is_env_name("PYTHON_PATH") && is_env_name("a.b-c"));
         assert!(!is_env_name("1X") && !is_env_name("A=B") && !is_env_name(""));
         assert!(is_cidr("10.0.0.0/8") && is_cidr("fd00::/8"));

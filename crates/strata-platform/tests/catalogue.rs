@@ -50,7 +50,7 @@ const CHAIN: &str = "blueprints:
   - name: leaf
     template: middle
     ports: [3]
-    hostname: !cel \"blueprint + '.example.com'\"
+    hostname: !cel \"blueprint + '-ws'\"
 ";
 
 #[test]
@@ -107,10 +107,7 @@ fn library_strategies_are_rust_functions_registered_last() {
     let rendered = render(&catalogue, &request).expect("renders");
     assert_eq!(rendered.blueprint.init_scripts.len(), 1);
     assert_eq!(rendered.blueprint.init_scripts[0].script, "one");
-    assert_eq!(
-        rendered.blueprint.hostname.as_deref(),
-        Some("leaf.example.com")
-    );
+    assert_eq!(rendered.blueprint.hostname.as_deref(), Some("leaf-ws"));
     assert_eq!(rendered.layers, ["root", "middle", "leaf"]);
 }
 
@@ -174,7 +171,7 @@ fn a_catalogue_can_be_shared_between_threads() {
     shareable::<Catalogue>();
     let fs = MemoryFs::new().with(
         "a.yaml",
-        "name: a\nimage: x\nhostname: !cel \"user.username + '.example.com'\"\n",
+        "name: a\nimage: x\nhostname: !cel \"user.username + '-ws'\"\n",
     );
     let (catalogue, diagnostics) = load(fs, Settings::default());
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
@@ -199,7 +196,7 @@ fn a_catalogue_can_be_shared_between_threads() {
             .map(|worker| worker.join().expect("no panic"))
             .collect()
     });
-    assert_eq!(hostnames, vec!["strata-test.example.com"; 4]);
+    assert_eq!(hostnames, vec!["strata-test-ws"; 4]);
 }
 
 #[test]
@@ -285,7 +282,7 @@ fn one_structural_error_hides_no_semantic_one() {
 /// template changed under its children, the settings changed.
 #[test]
 fn reopening_finds_what_opening_finds() {
-    let a = "name: a\ntemplate: base\nhostname: !cel \"blueprint + '.example.com'\"\n";
+    let a = "name: a\ntemplate: base\nhostname: !cel \"blueprint + '-ws'\"\n";
     let base = "name: base\nisTemplate: true\nimage: x\n";
     let versions = [
         vec![("a.yaml", a.to_owned()), ("base.yaml", base.to_owned())],

@@ -80,4 +80,17 @@ terraform:
   - path: network/vpc
     parallelism: 5000000000",
     }
+
+    SCALAR_AS_STRING = "schema/scalar-as-string" {
+        when: "a number, boolean or null written where only a string is taken, in a dialect that reads it as Go does (`platform`)",
+        where: "the value, with its path",
+        why: r"k8shell decodes its blueprints with Go's YAML library, which reads any scalar into a string field as its text: `cpu: 4` is the string `4`. Strata reads such a catalogue unchanged and says so in a note, since the type written and the type read differ.",
+        fix: r#"Nothing, when the text is what was meant; quote the value (`cpu: "4"`) to say so and silence the note."#,
+        example: r"# catalogue/base.yaml, with `strata platform check catalogue`
+name: base
+image: docker.io/alpine:latest
+resources:
+  cpu: 4
+  memory: 4Gi",
+    }
 }

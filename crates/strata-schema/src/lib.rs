@@ -78,6 +78,7 @@ pub mod codes;
 mod de;
 mod report;
 mod repr;
+mod scalars;
 
 pub use authored::{Authored, file_shapes};
 pub use de::from_node;
@@ -183,6 +184,17 @@ impl<T: DeserializeOwned> Decoder<T> {
     #[must_use]
     pub fn validate_masked(&self, node: &Node, masked: &Node) -> Vec<Diagnostic> {
         self.check(node, masked)
+    }
+
+    /// Rewrites every number, boolean or null of `node` that sits where
+    /// the schema takes only a string into that string's text, as Go's
+    /// YAML decoders read them (`cpu: 4` is `"4"`; module docs in
+    /// `scalars`): a note (`schema/scalar-as-string`) for each, in
+    /// document order.
+    pub fn read_scalars_as_strings(&self, node: &mut Node) -> Vec<Diagnostic> {
+        let mut notes = Vec::new();
+        scalars::read_as_strings(&self.schema, node, &mut FieldPath::root(), &mut notes);
+        notes
     }
 
     /// `node` as a `T`, or every problem found, in document order.

@@ -8,6 +8,8 @@
 //!     gid: 1000
 //!     roles: [developer]
 //!     allowedBlueprints: [python-*, go-services]
+//!     organization: acme        # optional, as k8shell's user model:
+//!     fullname: Alice Example   # fullname, email, shell, sudo, source
 //! ```
 //!
 //! - `tokenSha256` is the hex SHA-256 of the user's bearer token, so the file
@@ -43,8 +45,10 @@ pub struct User {
     /// Whether the user has the `admin` role.
     pub is_admin: bool,
     allowed: Vec<glob::Pattern>,
-    /// `user` as CEL sees it: `username`, `uid`, `gid`, `roles`,
-    /// `allowedBlueprints` (never the token digest).
+    /// `user` as CEL sees it, k8shell's user model: `username`,
+    /// `organization`, `isValid`, `uid`, `gid`, `fullname`, `email`,
+    /// `locked`, `roles`, `blueprints` (the file's `allowedBlueprints`),
+    /// `source`, `shell`, `sudo` (never the token digest).
     pub scope: Node,
 }
 
@@ -173,12 +177,22 @@ fn scope_node(entry: &UserEntry) -> Node {
                 .collect(),
         ))
     };
+    let text = |value: &str| plain(Value::String(value.to_owned()));
+    // k8shell's user model, field for field (a password never).
     Node::mapping([
-        ("username", plain(Value::String(entry.username.clone()))),
+        ("username", text(&entry.username)),
+        ("organization", text(&entry.organization)),
+        ("isValid", plain(Value::Bool(true))),
         ("uid", plain(Value::Int(i64::from(entry.uid)))),
         ("gid", plain(Value::Int(i64::from(entry.gid)))),
+        ("fullname", text(&entry.fullname)),
+        ("email", text(&entry.email)),
+        ("locked", plain(Value::Bool(false))),
         ("roles", strings(&entry.roles)),
-        ("allowedBlueprints", strings(&entry.allowed_blueprints)),
+        ("blueprints", strings(&entry.allowed_blueprints)),
+        ("source", text(&entry.source)),
+        ("shell", text(&entry.shell)),
+        ("sudo", plain(Value::Bool(entry.sudo))),
     ])
 }
 

@@ -37,6 +37,7 @@ pub mod diagnostic;
 pub mod emit;
 pub mod error;
 pub mod expr_error;
+mod go;
 mod json;
 pub mod node;
 pub mod outcome;
@@ -52,6 +53,7 @@ pub use diagnostic::{
 };
 pub use error::{AliasLimit, SyntaxError};
 pub use expr_error::ExprError;
+pub use go::go_float;
 pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, Segment};

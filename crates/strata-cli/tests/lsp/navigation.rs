@@ -69,8 +69,7 @@ fn navigation_in_a_platform_catalogue() {
     // `hostname: !cel ...` of base (line 6): its value against the test scope.
     let hover = client.at("textDocument/hover", &base, 5, 20, Value::Null);
     assert!(
-        markdown(&hover)
-            .contains("- against the test scope: `\"strata-test-strata-test.dev.example.com\"`"),
+        markdown(&hover).contains("- against the test scope: `\"base-strata-test\"`"),
         "{hover}"
     );
     // `image` of go: overrides base's.

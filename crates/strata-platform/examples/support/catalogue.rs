@@ -299,7 +299,7 @@ description: Defaults every workspace starts from
 isTemplate: true
 image: registry.example.com/workspaces/base:2024.10
 imagePullPolicy: IfNotPresent
-hostname: !cel \"metadata.name + '-' + user.username + '.dev.example.com'\"
+hostname: !cel \"metadata.name + '-' + user.username\"
 splash: !cel \"'Welcome, ' + user.username + '!'\"
 k8shelld:
   image: registry.example.com/k8shelld:1.8.2
@@ -322,6 +322,7 @@ resources:
 securityContext: !include ../shared/security-context.yaml
 storages:
   home:
+    enabled: true
     type: local
     path: !cel \"'/home/' + user.username\"
     fsOwnerUid: !cel \"user.uid\"
@@ -333,6 +334,7 @@ storages:
         requests:
           storage: 10Gi
   scratch:
+    enabled: true
     type: emptyDir
     path: /scratch
     sizeLimit: 4Gi
@@ -405,7 +407,7 @@ fn language(lang: &Language) -> String {
     );
     let _ = writeln!(
         out,
-        "enableApps: true\napps:\n  {app}:\n    name: {app}\n    enabled: true\n    binary: {binary}\n    versionCmd: {binary} --version\n    versionRegex: '([0-9]+\\.[0-9]+\\.[0-9]+)'\n    start: [{binary}, --port, \"{port}\"]\n    listen: {port}\n    restartPolicy: on-failure\n    maxRestartBackoff: 30s\n    protocol: http",
+        "enableApps: true\napps:\n  {app}:\n    name: {app}\n    enabled: true\n    binary: {binary}\n    versionCmd: [{binary}, --version]\n    versionRegex: '([0-9]+\\.[0-9]+\\.[0-9]+)'\n    start: [{binary}, --port, \"{port}\"]\n    listen: {port}\n    restartPolicy: on-failure\n    maxRestartBackoff: 30s\n    protocol: http",
         app = lang.app,
         binary = lang.binary,
         port = lang.port,
@@ -440,7 +442,7 @@ fn stack_template(lang: &Language, number: usize, stack: &str) -> String {
     );
     let _ = writeln!(
         out,
-        "storages:\n  data:\n    type: local\n    path: /data\n    fsOwnerUid: !cel \"user.uid\"\n    fsOwnerGid: 100\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi",
+        "storages:\n  data:\n    enabled: true\n    type: local\n    path: /data\n    fsOwnerUid: !cel \"user.uid\"\n    fsOwnerGid: 100\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi",
         STORAGE_CLASSES[rng.usize(..STORAGE_CLASSES.len())],
         20 + 10 * rng.u64(..5)
     );
@@ -455,7 +457,7 @@ fn stack_template(lang: &Language, number: usize, stack: &str) -> String {
     );
     if stack == "ops" {
         out.push_str(
-            "podman:\n  enabled: true\n  image: registry.example.com/podman:5.2\n  createDockerSockSymlink: true\n  parentStorages: [home, data]\n  resources:\n    cpu: 500m\n    memory: 1Gi\n",
+            "podman:\n  enabled: true\n  image: registry.example.com/podman:5.2\n  createDockerSockSymlink: true\n  parentStorages: true\n  resources:\n    cpu: 500m\n    memory: 1Gi\n",
         );
     }
     out
@@ -476,7 +478,7 @@ fn team_template(parent: &str, number: usize, team: &str) -> String {
     );
     let _ = writeln!(
         out,
-        "storages:\n  team:\n    type: shared\n    path: /team\n    readonly: true\n    existingClaim: team-{team}-{parent}\n  home:\n    claimSpec:\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      team.example.com/owner: {team}\n      backup.example.com/schedule: daily",
+        "storages:\n  team:\n    enabled: true\n    type: shared\n    path: /team\n    readonly: true\n    existingClaim: team-{team}-{parent}\n  home:\n    claimSpec:\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      team.example.com/owner: {team}\n      backup.example.com/schedule: daily",
         20 + 5 * rng.u64(..8)
     );
     let _ = writeln!(
@@ -510,10 +512,7 @@ fn workspace(parent: &str, name: &str, index: usize) -> String {
             rng.u64(..100)
         );
     }
-    let _ = writeln!(
-        out,
-        "hostname: !cel \"'{name}-' + user.username + '.dev.example.com'\""
-    );
+    let _ = writeln!(out, "hostname: !cel \"'{name}-' + user.username\"");
     out.push_str("env:\n");
     let _ = writeln!(out, "  PROJECT: {name}");
     out.push_str("  REPO: !cel \"metadata.repoOwner + '/' + metadata.repoName\"\n");
@@ -536,7 +535,7 @@ fn workspace(parent: &str, name: &str, index: usize) -> String {
     );
     let _ = writeln!(
         out,
-        "storages:\n  projects:\n    type: local\n    path: !cel \"'/home/' + user.username + '/projects/{name}'\"\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      strata.example.com/workspace: {name}",
+        "storages:\n  projects:\n    enabled: true\n    type: local\n    path: !cel \"'/home/' + user.username + '/projects/{name}'\"\n    claimSpec:\n      accessModes: [ReadWriteOnce]\n      storageClassName: {}\n      resources:\n        requests:\n          storage: {}Gi\n    claimSpecAnnotations:\n      strata.example.com/workspace: {name}",
         STORAGE_CLASSES[rng.usize(..STORAGE_CLASSES.len())],
         5 * (1 + rng.u64(..10))
     );

@@ -53,7 +53,7 @@ pub(crate) fn catalogue(mark: &str) -> String {
   - name: python-data
     template: base
     description: Python for data
-    hostname: !cel \"metadata.name + '-' + user.username + '.example.com'\"
+    hostname: !cel \"metadata.name + '-' + user.username\"
   - name: python-web
     template: base
     description: Python for the web
