@@ -71,6 +71,9 @@ struct ResolveArgs {
     /// The most evaluation steps a render may take (each expression node, function application and copied value node is a step).
     #[arg(long, value_name = "N", default_value_t = strata_subst::Steps::DEFAULT_LIMIT)]
     max_steps: u64,
+    /// A local mirror of remote includes: `sourceType: T`, `path: P` reads `DIR/T/P`.
+    #[arg(long, value_name = "DIR")]
+    child_source: Option<PathBuf>,
 }
 
 /// `render` arguments.
@@ -246,8 +249,24 @@ fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::Re
         ),
         None => None,
     };
+    let child_source = match &args.child_source {
+        Some(dir) => match crate::MirrorSource::new(dir, session.limits().max_bytes) {
+            Ok(mirror) => {
+                Some(std::sync::Arc::new(mirror) as std::sync::Arc<dyn crate::ChildSource>)
+            }
+            Err(error) => {
+                let id = session.db.add("--child-source", dir.display().to_string());
+                session
+                    .diagnostics
+                    .push(error.diagnostic(Span::file_start(id)));
+                return None;
+            }
+        },
+        None => None,
+    };
     let request = RenderRequest {
         max_steps: Some(args.max_steps),
+        child_source,
         ..request(inputs, datasources)
     };
     let resolved = session.render(&spec, &request)?;

@@ -424,8 +424,8 @@ resources:
 
     RESOURCE_FIELD = "spec/resource-field" {
         when: "a resource read other than through `.spec`, `.state`, `.metadata.displayName|labels|annotations|custom`, or indexed without `each`",
-        why: r"A resource is read through its `spec`, its `state` (what deployment reports) or one of its `metadata` fields (`displayName`, `labels`, `annotations`, `custom`); a resource alone is only an argument of `link(..)`. An index such as `[0]` picks one instance, so it applies only to a resource with `each`.",
-        fix: r"Read a field under `.spec`, `.state` or `.metadata.displayName|labels|annotations|custom`, as in `${resources.ordersTable.state.arn}`, and index only resources that have `each`.",
+        why: r"A resource is read through its `spec` (a field the blueprint does not write is computed by the provider and known after deployment), its `state` (what deployment reports) or one of its `metadata` fields (`displayName`, `labels`, `annotations`, `custom`); a resource alone is only an argument of `link(..)`. An index such as `[0]` picks one instance, so it applies only to a resource with `each`.",
+        fix: r"Read a field under `.spec`, `.state` or `.metadata.displayName|labels|annotations|custom`, as in `${resources.ordersTable.spec.arn}`, and index only resources that have `each`.",
         example: r"# blueprint.yaml
 version: 2023-04-20
 resources:

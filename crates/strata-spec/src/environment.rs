@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use strata_subst::{Env, Failure, Lookup, Reference, Steps, Types, Value, evaluate};
+use strata_subst::{Accessor, Env, Failure, Lookup, Reference, Steps, Types, Value, evaluate};
 
 use crate::model::{Blueprint, Metadata, Resource, Tree};
 use crate::secrets::{Secrets, secret_elements};
@@ -200,8 +200,56 @@ impl<'a> Environment<'a> {
     }
 }
 
-/// A resource as references read it: `spec`, `metadata`, and `state`
-/// (unknown until deployment).
+/// `found`, or pending when `path` reads a field of the resource's `spec`
+/// that the blueprint does not write: such a field is computed by the
+/// provider (an `arn`, an `id`, an `endpoint`) and known after deployment,
+/// as Bluelink reads `resources.X.spec.Y` since it combined spec and state.
+/// A leading `[n]` (an `each` resource's instance) is passed; an index past
+/// the end of a written list or a field of a scalar stays the evaluator's
+/// error.
+fn computed_field(found: Lookup, path: &[Accessor]) -> Lookup {
+    let Lookup::Shared(value) = &found else {
+        return found;
+    };
+    let mut rest = path;
+    let mut at: &Value = value;
+    if let (Some(Accessor::Index { index, .. }), Value::Array(items)) = (rest.first(), at) {
+        let Some(item) = items.get(index.unwrap_or(0)) else {
+            return found;
+        };
+        at = item;
+        rest = &rest[1..];
+    }
+    let Some((Accessor::Field(first), fields)) = rest.split_first() else {
+        return found;
+    };
+    if first.text != "spec" {
+        return found;
+    }
+    let Value::Object(resource) = at else {
+        return found;
+    };
+    let mut at = resource.get("spec");
+    for accessor in fields {
+        match (at, accessor) {
+            (Some(Value::Object(entries)), Accessor::Field(field)) => {
+                match entries.get(&field.text) {
+                    Some(child) => at = Some(child),
+                    None => return Lookup::Pending,
+                }
+            }
+            (Some(Value::Array(items)), Accessor::Index { index, .. }) => {
+                at = items.get(index.unwrap_or(0));
+            }
+            _ => return found,
+        }
+    }
+    found
+}
+
+/// A resource as references read it: `spec` (as written; a field it does
+/// not write is known after deployment, [`computed_field`]), `metadata`,
+/// and `state` (unknown until deployment).
 fn resource_value(resource: &Resource, name: &str, env: &dyn Env) -> Value {
     let mut fields = IndexMap::new();
     fields.insert("spec".to_owned(), partial(&resource.spec, env));
@@ -333,7 +381,9 @@ impl Env for Environment<'_> {
                 |value| Lookup::Shared(value.clone()),
             ),
             Reference::Value { name, .. } => self.value(&name.text),
-            Reference::Resource { name, .. } => self.resource(&name.text),
+            Reference::Resource { name, path, .. } => {
+                computed_field(self.resource(&name.text), path)
+            }
             Reference::Datasource { name, field, .. } => self
                 .datasources
                 .get(&name.text)

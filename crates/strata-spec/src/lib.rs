@@ -37,6 +37,7 @@ pub mod codes;
 pub mod deploy;
 mod environment;
 mod load;
+mod mirror;
 pub mod model;
 mod navigate;
 mod placement;
@@ -57,6 +58,7 @@ use strata_syntax::SourceDb;
 
 pub use environment::{Environment, evaluate_tree};
 pub use load::{Loaded, check};
+pub use mirror::MirrorSource;
 pub use model::Blueprint;
 pub use resolve::{
     ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,

@@ -43,7 +43,7 @@ impl Resolver<'_> {
                     format!("include `{name}` comes from a remote source (`{kind}`), and no source of remote blueprints is configured"),
                     at,
                 )
-                .with_help("a library user supplies one (`strata_spec::ChildSource`); the command line reads local files only")
+                .with_help("give a local mirror of remote blueprints with `--child-source DIR` (this include is then `DIR/SOURCETYPE/PATH`), or, as a library user, a `strata_spec::ChildSource`")
                 .with_path(base.key("metadata").key("sourceType")),
             );
         };

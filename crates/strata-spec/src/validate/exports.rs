@@ -39,7 +39,7 @@ impl Checker<'_> {
                             format!("the field `{}` is {what}", field.value),
                             field.span,
                         )
-                        .with_help("write a reference without `${..}`: `resources.NAME.state.FIELD`, `values.NAME`, `children.NAME.EXPORT`, `variables.NAME`, `datasources.NAME.FIELD`")
+                        .with_help("write a reference without `${..}`: `resources.NAME.spec.FIELD`, `values.NAME`, `children.NAME.EXPORT`, `variables.NAME`, `datasources.NAME.FIELD`")
                         .with_path(path.key("field")),
                     );
                     continue;
