@@ -170,11 +170,20 @@ impl Running {
 
     /// `GET path` asking for `accept`.
     pub(crate) fn get_as(&self, path: &str, token: Option<&str>, accept: &str) -> Answer {
-        let mut request = self.agent.get(&self.url(path)).header("Accept", accept);
-        if let Some(token) = token {
-            request = request.header("Authorization", &format!("Bearer {token}"));
+        let call = || {
+            let mut request = self.agent.get(&self.url(path)).header("Accept", accept);
+            if let Some(token) = token {
+                request = request.header("Authorization", &format!("Bearer {token}"));
+            }
+            request.call()
+        };
+        // A GET is safe to repeat: once, when the kept-alive connection it
+        // went out on was closed by the service meanwhile (its request
+        // timeout, under load).
+        match call() {
+            Err(ureq::Error::Io(_)) => answer(call()),
+            result => answer(result),
         }
-        answer(request.call())
     }
 
     /// `POST path` with a JSON body.
