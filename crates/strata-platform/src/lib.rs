@@ -36,7 +36,7 @@
 //! ```
 //!
 //! The platform's default strategies are `claimSpec.accessModes: replace`,
-//! `apps.*.start: replace` and `initScripts: merge-by-key:name`; the settings
+//! `apps.*.start: replace` and `initScripts: replace-by-key:name` (k8shell's: a child's script of the same name replaces the parent's); the settings
 //! file's entries come after them (and override the same path), and a
 //! library caller's [`Settings::strategies`] come last.
 //!
@@ -82,7 +82,7 @@ pub use strata_dialect::{Dialect, Opened, Options, Outcome};
 pub const DEFAULT_STRATEGIES: &[(&str, &str)] = &[
     ("claimSpec.accessModes", "replace"),
     ("apps.*.start", "replace"),
-    ("initScripts", "merge-by-key:name"),
+    ("initScripts", "replace-by-key:name"),
 ];
 
 static BLUEPRINT: LazyLock<Decoder<Blueprint>> = LazyLock::new(Decoder::new);

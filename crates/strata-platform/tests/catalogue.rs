@@ -90,7 +90,7 @@ fn library_strategies_are_rust_functions_registered_last() {
         .replace("[2]", "[{name: a, script: two}]")
         .replace("[3]", "[{name: b, script: three}]");
     let fs = MemoryFs::new().with("all.yaml", &text);
-    // The default for `initScripts` is merge-by-key:name; a caller's function wins.
+    // The default for `initScripts` is replace-by-key:name; a caller's function wins.
     let keep_lower = Strategy::Custom {
         name: "keep-lower".to_owned(),
         function: std::sync::Arc::new(|_, lower, _| lower),
