@@ -25,6 +25,7 @@ mod glob;
 pub mod imports;
 mod natives;
 mod report;
+pub mod stdlib;
 pub mod value;
 mod vm;
 

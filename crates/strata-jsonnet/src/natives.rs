@@ -224,7 +224,12 @@ fn runtime_error(message: String) -> Error {
 
 /// The documents of `text`, or the first syntax error as a runtime error
 /// prefixed with `function` and the error's position in `text`.
-fn parse_text(function: &str, text: &str, format: Format, limits: &Limits) -> Result<Vec<Node>> {
+pub(crate) fn parse_text(
+    function: &str,
+    text: &str,
+    format: Format,
+    limits: &Limits,
+) -> Result<Vec<Node>> {
     let mut db = SourceDb::new();
     let id = db.add(format!("<{function}>"), text);
     let parsed = strata_syntax::parse(&db, id, format, limits);

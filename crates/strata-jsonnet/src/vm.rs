@@ -165,7 +165,7 @@ impl Vm {
                 lib_paths: setup.lib_paths.clone(),
                 limit: setup.limits.max_bytes,
             })
-            .context_initializer(context);
+            .context_initializer(crate::stdlib::GoStdlib::new(context, setup.limits));
         Vm {
             state: builder.build(),
             traces,
