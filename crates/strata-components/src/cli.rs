@@ -23,6 +23,8 @@ enum ComponentsCommand {
     List(ListArgs),
     /// Evaluate every environment (or the named ones); exit 0 or 1.
     Check(CheckArgs),
+    /// Evaluate one Jsonnet, JSON or YAML file of the application as a component sees it (`qbec eval`), and print its value.
+    Eval(EvalArgs),
     /// Print the JSON Schema of `qbec.yaml`.
     Schema,
 }
@@ -134,6 +136,22 @@ struct CheckArgs {
     vm: VmArgs,
 }
 
+/// `eval` arguments.
+#[derive(Debug, Args)]
+struct EvalArgs {
+    /// The application folder.
+    #[arg(value_name = "APPDIR")]
+    dir: PathBuf,
+    /// The file, relative to the application folder.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// The environment whose variables the file sees, or `_`.
+    #[arg(long, value_name = "ENV")]
+    env: String,
+    #[command(flatten)]
+    vm: VmArgs,
+}
+
 /// `strata components`.
 pub(crate) fn command() -> clap::Command {
     ComponentsCommand::augment_subcommands(
@@ -153,6 +171,7 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
         ComponentsCommand::Render(args) => render(session, &args),
         ComponentsCommand::List(args) => list(session, &args),
         ComponentsCommand::Check(args) => check(session, &args),
+        ComponentsCommand::Eval(args) => eval(session, &args),
         ComponentsCommand::Schema => {
             let format = session.document_format(DocumentFormat::Json)?;
             Ok(session.finish(|session| session.write_value(crate::app_schema(), format)))
@@ -190,6 +209,28 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
     };
     let objects = session.render(&application, &request);
     Ok(session.finish(|_| objects.map(|objects| objects.text())))
+}
+
+fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
+    let Some(application) = load(&mut session, &args.dir) else {
+        return Ok(session.finish(|_| None));
+    };
+    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
+    if session.has_errors() {
+        return Ok(session.finish(|_| None));
+    }
+    let request = RenderRequest {
+        ext_vars,
+        tla_vars,
+        jpaths: args.vm.jpath.clone(),
+        strict_vars: args.vm.strict_vars,
+        ..RenderRequest::new(&args.env)
+    };
+    let value = application
+        .evaluate_file(&request, &args.file, &mut session.db)
+        .report(&mut session.diagnostics);
+    Ok(session.finish(|session| session.write_document(&value?, format)))
 }
 
 fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {

@@ -67,9 +67,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_dialect::Files;
-use strata_jsonnet::Setup;
+use strata_jsonnet::{Failure, Setup, Vm};
 use strata_syntax::emit::{self, StreamFormat};
-use strata_syntax::{Diagnostic, SourceDb, Span};
+use strata_syntax::{Diagnostic, Format, Node, SourceDb, Span, Value};
 
 pub use app::{
     APP_FILE, ApiVersion, AppFile, AppKind, AppMetadata, AppSpec, BASELINE, ComputedVar,
@@ -250,6 +250,94 @@ impl Application {
 }
 
 impl Application {
+    /// `qbec eval`: the value of one file (Jsonnet, or JSON or YAML, by its
+    /// extension; relative to the application folder and inside it) with
+    /// the environment's external variables, the request's top-level
+    /// arguments, library paths and natives, as a component sees them.
+    /// Every problem is a diagnostic in `db`.
+    pub fn evaluate_file(
+        &self,
+        request: &RenderRequest,
+        file: &Path,
+        db: &mut SourceDb,
+    ) -> Outcome<Node> {
+        let mut render = Render::new(std::mem::take(db), self);
+        let value = self.evaluate_into(request, file, &mut render);
+        *db = render.db;
+        Outcome::new(value, render.diagnostics).valid()
+    }
+
+    fn evaluate_into(
+        &self,
+        request: &RenderRequest,
+        file: &Path,
+        render: &mut Render,
+    ) -> Option<Node> {
+        let span = render.command_line("eval", &file.display().to_string());
+        let path = match strata_fs::normalise(file) {
+            Ok(path) => path,
+            Err(error) => {
+                render.diagnostics.push(error.diagnostic(span));
+                return None;
+            }
+        };
+        let environment = self.requested_environment(request, render)?;
+        let lib_paths = self.lib_paths(request, render)?;
+        let ext_vars = self.ext_vars(request, &environment, &lib_paths, render)?;
+        let extension = path.extension().and_then(std::ffi::OsStr::to_str);
+        let data = match extension {
+            Some("json") => Some(Format::Json),
+            // As a component's YAML: YAML 1.1, as go-yaml reads it.
+            Some("yaml" | "yml") => Some(Format::Yaml11),
+            _ => None,
+        };
+        if let Some(format) = data {
+            let text = match self.fs.read(&path, self.limits.max_bytes) {
+                Ok(text) => text,
+                Err(error) => {
+                    render.diagnostics.push(error.diagnostic(span));
+                    return None;
+                }
+            };
+            let id = render.db.add(path.display().to_string(), text);
+            let mut parsed = strata_syntax::parse(&render.db, id, format, &self.limits);
+            render.diagnostics.append(&mut parsed.diagnostics);
+            return match parsed.documents.len() {
+                0 => Some(Node::new(Value::Null, span)),
+                1 => parsed.documents.pop(),
+                _ => Some(Node::new(Value::Seq(parsed.documents), span)),
+            };
+        }
+        let setup = Setup {
+            fs: self.fs.clone(),
+            lib_paths,
+            ext_vars,
+            limits: self.limits,
+        };
+        let what = format!("`{}`", path.display());
+        let (value, traces) = strata_jsonnet::on_evaluation_stack(|| {
+            let vm = Vm::new(&setup);
+            let value = vm
+                .evaluate_file(&path, &request.tla_vars)
+                .and_then(|value| {
+                    strata_jsonnet::value::to_node(&value, span, self.limits.max_depth)
+                        .map_err(|error| Failure::from_error(&error))
+                });
+            (value, vm.take_traces())
+        });
+        for traced in &traces {
+            render.trace(&what, span, traced);
+        }
+        match value {
+            Ok(value) => Some(value),
+            Err(failure) => {
+                let diagnostic = render.failure(&what, span, &failure);
+                render.diagnostics.push(diagnostic);
+                None
+            }
+        }
+    }
+
     fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Objects> {
         if let Some(tag) = request
             .tag
