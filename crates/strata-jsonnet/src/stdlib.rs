@@ -9,6 +9,7 @@
 //! | `trim(s)` | whitespace removed at both ends (jrsonnet has none) |
 //! | `manifestYamlDoc(v, indent_array_in_object, quote_keys)` | strings JSON-quoted unless they end with a newline (then a `\|` block), numbers in plain decimal, keys sorted and quoted unless `quote_keys=false` and safe bare |
 //! | `manifestYamlStream(v, indent_array_in_object, c_document_end, quote_keys)` | `---` before each document, `...` at the end unless `c_document_end=false` |
+//! | `native(name)` | the native function, or an error at the call naming it (go-jsonnet gives `null`, and the call fails later, at `1:1` of the component) |
 //! | `parseYaml(s)` | YAML 1.1, as go-yaml reads it (`yes`, `on`, `y` booleans, `1_000` an integer); several documents an array |
 //!
 //! `tests/stdlib_parity.rs` holds a table of cases whose expected strings
@@ -16,8 +17,11 @@
 //! evaluator's own (`'n=' + 0.1`, `'%s' % 0.1`), which no standard-library
 //! function reaches.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
+use jrsonnet_evaluator::function::FuncVal;
 use jrsonnet_evaluator::{ContextBuilder, IStr, ObjValueBuilder, Result, Thunk, Val};
 use jrsonnet_gcmodule::Trace;
 use jrsonnet_macros::builtin;
@@ -66,6 +70,8 @@ impl jrsonnet_evaluator::ContextInitializer for GoStdlib {
         std.method("trim", builtin_trim::INST);
         std.method("manifestYamlDoc", builtin_manifest_yaml_doc::INST);
         std.method("manifestYamlStream", builtin_manifest_yaml_stream::INST);
+        let natives = Rc::new(self.inner.settings().ext_natives.clone());
+        std.method("native", builtin_native { natives });
         std.method(
             "parseYaml",
             builtin_parse_yaml {
@@ -161,6 +167,31 @@ fn builtin_parse_yaml(this: &builtin_parse_yaml, str: IStr) -> Result<Val> {
         [one] => from_node(one),
         many => Val::Arr(many.iter().map(from_node).collect::<Vec<_>>().into()),
     })
+}
+
+#[builtin(fields(
+    #[trace(skip)]
+    natives: Rc<HashMap<IStr, FuncVal>>,
+))]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "the builtin macro passes arguments owned"
+)]
+fn builtin_native(this: &builtin_native, name: IStr) -> Result<Val> {
+    if let Some(function) = this.natives.get(&name) {
+        return Ok(Val::Func(function.clone()));
+    }
+    let mut offered: Vec<&str> = this.natives.keys().map(|name| &**name).collect();
+    offered.sort_unstable();
+    let why = if &*name == "expandHelmTemplate" {
+        "qbec's Helm expansion is not offered: render the chart with `helm template` into a YAML component".to_owned()
+    } else {
+        format!("the native functions are {}", offered.join(", "))
+    };
+    Err(jrsonnet_evaluator::error::ErrorKind::RuntimeError(
+        format!("std.native: there is no native function `{name}`; {why}").into(),
+    )
+    .into())
 }
 
 /// A number as go-jsonnet's `unparseNumber` writes it: a whole number with
