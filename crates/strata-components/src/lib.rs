@@ -292,20 +292,18 @@ impl Application {
             _ => None,
         };
         if let Some(format) = data {
-            let text = match self.fs.read(&path, self.limits.max_bytes) {
-                Ok(text) => text,
-                Err(error) => {
-                    render.diagnostics.push(error.diagnostic(span));
-                    return None;
-                }
-            };
-            let id = render.db.add(path.display().to_string(), text);
-            let mut parsed = strata_syntax::parse(&render.db, id, format, &self.limits);
-            render.diagnostics.append(&mut parsed.diagnostics);
-            return match parsed.documents.len() {
+            let read = strata_dialect::Reader::new(self.fs.as_ref(), &mut render.db, self.limits)
+                .read(
+                    &path,
+                    format,
+                    strata_dialect::Expect::All,
+                    strata_dialect::Place::Reference(span),
+                );
+            let mut documents = read.report(&mut render.diagnostics)?.documents;
+            return match documents.len() {
                 0 => Some(Node::new(Value::Null, span)),
-                1 => parsed.documents.pop(),
-                _ => Some(Node::new(Value::Seq(parsed.documents), span)),
+                1 => documents.pop(),
+                _ => Some(Node::new(Value::Seq(documents), span)),
             };
         }
         let setup = Setup {
