@@ -39,14 +39,14 @@ pub fn go_string(node: &Node) -> String {
 /// A value as Go's `json.MarshalIndent(v, "", "  ")` writes it.
 #[must_use]
 pub fn go_json(node: &Node) -> String {
+    // Dates and durations as their JSON (made plain once, before writing).
+    let plain = crate::time::to_plain(node.clone());
     let mut out = String::new();
-    write_json(&mut out, node, 0);
+    write_json(&mut out, &plain, 0);
     out
 }
 
 fn write_json(out: &mut String, node: &Node, depth: usize) {
-    let plain = crate::time::to_plain(node.clone());
-    let node = &plain;
     let indent = |out: &mut String, depth: usize| {
         out.push('\n');
         out.push_str(&"  ".repeat(depth));
@@ -136,20 +136,11 @@ pub(crate) fn from_json(text: &str, range: &Range<usize>) -> Result<Node, CondEr
     clippy::cast_precision_loss,
     reason = "Go reads every JSON number as a float64"
 )]
-fn floats(mut node: Node) -> Node {
-    node.value = match node.value {
-        Value::Int(i) => Value::Float(i as f64),
-        Value::Seq(items) => Value::Seq(items.into_iter().map(floats).collect()),
-        Value::Map(entries) => Value::Map(
-            entries
-                .into_iter()
-                .map(|(key, mut entry)| {
-                    entry.value = floats(entry.value);
-                    (key, entry)
-                })
-                .collect(),
-        ),
-        other => other,
-    };
-    node
+fn floats(node: Node) -> Node {
+    node.map_scalars(&mut |mut scalar| {
+        if let Value::Int(i) = scalar.value {
+            scalar.value = Value::Float(i as f64);
+        }
+        scalar
+    })
 }

@@ -85,31 +85,16 @@ fn zone_of(node: &Node) -> Option<&str> {
 
 /// `node` with every date, duration and zone in it made plain.
 #[must_use]
-pub fn to_plain(mut node: Node) -> Node {
-    if let Some(date) = date_of(&node) {
-        return plain(Value::String(rfc3339(&date)));
-    }
-    if node.tag.as_ref().is_some_and(|tag| {
-        let tag = tag.as_str();
-        tag == DURATION || tag == TIME_ZONE
-    }) {
-        node.tag = None;
-        return node;
-    }
-    node.value = match node.value {
-        Value::Seq(items) => Value::Seq(items.into_iter().map(to_plain).collect()),
-        Value::Map(entries) => Value::Map(
-            entries
-                .into_iter()
-                .map(|(key, mut entry)| {
-                    entry.value = to_plain(entry.value);
-                    (key, entry)
-                })
-                .collect(),
-        ),
-        other => other,
-    };
-    node
+pub fn to_plain(node: Node) -> Node {
+    node.map_scalars(&mut |mut scalar| {
+        if let Some(date) = date_of(&scalar) {
+            return plain(Value::String(rfc3339(&date)));
+        }
+        if is_duration(&scalar) || tagged(&scalar, TIME_ZONE) {
+            scalar.tag = None;
+        }
+        scalar
+    })
 }
 
 /// A date as Go's `RFC3339Nano` writes it (`Z` for UTC).

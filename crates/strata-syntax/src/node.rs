@@ -129,6 +129,33 @@ impl Node {
         }
     }
 
+    /// The tree with every scalar (every node that is not a sequence or a
+    /// mapping) replaced by what `f` makes of it; keys, spans and the
+    /// collections' own tags are kept.
+    #[must_use]
+    pub fn map_scalars(mut self, f: &mut impl FnMut(Node) -> Node) -> Node {
+        match self.value {
+            Value::Seq(items) => {
+                self.value =
+                    Value::Seq(items.into_iter().map(|item| item.map_scalars(f)).collect());
+                self
+            }
+            Value::Map(entries) => {
+                self.value = Value::Map(
+                    entries
+                        .into_iter()
+                        .map(|(key, mut entry)| {
+                            entry.value = entry.value.map_scalars(f);
+                            (key, entry)
+                        })
+                        .collect(),
+                );
+                self
+            }
+            _ => f(self),
+        }
+    }
+
     /// The node with `tag` set.
     #[must_use]
     pub fn with_tag(mut self, tag: Option<Tag>) -> Node {
