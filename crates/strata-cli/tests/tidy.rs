@@ -382,6 +382,11 @@ const FS_EXCEPTIONS: &[Exception] = &[
         why: "the watcher's identity of a catalogue root (device and inode), to see it re-created",
     },
     Exception {
+        file: "crates/strata-components/src/datasources.rs",
+        call: "fs::metadata",
+        why: "whether a data source's command is an executable file, as qbec looks for it, before running it",
+    },
+    Exception {
         file: "crates/strata-spec/src/cli.rs",
         call: "fs::canonicalize",
         why: "where the blueprint named on the command line is, to say whether `--root` holds it",

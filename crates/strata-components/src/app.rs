@@ -28,8 +28,8 @@
 //! ```
 //!
 //! Decoded strictly (unknown keys are errors with a did-you-mean). Fields of
-//! qbec that this engine cannot honour (`paramsFile`, `dataSources`,
-//! `dsExamples`) are reported as `components/unsupported` rather than
+//! qbec that this engine cannot honour (`paramsFile`, `dsExamples`) are
+//! reported as `components/unsupported` rather than
 //! silently ignored; `clusterScopedLists` only affects how qbec talks to a
 //! cluster and is accepted. The application's name, every environment's
 //! name and the tag become label values, so they must be valid ones (63
@@ -125,7 +125,8 @@ pub struct AppSpec {
     /// again replaces the earlier definition.
     #[serde(default)]
     pub env_files: Vec<String>,
-    /// qbec's data sources: not supported.
+    /// qbec's data sources, `exec://NAME?configVar=VAR`: run when a
+    /// component imports `data://NAME/...` (`helm3://` is refused there).
     pub data_sources: Option<Json>,
     /// Examples for qbec's data sources: not supported.
     pub ds_examples: Option<Json>,

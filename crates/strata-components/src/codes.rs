@@ -63,8 +63,8 @@ spec:
     }
 
     UNSUPPORTED = "components/unsupported" {
-        when: "`paramsFile`, `dataSources`, `dsExamples`",
-        why: r"qbec's `paramsFile`, `dataSources` and `dsExamples` fetch or describe data outside the Jsonnet evaluation, which Strata does not do. Rather than ignoring them and rendering something other than qbec would, they are reported.",
+        when: "`paramsFile`, `dsExamples`",
+        why: r"qbec's `paramsFile` and `dsExamples` describe data outside the Jsonnet evaluation, which Strata does not read. Rather than ignoring them and rendering something other than qbec would, they are reported.",
         fix: r"Remove the key: give environments `properties` in `qbec.yaml` instead of `paramsFile`, and compute data in Jsonnet or pass it as a variable instead of a data source.",
         example: r"# qbec.yaml
 apiVersion: qbec.io/v1alpha1
@@ -278,5 +278,22 @@ metadata:
   name: config
   labels:
     enabled: true",
+    }
+
+    DATA_SOURCE = "components/data-source" {
+        when: "a `spec.dataSources` entry that is not `exec://NAME?configVar=VAR` or `helm3://NAME?configVar=VAR`, or two entries of one name",
+        why: r"qbec's data sources are declared in `qbec.yaml` as URLs: the scheme says how the data is fetched, the name is what `data://NAME/...` imports read, and `configVar` names the variable whose value configures the source. An entry that cannot be read this way would leave the imports that use it without a source.",
+        fix: r"Write the entry as `exec://NAME?configVar=VAR`, with a name used once, and declare `VAR` as an external or computed variable.",
+        example: r"# qbec.yaml, with `strata components check app`
+apiVersion: qbec.io/v1alpha1
+kind: App
+metadata:
+  name: shop
+spec:
+  dataSources:
+    - exec://config
+  environments:
+    dev:
+      server: https://dev.example.invalid",
     }
 }

@@ -55,6 +55,7 @@
 mod app;
 mod cli;
 pub mod codes;
+mod datasources;
 mod load;
 mod navigate;
 mod objects;
@@ -306,11 +307,13 @@ impl Application {
                 _ => Some(Node::new(Value::Seq(documents), span)),
             };
         }
+        let data_sources = self.data_sources(&lib_paths, &ext_vars);
         let setup = Setup {
             fs: self.fs.clone(),
             lib_paths,
             ext_vars,
             limits: self.limits,
+            data_sources,
         };
         let what = format!("`{}`", path.display());
         let (value, traces) = strata_jsonnet::on_evaluation_stack(|| {
@@ -336,6 +339,34 @@ impl Application {
         }
     }
 
+    /// The declared data sources of one render, each run at most once per
+    /// path and only when imported.
+    fn data_sources(
+        &self,
+        lib_paths: &[PathBuf],
+        variables: &strata_jsonnet::Inputs,
+    ) -> strata_jsonnet::data::DataSources {
+        self.data_sources
+            .iter()
+            .map(|declared| {
+                let source: Arc<dyn strata_jsonnet::data::DataSource> = match declared {
+                    datasources::Declared::Exec { name, config_var } => {
+                        Arc::new(datasources::ExecSource::new(
+                            name.clone(),
+                            config_var.clone(),
+                            self.fs.clone(),
+                            lib_paths.to_vec(),
+                            variables.clone(),
+                            self.limits,
+                        ))
+                    }
+                    datasources::Declared::Helm { .. } => Arc::new(datasources::HelmSource),
+                };
+                (declared.name().to_owned(), source)
+            })
+            .collect()
+    }
+
     fn render_into(&self, request: &RenderRequest, render: &mut Render) -> Option<Objects> {
         if let Some(tag) = request
             .tag
@@ -357,6 +388,7 @@ impl Application {
         let ext_vars = self.ext_vars(request, &environment, &lib_paths, render);
         let tla = self.tla_vars(request, render);
         let (ext_vars, tla) = (ext_vars?, tla?);
+        let data_sources = self.data_sources(&lib_paths, &ext_vars);
         let spans: Vec<Span> = selected
             .iter()
             .map(|component| render.component_span(component))
@@ -367,6 +399,7 @@ impl Application {
                 lib_paths,
                 ext_vars,
                 limits: self.limits,
+                data_sources,
             },
             components: selected
                 .iter()

@@ -125,6 +125,8 @@ pub struct Application {
     pub(crate) lib_paths: Vec<PathBuf>,
     /// The post-processor, relative to the root, normalised.
     pub(crate) post_processor: Vec<PathBuf>,
+    /// `spec.dataSources`, read.
+    pub(crate) data_sources: Vec<crate::datasources::Declared>,
 }
 
 /// Extensions that make a file a component, or part of one.
@@ -150,6 +152,7 @@ impl Application {
             let environments = reader.environments(&app, &app_node);
             let lib_paths = reader.relative_paths(&app_node, "libPaths");
             let post_processor = reader.post_processors(&app, &app_node);
+            let data_sources = reader.data_sources(&app_node);
             let components = reader.components(&app, &app_node);
             reader.check_names(&components, &environments, &app_node);
             Application {
@@ -164,6 +167,7 @@ impl Application {
                 environments,
                 lib_paths,
                 post_processor,
+                data_sources,
             }
         });
         let diagnostics = reader.diagnostics;
@@ -278,10 +282,6 @@ impl ApplicationReader<'_> {
                     (
                         "paramsFile",
                         "give environments `properties` in `qbec.yaml`",
-                    ),
-                    (
-                        "dataSources",
-                        "compute the data in Jsonnet, or pass it as a variable",
                     ),
                     (
                         "dsExamples",
@@ -569,6 +569,56 @@ impl ApplicationReader<'_> {
 
     /// `spec.postProcessor`: one path, or several separated by `:`, applied
     /// in order; each must exist, and two of one file name are an error.
+    /// `spec.dataSources`: each entry read, every bad one and every repeated
+    /// name a `components/data-source` error at it.
+    fn data_sources(&mut self, node: &Node) -> Vec<crate::datasources::Declared> {
+        let Some(entries) = node.get("spec").and_then(|spec| spec.get("dataSources")) else {
+            return Vec::new();
+        };
+        let path = FieldPath::root().key("spec").key("dataSources");
+        let Some(items) = entries.as_seq() else {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::DATA_SOURCE,
+                    "`dataSources` is a list of data source URLs",
+                    entries.span,
+                )
+                .with_path(path),
+            );
+            return Vec::new();
+        };
+        let mut declared: Vec<crate::datasources::Declared> = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let parsed = item
+                .as_str()
+                .ok_or_else(|| {
+                    "a data source is a URL string (`exec://NAME?configVar=VAR`)".to_owned()
+                })
+                .and_then(crate::datasources::Declared::parse)
+                .and_then(|source| {
+                    if declared
+                        .iter()
+                        .any(|earlier| earlier.name() == source.name())
+                    {
+                        Err(format!(
+                            "the data source `{}` is declared twice",
+                            source.name()
+                        ))
+                    } else {
+                        Ok(source)
+                    }
+                });
+            match parsed {
+                Ok(source) => declared.push(source),
+                Err(message) => self.diagnostics.push(
+                    Diagnostic::error(codes::DATA_SOURCE, message, item.span)
+                        .with_path(path.index(index)),
+                ),
+            }
+        }
+        declared
+    }
+
     fn post_processors(&mut self, app: &AppFile, node: &Node) -> Vec<PathBuf> {
         if app.spec.post_processor.is_none() {
             return Vec::new();

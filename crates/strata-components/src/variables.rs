@@ -131,6 +131,7 @@ impl Application {
                 lib_paths: lib_paths.to_vec(),
                 ext_vars: vars.clone(),
                 limits: self.limits,
+                data_sources: strata_jsonnet::data::DataSources::new(),
             };
             let source = format!("<computed:{}>", computed.name);
             let what = format!("computed variable `{}`", computed.name);

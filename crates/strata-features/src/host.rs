@@ -137,6 +137,7 @@ impl<'a> Template<'a> {
                 ("ociUrl".to_owned(), Input::Code(format!("{OCI_URL:?}"))),
             ],
             limits: self.limits,
+            data_sources: strata_jsonnet::data::DataSources::new(),
         };
         let max_depth = self.limits.max_depth;
         let step = progress.step(&what, &Path::new(crate::TEMPLATE_DIR).join(path));

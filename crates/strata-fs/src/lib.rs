@@ -216,6 +216,14 @@ pub trait Files: Send + Sync {
         let _ = path;
         None
     }
+
+    /// Where `path` is on disk, when the tree is on disk and `path` leads
+    /// below its root: for a program that runs there (a data source's
+    /// command). `None` otherwise.
+    fn on_disk(&self, path: &Path) -> Option<PathBuf> {
+        let _ = path;
+        None
+    }
 }
 
 /// Reads at most `limit` bytes of `reader` as UTF-8 text, the errors about
@@ -465,6 +473,10 @@ impl Files for RootFs {
     fn stamp(&self, path: &Path) -> Option<Stamp> {
         Stamp::of_path(&self.confine(path).ok()?)
     }
+
+    fn on_disk(&self, path: &Path) -> Option<PathBuf> {
+        self.confine(path).ok()
+    }
 }
 
 /// Files named as a person names them on the command line: relative to the
@@ -527,6 +539,10 @@ impl Files for PlainFs {
 
     fn stamp(&self, path: &Path) -> Option<Stamp> {
         Stamp::of_path(path)
+    }
+
+    fn on_disk(&self, path: &Path) -> Option<PathBuf> {
+        Some(path.to_path_buf())
     }
 }
 
@@ -687,6 +703,10 @@ impl Files for OverlayFs {
         } else {
             self.base.stamp(path)
         }
+    }
+
+    fn on_disk(&self, path: &Path) -> Option<PathBuf> {
+        self.base.on_disk(path)
     }
 }
 

@@ -222,6 +222,10 @@ impl Files for Recorded {
     fn stamp(&self, path: &Path) -> Option<Stamp> {
         self.inner.stamp(path)
     }
+
+    fn on_disk(&self, path: &Path) -> Option<std::path::PathBuf> {
+        self.inner.on_disk(path)
+    }
 }
 
 impl Question {

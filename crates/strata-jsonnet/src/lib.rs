@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+pub mod data;
 mod glob;
 pub mod imports;
 mod natives;

@@ -146,6 +146,7 @@ mod tests {
             lib_paths: Vec::new(),
             ext_vars: Vec::new(),
             limits: Limits::default(),
+            data_sources: crate::data::DataSources::new(),
         };
         let vm = Vm::new(&setup);
         let failure = vm

@@ -140,6 +140,7 @@ mod tests {
             lib_paths: Vec::new(),
             ext_vars: Vec::new(),
             limits: Limits::default(),
+            data_sources: crate::data::DataSources::new(),
         };
         crate::Vm::new(&setup).evaluate_snippet("test.jsonnet", code)
     }

@@ -31,6 +31,7 @@ use jrsonnet_parser::{ParserSettings, Source, SourceFile, SourcePath};
 use strata_fs::Files;
 use strata_syntax::Limits;
 
+use crate::data::{DataPath, DataSources};
 use crate::glob::{GlobSource, Verb};
 
 /// A value given to `std.extVar` or as a top-level argument.
@@ -101,6 +102,8 @@ pub struct Setup {
     pub ext_vars: Inputs,
     /// Bounds on native parsing and on output depth.
     pub limits: Limits,
+    /// The sources `data://NAME/...` imports read, by name.
+    pub data_sources: DataSources,
 }
 
 /// A VM for one component.
@@ -164,6 +167,7 @@ impl Vm {
                 fs: setup.fs.clone(),
                 lib_paths: setup.lib_paths.clone(),
                 limit: setup.limits.max_bytes,
+                data_sources: setup.data_sources.clone(),
             })
             .context_initializer(crate::stdlib::GoStdlib::new(context, setup.limits));
         Vm {
@@ -349,6 +353,8 @@ struct Resolver {
     #[trace(skip)]
     lib_paths: Vec<PathBuf>,
     limit: usize,
+    #[trace(skip)]
+    data_sources: DataSources,
 }
 
 impl ImportResolver for Resolver {
@@ -375,6 +381,26 @@ impl ImportResolver for Resolver {
         if let Some((verb, pattern)) = Verb::split(path) {
             return Ok(SourcePath::new(GlobSource::new(verb, &here, pattern)));
         }
+        if let Some(data) = DataPath::parse(path) {
+            if !self.data_sources.contains_key(&data.name) {
+                let mut names: Vec<&str> = self.data_sources.keys().map(String::as_str).collect();
+                names.sort_unstable();
+                let declared = if names.is_empty() {
+                    "the application declares none (`spec.dataSources`)".to_owned()
+                } else {
+                    format!("the application declares {}", names.join(", "))
+                };
+                return Err(ErrorKind::RuntimeError(
+                    format!(
+                        "`{path}`: there is no data source `{}`; {declared}",
+                        data.name
+                    )
+                    .into(),
+                )
+                .into());
+            }
+            return Ok(SourcePath::new(data));
+        }
         match resolve_import(self.fs.as_ref(), &self.lib_paths, &here, path) {
             Ok(Some(found)) => Ok(SourcePath::new(SourceFile::new(found))),
             Ok(None) => Err(not_found().into()),
@@ -386,6 +412,24 @@ impl ImportResolver for Resolver {
     }
 
     fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {
+        if let Some(data) = resolved.downcast_ref::<DataPath>() {
+            let source = self.data_sources.get(&data.name).ok_or_else(|| {
+                ErrorKind::RuntimeError(format!("there is no data source `{}`", data.name).into())
+            })?;
+            return source
+                .resolve(&data.target)
+                .map(String::into_bytes)
+                .map_err(|message| {
+                    ErrorKind::RuntimeError(
+                        format!(
+                            "data source `{}`, path `{}`: {message}",
+                            data.name, data.target
+                        )
+                        .into(),
+                    )
+                    .into()
+                });
+        }
         if let Some(glob) = resolved.downcast_ref::<GlobSource>() {
             return glob
                 .code(self.fs.as_ref())

@@ -34,6 +34,7 @@ fn the_standard_library_writes_what_go_jsonnet_writes() {
             lib_paths: Vec::new(),
             ext_vars: Vec::new(),
             limits: Limits::default(),
+            data_sources: strata_jsonnet::data::DataSources::new(),
         };
         let vm = Vm::new(&setup);
         let mut differences = Vec::new();
