@@ -137,8 +137,8 @@ spec:
     }
 
     NO_COMPONENTS = "components/no-components" {
-        when: "a warning: `componentsDir` matches no folder holding a component (nothing is rendered, as qbec)",
-        why: r"Components are the `.jsonnet`, `.json` and `.yaml` files directly in `componentsDir`, and its subfolders holding an `index.jsonnet` or `index.yaml`. When it holds none, nothing is rendered (as in qbec), which usually means a wrong `componentsDir` or misplaced files.",
+        when: "an error when `componentsDir` matches no folder (as qbec); a warning when the folders it matches hold no component (nothing is rendered, as qbec)",
+        why: r"Components are the `.jsonnet`, `.json` and `.yaml` files directly in `componentsDir`, and its subfolders holding an `index.jsonnet` or `index.yaml`. A `componentsDir` that names no folder is refused, as qbec refuses it; folders that hold no component render nothing (as in qbec), which usually means misplaced files.",
         fix: r"Point `componentsDir` at the folder holding the components (default `components`), or add a component there.",
         example: r"# qbec.yaml (there is no folder `nowhere`)
 apiVersion: qbec.io/v1alpha1

@@ -732,10 +732,28 @@ impl ApplicationReader<'_> {
             }
         }
         if found.is_empty() && self.error_count() == errors_before {
-            // As qbec: an application without components renders nothing
-            // (an empty folder is not even kept by git); said, not refused.
+            // As qbec: a `componentsDir` that names no folder is an error;
+            // folders without components render nothing, said, not refused.
             // Not said when a component could not be read: its error says
             // why there is none.
+            let any_folder = self
+                .files
+                .list(&[], Listed::Reference(dir_span))
+                .value
+                .unwrap_or_default()
+                .iter()
+                .any(|file| file.ancestors().skip(1).any(in_components_dir));
+            if !any_folder {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::NO_COMPONENTS,
+                        format!("no component folder is found after expanding `{}`", app.spec.components_dir),
+                        dir_span,
+                    )
+                    .with_help("`componentsDir` names the folder (or a glob of folders) that holds the components, relative to `qbec.yaml`"),
+                );
+                return BTreeMap::new();
+            }
             self.diagnostics.push(
                 Diagnostic::warning(
                     codes::NO_COMPONENTS,
