@@ -181,31 +181,22 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
 
 fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
     let format = session.document_format(DocumentFormat::Yaml)?;
-    let Some(application) = load(&mut session, &args.dir) else {
+    let Some((application, request)) = open(&mut session, &args.dir, &args.vm, &args.env)? else {
         return Ok(session.finish(|_| None));
     };
-    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
-    if session.has_errors() {
-        return Ok(session.finish(|_| None));
-    }
     let request = RenderRequest {
         tag: args.app_tag.clone(),
         components: args.components.clone(),
         exclude_components: args.exclude_components.clone(),
         kinds: args.kinds.clone(),
         exclude_kinds: args.exclude_kinds.clone(),
-        ext_vars,
-        tla_vars,
-        jpaths: args.vm.jpath.clone(),
-        strict_vars: args.vm.strict_vars,
         concurrency: args.eval_concurrency,
         clean_mode: args.clean,
         format: match format {
             DocumentFormat::Json => StreamFormat::Json,
             DocumentFormat::Yaml => StreamFormat::Yaml,
         },
-        timeout: Some(args.vm.eval_timeout),
-        ..RenderRequest::new(&args.env)
+        ..request
     };
     let objects = session.render(&application, &request);
     Ok(session.finish(|_| objects.map(|objects| objects.text())))
@@ -213,19 +204,8 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
 
 fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {
     let format = session.document_format(DocumentFormat::Yaml)?;
-    let Some(application) = load(&mut session, &args.dir) else {
+    let Some((application, request)) = open(&mut session, &args.dir, &args.vm, &args.env)? else {
         return Ok(session.finish(|_| None));
-    };
-    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
-    if session.has_errors() {
-        return Ok(session.finish(|_| None));
-    }
-    let request = RenderRequest {
-        ext_vars,
-        tla_vars,
-        jpaths: args.vm.jpath.clone(),
-        strict_vars: args.vm.strict_vars,
-        ..RenderRequest::new(&args.env)
     };
     let value = application
         .evaluate_file(&request, &args.file, &mut session.db)
@@ -270,29 +250,43 @@ fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {
 }
 
 fn check(mut session: Session, args: &CheckArgs) -> Result<Done, Usage> {
-    let Some(application) = load(&mut session, &args.dir) else {
+    let Some((application, request)) = open(&mut session, &args.dir, &args.vm, "")? else {
         return Ok(session.finish(|_| None));
     };
-    let (ext_vars, tla_vars) = args.vm.inputs(&mut session)?;
-    if session.has_errors() {
-        return Ok(session.finish(|_| None));
-    }
     let environments: Vec<String> = if args.envs.is_empty() {
         application.environment_names().map(str::to_owned).collect()
     } else {
         args.envs.clone()
     };
-    let request = RenderRequest {
-        ext_vars,
-        tla_vars,
-        jpaths: args.vm.jpath.clone(),
-        strict_vars: args.vm.strict_vars,
-        timeout: Some(args.vm.eval_timeout),
-        ..RenderRequest::new("")
-    };
     let problems = application.check_environments(&request, &environments, &mut session.db);
     session.diagnostics.extend(problems);
     Ok(session.finish(|_| None))
+}
+
+/// Opens the application and reads the `--vm:*` flags into a request for
+/// `environment`; `None`, the problems recorded, when either fails.
+fn open(
+    session: &mut Session,
+    dir: &Path,
+    vm: &VmArgs,
+    environment: &str,
+) -> Result<Option<(Application, RenderRequest)>, Usage> {
+    let Some(application) = load(session, dir) else {
+        return Ok(None);
+    };
+    let (ext_vars, tla_vars) = vm.inputs(session)?;
+    if session.has_errors() {
+        return Ok(None);
+    }
+    let request = RenderRequest {
+        ext_vars,
+        tla_vars,
+        jpaths: vm.jpath.clone(),
+        strict_vars: vm.strict_vars,
+        timeout: Some(vm.eval_timeout),
+        ..RenderRequest::new(environment)
+    };
+    Ok(Some((application, request)))
 }
 
 /// Opens the application; its sources become the session's. Nothing is

@@ -100,29 +100,19 @@ fn json_float(f: f64) -> String {
     format!("{f}")
 }
 
-/// A JSON string as Go writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped
-/// too.
+/// A JSON string as Go's `encoding/json` writes it: JSON's escapes, and
+/// `<`, `>`, `&`, U+2028 and U+2029 escaped too (they are never escaped
+/// otherwise, so replacing them in the quoted text is exact).
 fn json_string(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
+    let quoted = strata_syntax::emit::json_string(text);
+    for c in quoted.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
             '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c if u32::from(c) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// `fromJSON`: every number a float, as Go's `json.Unmarshal` into `any`.

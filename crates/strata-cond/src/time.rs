@@ -24,6 +24,7 @@
 use std::cmp::Ordering;
 use std::ops::Range;
 
+use jiff::fmt::strtime::BrokenDownTime;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Zoned};
 use strata_syntax::{Node, Tag, Value};
@@ -284,6 +285,14 @@ fn zone(name: &str, range: &Range<usize>) -> Result<TimeZone, CondError> {
     })
 }
 
+/// A part of a date read from text: how to read it, how to set it, and
+/// Go's value for it when the text has none.
+type DatePart = (
+    fn(&BrokenDownTime) -> Option<i8>,
+    fn(&mut BrokenDownTime, Option<i8>) -> Result<(), jiff::Error>,
+    i8,
+);
+
 /// `text` read with Go's `layout` in `zone` (where the text names no
 /// offset).
 fn parse_date(text: &str, go_layout: &str, zone: &TimeZone) -> Option<Zoned> {
@@ -297,24 +306,21 @@ fn parse_date(text: &str, go_layout: &str, zone: &TimeZone) -> Option<Zoned> {
         input = input.replace("UTC", "+0000").replace("GMT", "+0000");
     }
     let mut parts = jiff::fmt::strtime::parse(&format, &input).ok()?;
+    // Unwritten parts are Go's zero: January 1st of year 0, midnight.
     if parts.year().is_none() {
         parts.set_year(Some(0)).ok()?;
     }
-    if parts.month().is_none() {
-        parts.set_month(Some(1)).ok()?;
-    }
-    if parts.day().is_none() {
-        parts.set_day(Some(1)).ok()?;
-    }
-    // Unwritten parts are Go's zero: January 1st of year 0, midnight.
-    if parts.hour().is_none() {
-        parts.set_hour(Some(0)).ok()?;
-    }
-    if parts.minute().is_none() {
-        parts.set_minute(Some(0)).ok()?;
-    }
-    if parts.second().is_none() {
-        parts.set_second(Some(0)).ok()?;
+    let zeros: [DatePart; 5] = [
+        (BrokenDownTime::month, BrokenDownTime::set_month, 1),
+        (BrokenDownTime::day, BrokenDownTime::set_day, 1),
+        (BrokenDownTime::hour, BrokenDownTime::set_hour, 0),
+        (BrokenDownTime::minute, BrokenDownTime::set_minute, 0),
+        (BrokenDownTime::second, BrokenDownTime::set_second, 0),
+    ];
+    for (get, set, zero) in zeros {
+        if get(&parts).is_none() {
+            set(&mut parts, Some(zero)).ok()?;
+        }
     }
     match parts.offset() {
         Some(offset) => parts

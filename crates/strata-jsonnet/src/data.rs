@@ -4,14 +4,11 @@
 //! from it, so components that never read one never run it; what it
 //! answers for a path is the source's to cache.
 
-use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::path::Path;
+use std::hash::Hash;
 use std::sync::Arc;
 
 use jrsonnet_gcmodule::Trace;
-use jrsonnet_parser::SourcePathT;
 
 /// A named source of imports.
 pub trait DataSource: Send + Sync {
@@ -55,31 +52,4 @@ impl fmt::Display for DataPath {
     }
 }
 
-impl SourcePathT for DataPath {
-    fn is_default(&self) -> bool {
-        false
-    }
-
-    fn path(&self) -> Option<&Path> {
-        None
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn dyn_hash(&self, mut hasher: &mut dyn Hasher) {
-        self.hash(&mut hasher);
-    }
-
-    fn dyn_eq(&self, other: &dyn SourcePathT) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<DataPath>()
-            .is_some_and(|other| self == other)
-    }
-
-    fn dyn_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
+virtual_source_path!(DataPath);

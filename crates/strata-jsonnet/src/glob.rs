@@ -16,13 +16,11 @@
 //! jrsonnet caches it like any file and the inner imports resolve from the
 //! importing file's folder.
 
-use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::path::{Component, Path, PathBuf};
 
 use jrsonnet_gcmodule::Trace;
-use jrsonnet_parser::SourcePathT;
 use strata_fs::{Files, FsError};
 
 /// The two import verbs a glob can stand for.
@@ -130,34 +128,7 @@ impl fmt::Display for GlobSource {
     }
 }
 
-impl SourcePathT for GlobSource {
-    fn is_default(&self) -> bool {
-        false
-    }
-
-    fn path(&self) -> Option<&Path> {
-        None
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn dyn_hash(&self, mut hasher: &mut dyn Hasher) {
-        self.hash(&mut hasher);
-    }
-
-    fn dyn_eq(&self, other: &dyn SourcePathT) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<GlobSource>()
-            .is_some_and(|other| self == other)
-    }
-
-    fn dyn_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
+virtual_source_path!(GlobSource);
 
 /// `file` relative to `folder` (both relative to the root, normalised),
 /// with `..` where `file` is not below `folder`, `/`-separated.

@@ -20,6 +20,42 @@
 
 #![forbid(unsafe_code)]
 
+/// `jrsonnet_parser::SourcePathT` for a type that names an import that is
+/// not a file on disk (a glob, a data source): no path, hashed and
+/// compared as itself. The type is `Debug`, `Eq`, `Hash` and `Trace`.
+macro_rules! virtual_source_path {
+    ($type:ty) => {
+        impl jrsonnet_parser::SourcePathT for $type {
+            fn is_default(&self) -> bool {
+                false
+            }
+
+            fn path(&self) -> Option<&std::path::Path> {
+                None
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+
+            fn dyn_hash(&self, mut hasher: &mut dyn std::hash::Hasher) {
+                std::hash::Hash::hash(self, &mut hasher);
+            }
+
+            fn dyn_eq(&self, other: &dyn jrsonnet_parser::SourcePathT) -> bool {
+                other
+                    .as_any()
+                    .downcast_ref::<$type>()
+                    .is_some_and(|other| self == other)
+            }
+
+            fn dyn_debug(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(self, f)
+            }
+        }
+    };
+}
+
 pub mod codes;
 pub mod data;
 mod glob;

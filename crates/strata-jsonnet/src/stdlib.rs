@@ -26,7 +26,7 @@ use jrsonnet_evaluator::{ContextBuilder, IStr, ObjValueBuilder, Result, Thunk, V
 use jrsonnet_gcmodule::Trace;
 use jrsonnet_macros::builtin;
 use jrsonnet_parser::Source;
-use strata_syntax::{Format, Limits, Node, Span, Value};
+use strata_syntax::{Format, Limits, Node, Span, Value, emit};
 
 use crate::value::{from_node, to_node};
 
@@ -40,12 +40,22 @@ pub(crate) struct GoStdlib {
     inner: jrsonnet_stdlib::ContextInitializer,
     #[trace(skip)]
     limits: Limits,
+    /// The natives `inner` holds, taken once: every imported file's `std`
+    /// shares them.
+    #[trace(skip)]
+    natives: Rc<HashMap<IStr, FuncVal>>,
 }
 
 impl GoStdlib {
-    /// jrsonnet's `inner`, `parseYaml` bounded by `limits`.
+    /// jrsonnet's `inner` (its natives registered), `parseYaml` bounded by
+    /// `limits`.
     pub(crate) fn new(inner: jrsonnet_stdlib::ContextInitializer, limits: Limits) -> GoStdlib {
-        GoStdlib { inner, limits }
+        let natives = Rc::new(inner.settings().ext_natives.clone());
+        GoStdlib {
+            inner,
+            limits,
+            natives,
+        }
     }
 }
 
@@ -70,8 +80,12 @@ impl jrsonnet_evaluator::ContextInitializer for GoStdlib {
         std.method("trim", builtin_trim::INST);
         std.method("manifestYamlDoc", builtin_manifest_yaml_doc::INST);
         std.method("manifestYamlStream", builtin_manifest_yaml_stream::INST);
-        let natives = Rc::new(self.inner.settings().ext_natives.clone());
-        std.method("native", builtin_native { natives });
+        std.method(
+            "native",
+            builtin_native {
+                natives: Rc::clone(&self.natives),
+            },
+        );
         std.method(
             "parseYaml",
             builtin_parse_yaml {
@@ -224,27 +238,6 @@ fn trim_zeros(text: &str) -> &str {
     }
 }
 
-/// A string as go-jsonnet's `unparseString` (JSON) writes it.
-fn json_string(text: &str, out: &mut String) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 /// Whether a key may go bare in go-jsonnet's YAML (`yamlBareSafe`).
 fn bare_safe(key: &str) -> bool {
     const RESERVED: &[&str] = &[
@@ -290,7 +283,7 @@ fn yaml(node: &Node, out: &mut String, indent: &str, indent_arrays: bool, quote_
                     out.push_str(line);
                 }
             }
-            None => json_string(text, out),
+            None => out.push_str(&emit::json_string(text)),
         },
         Value::Seq(items) if items.is_empty() => out.push_str("[]"),
         Value::Seq(items) => {
@@ -328,7 +321,7 @@ fn yaml(node: &Node, out: &mut String, indent: &str, indent_arrays: bool, quote_
                     out.push_str(indent);
                 }
                 if quote_keys || !bare_safe(key) {
-                    json_string(key, out);
+                    out.push_str(&emit::json_string(key));
                 } else {
                     out.push_str(key);
                 }

@@ -509,6 +509,14 @@ impl JsonWriter {
 }
 
 fn write_json_string(out: &mut String, text: &str) {
+    out.push_str(&json_string(text));
+}
+
+/// `text` as a JSON string: quoted, `"`, `\\` and control characters
+/// escaped (`\n`, `\u0001`), everything else as it is, which is also how
+/// Go's Jsonnet quotes a string.
+#[must_use]
+pub fn json_string(text: &str) -> String {
     // Serialising a `&str` cannot fail.
-    out.push_str(&serde_json::to_string(text).unwrap_or_default());
+    serde_json::to_string(text).unwrap_or_default()
 }
