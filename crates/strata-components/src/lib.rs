@@ -349,20 +349,17 @@ impl Application {
         self.data_sources
             .iter()
             .map(|declared| {
-                let source: Arc<dyn strata_jsonnet::data::DataSource> = match declared {
-                    datasources::Declared::Exec { name, config_var } => {
-                        Arc::new(datasources::ExecSource::new(
-                            name.clone(),
-                            config_var.clone(),
-                            self.fs.clone(),
-                            lib_paths.to_vec(),
-                            variables.clone(),
-                            self.limits,
-                        ))
-                    }
-                    datasources::Declared::Helm { .. } => Arc::new(datasources::HelmSource),
-                };
-                (declared.name().to_owned(), source)
+                let source = datasources::Source::new(
+                    declared.clone(),
+                    self.fs.clone(),
+                    lib_paths.to_vec(),
+                    variables.clone(),
+                    self.limits,
+                );
+                (
+                    declared.name.clone(),
+                    Arc::new(source) as Arc<dyn strata_jsonnet::data::DataSource>,
+                )
             })
             .collect()
     }

@@ -596,13 +596,10 @@ impl ApplicationReader<'_> {
                 })
                 .and_then(crate::datasources::Declared::parse)
                 .and_then(|source| {
-                    if declared
-                        .iter()
-                        .any(|earlier| earlier.name() == source.name())
-                    {
+                    if declared.iter().any(|earlier| earlier.name == source.name) {
                         Err(format!(
                             "the data source `{}` is declared twice",
-                            source.name()
+                            source.name
                         ))
                     } else {
                         Ok(source)

@@ -15,6 +15,9 @@ use crate::load::Application;
 use crate::report::Render;
 use crate::{RenderRequest, app};
 
+/// The external variable holding the namespace of objects that name none.
+pub(crate) const DEFAULT_NAMESPACE: &str = "qbec.io/defaultNs";
+
 impl Application {
     /// Every external variable: qbec's own, the declared ones, the computed ones.
     pub(crate) fn ext_vars(
@@ -45,7 +48,7 @@ impl Application {
                 ),
             ),
             ("qbec.io/tag".to_owned(), Input::Str(tag)),
-            ("qbec.io/defaultNs".to_owned(), Input::Str(namespace)),
+            (DEFAULT_NAMESPACE.to_owned(), Input::Str(namespace)),
             (
                 "qbec.io/cleanMode".to_owned(),
                 Input::Str(if request.clean_mode { "on" } else { "off" }.to_owned()),

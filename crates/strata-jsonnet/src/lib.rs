@@ -11,6 +11,9 @@
 //! - `natives`: qbec's `std.native` functions (`parseJson`, `parseYaml`,
 //!   `renderYaml`, `escapeStringRegex`, `regexMatch`, `regexSubst`,
 //!   `labelsMatchSelector`), available in every VM.
+//! - [`helm`]: qbec's `expandHelmTemplate` native and the documents
+//!   `helm template` writes; [`process`]: the programs a render runs for
+//!   them and for data sources, bounded in time and output.
 //! - [`value`]: Jsonnet values to and from spanned trees, depth-bounded.
 //! - [`TraceSources`]: failures and `std.trace` messages as diagnostics
 //!   with positions ([`codes`]), for every dialect that evaluates Jsonnet.
@@ -59,8 +62,10 @@ macro_rules! virtual_source_path {
 pub mod codes;
 pub mod data;
 mod glob;
+pub mod helm;
 pub mod imports;
 mod natives;
+pub mod process;
 mod report;
 pub mod stdlib;
 pub mod value;

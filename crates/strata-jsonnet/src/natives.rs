@@ -2,7 +2,7 @@
 //!
 //! [`register`] adds the functions qbec registers (its
 //! `vm/internal/natives/nativefuncs.go`), with qbec's names, parameter names
-//! and semantics (`expandHelmTemplate` is not among them: it runs Helm):
+//! and semantics (`expandHelmTemplate`, which runs Helm, is [`crate::helm`]'s):
 //!
 //! - `parseJson(json)`: the value of one strict JSON text. A syntax error is
 //!   a runtime error `parseJson: line L, column C: MESSAGE`; so is a text
@@ -87,7 +87,8 @@ pub(crate) fn register(context: &ContextInitializer, limits: Limits) {
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
 )]
 fn parseJson(this: &parseJson, json: IStr) -> Result<Val> {
-    let documents = parse_text("parseJson", &json, Format::Json, &this.limits)?;
+    let documents =
+        parse_text("parseJson", &json, Format::Json, &this.limits).map_err(runtime_error)?;
     match documents.first() {
         Some(document) => Ok(from_node(document)),
         None => Err(runtime_error(
@@ -106,10 +107,9 @@ fn parseJson(this: &parseJson, json: IStr) -> Result<Val> {
     reason = "named as in Jsonnet; the builtin macro passes arguments owned"
 )]
 fn parseYaml(this: &parseYaml, yaml: IStr) -> Result<Val> {
-    let documents = parse_text("parseYaml", &yaml, Format::Yaml11, &this.limits)?;
-    let values = documents
+    let values = yaml_documents("parseYaml", &yaml, &this.limits)
+        .map_err(runtime_error)?
         .iter()
-        .filter(|document| !matches!(document.value, Value::Null))
         .map(from_node)
         .collect();
     Ok(Val::Arr(ArrValue::eager(values)))
@@ -218,18 +218,18 @@ fn labelsMatchSelector(labels: ObjValue, selectorString: IStr) -> Result<bool> {
 }
 
 /// A Jsonnet runtime error with `message`.
-fn runtime_error(message: String) -> Error {
+pub(crate) fn runtime_error(message: String) -> Error {
     ErrorKind::RuntimeError(message.into()).into()
 }
 
-/// The documents of `text`, or the first syntax error as a runtime error
-/// prefixed with `function` and the error's position in `text`.
+/// The documents of `text`, or the first syntax error, prefixed with
+/// `function` and the error's position in `text`.
 pub(crate) fn parse_text(
     function: &str,
     text: &str,
     format: Format,
     limits: &Limits,
-) -> Result<Vec<Node>> {
+) -> std::result::Result<Vec<Node>, String> {
     let mut db = SourceDb::new();
     let id = db.add(format!("<{function}>"), text);
     let parsed = strata_syntax::parse(&db, id, format, limits);
@@ -237,12 +237,25 @@ pub(crate) fn parse_text(
     // the rest most likely follow from.
     if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
         let record = error.record(&db);
-        return Err(runtime_error(format!(
+        return Err(format!(
             "{function}: line {}, column {}: {}",
             record.line, record.column, record.message
-        )));
+        ));
     }
     Ok(parsed.documents)
+}
+
+/// The documents of a YAML 1.1 stream without the empty and `null` ones,
+/// as qbec reads YAML (Kubernetes' YAML-to-JSON decoder), or the first
+/// syntax error as [`parse_text`] gives it.
+pub(crate) fn yaml_documents(
+    function: &str,
+    text: &str,
+    limits: &Limits,
+) -> std::result::Result<Vec<Node>, String> {
+    let mut documents = parse_text(function, text, Format::Yaml11, limits)?;
+    documents.retain(|document| !matches!(document.value, Value::Null));
+    Ok(documents)
 }
 
 /// `text` with Go's regex metacharacters escaped, exactly as Go's

@@ -175,7 +175,8 @@ fn builtin_manifest_yaml_stream(
     reason = "the builtin macro passes arguments owned"
 )]
 fn builtin_parse_yaml(this: &builtin_parse_yaml, str: IStr) -> Result<Val> {
-    let documents = crate::natives::parse_text("parseYaml", &str, Format::Yaml11, &this.limits)?;
+    let documents = crate::natives::parse_text("parseYaml", &str, Format::Yaml11, &this.limits)
+        .map_err(crate::natives::runtime_error)?;
     Ok(match documents.as_slice() {
         [] => Val::Null,
         [one] => from_node(one),
@@ -197,11 +198,7 @@ fn builtin_native(this: &builtin_native, name: IStr) -> Result<Val> {
     }
     let mut offered: Vec<&str> = this.natives.keys().map(|name| &**name).collect();
     offered.sort_unstable();
-    let why = if &*name == "expandHelmTemplate" {
-        "qbec's Helm expansion is not offered: render the chart with `helm template` into a YAML component".to_owned()
-    } else {
-        format!("the native functions are {}", offered.join(", "))
-    };
+    let why = format!("the native functions are {}", offered.join(", "));
     Err(jrsonnet_evaluator::error::ErrorKind::RuntimeError(
         format!("std.native: there is no native function `{name}`; {why}").into(),
     )

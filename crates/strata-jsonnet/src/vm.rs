@@ -3,7 +3,8 @@
 //! Each component gets a fresh `jrsonnet` state (its `State` is not `Send`,
 //! so each lives and dies on one worker thread) with:
 //!
-//! - the standard library, with `std.native` offering [`crate::natives`];
+//! - the standard library, with `std.native` offering [`crate::natives`]
+//!   and `expandHelmTemplate` ([`crate::helm`]);
 //! - the external variables of the render (`std.extVar`);
 //! - imports resolved relative to the importing file, then along
 //!   `libPaths`, through the application's confined [`Files`]: nothing
@@ -145,6 +146,16 @@ impl Vm {
         let context = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
         crate::natives::register(&context, setup.limits);
         let traces = Rc::new(RefCell::new(Vec::new()));
+        context.add_native(
+            "expandHelmTemplate",
+            crate::helm::expandHelmTemplate {
+                context: crate::helm::HelmContext {
+                    fs: setup.fs.clone(),
+                    limits: setup.limits,
+                    traces: traces.clone(),
+                },
+            },
+        );
         context.settings_mut().trace_printer = Box::new(Collect(traces.clone()));
         for (name, input) in &setup.ext_vars {
             match input {
