@@ -382,9 +382,9 @@ const FS_EXCEPTIONS: &[Exception] = &[
         why: "the watcher's identity of a catalogue root (device and inode), to see it re-created",
     },
     Exception {
-        file: "crates/strata-components/src/datasources.rs",
+        file: "crates/strata-jsonnet/src/process.rs",
         call: "fs::metadata",
-        why: "whether a data source's command is an executable file, as qbec looks for it, before running it",
+        why: "whether a data source's or Helm's command is an executable file, as qbec looks for it, before running it",
     },
     Exception {
         file: "crates/strata-spec/src/cli.rs",
@@ -398,7 +398,7 @@ const FS_EXCEPTIONS: &[Exception] = &[
 const PARSE_EXCEPTIONS: &[Exception] = &[Exception {
     file: "crates/strata-jsonnet/src/natives.rs",
     call: "strata_syntax::parse",
-    why: "the text a Jsonnet `parseYaml` or `parseJson` call is given",
+    why: "the text a Jsonnet `parseYaml` or `parseJson` call is given, or `helm template` writes",
 }];
 
 /// What reads or looks at files: any `fs::read…` (`read`, `read_to_string`,

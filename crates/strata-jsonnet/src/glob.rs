@@ -17,6 +17,7 @@
 //! importing file's folder.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::hash::Hash;
 use std::path::{Component, Path, PathBuf};
 
@@ -103,12 +104,13 @@ impl GlobSource {
             .map(|file| relative(&self.folder, file))
             .collect();
         keys.sort();
+        // Written as qbec writes it (a tab, single quotes), so that
+        // `importstr 'glob-import:...'` gives qbec's text.
         let mut code = String::from("{\n");
         for key in keys {
-            // A JSON string is a Jsonnet string: any file name is quoted right.
-            let quoted = serde_json::Value::String(key).to_string();
+            let quoted = single_quoted(&key);
             code.extend([
-                "  ",
+                "\t",
                 &quoted,
                 ": ",
                 self.verb.keyword(),
@@ -129,6 +131,27 @@ impl fmt::Display for GlobSource {
 }
 
 virtual_source_path!(GlobSource);
+
+/// `text` as a single-quoted Jsonnet string. qbec writes the quotes around
+/// the name as it is, so a file name holding a quote or a backslash breaks
+/// its generated code; here they are escaped.
+fn single_quoted(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('\'');
+    for c in text.chars() {
+        match c {
+            '\'' | '\\' => quoted.extend(['\\', c]),
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(quoted, "\\u{:04x}", u32::from(c));
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('\'');
+    quoted
+}
 
 /// `file` relative to `folder` (both relative to the root, normalised),
 /// with `..` where `file` is not below `folder`, `/`-separated.
@@ -164,16 +187,24 @@ mod tests {
             .with("components/x.jsonnet", "");
         assert_eq!(
             code("components/x.jsonnet", "glob-import:../lib/*.json", &fs).unwrap(),
-            "{\n  \"../lib/a.json\": import \"../lib/a.json\",\n  \"../lib/b.json\": import \"../lib/b.json\",\n}"
+            "{\n\t'../lib/a.json': import '../lib/a.json',\n\t'../lib/b.json': import '../lib/b.json',\n}"
         );
         assert_eq!(
             code("x.jsonnet", "glob-importstr:lib/**/*.json", &fs).unwrap(),
-            "{\n  \"lib/a.json\": importstr \"lib/a.json\",\n  \"lib/b.json\": importstr \"lib/b.json\",\n  \"lib/deep/c.json\": importstr \"lib/deep/c.json\",\n}"
+            "{\n\t'lib/a.json': importstr 'lib/a.json',\n\t'lib/b.json': importstr 'lib/b.json',\n\t'lib/deep/c.json': importstr 'lib/deep/c.json',\n}"
         );
         assert_eq!(
             code("x.jsonnet", "glob-import:nothing/*", &fs).unwrap(),
             "{\n}"
         );
+    }
+
+    #[test]
+    fn odd_file_names_are_escaped() {
+        assert_eq!(single_quoted("it's\\a\tb"), "'it\\'s\\\\a\\tb'");
+        let fs = MemoryFs::new().with("it's.json", "{\"a\": 1}");
+        let generated = code("x.jsonnet", "glob-import:*.json", &fs).unwrap();
+        assert_eq!(generated, "{\n\t'it\\'s.json': import 'it\\'s.json',\n}");
     }
 
     #[test]

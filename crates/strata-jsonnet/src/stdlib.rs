@@ -5,17 +5,20 @@
 //!
 //! | function | as go-jsonnet |
 //! |---|---|
-//! | `toString(n)` | a whole number as an integer, any other as `%.17g` (`0.33333333333333331`) |
 //! | `trim(s)` | whitespace removed at both ends (jrsonnet has none) |
 //! | `manifestYamlDoc(v, indent_array_in_object, quote_keys)` | strings JSON-quoted unless they end with a newline (then a `\|` block), numbers in plain decimal, keys sorted and quoted unless `quote_keys=false` and safe bare |
 //! | `manifestYamlStream(v, indent_array_in_object, c_document_end, quote_keys)` | `---` before each document, `...` at the end unless `c_document_end=false` |
 //! | `native(name)` | the native function, or an error at the call naming it (go-jsonnet gives `null`, and the call fails later, at `1:1` of the component) |
 //! | `parseYaml(s)` | YAML 1.1, as go-yaml reads it (`yes`, `on`, `y` booleans, `1_000` an integer); several documents an array |
 //!
+//! Numbers are written as go-jsonnet's `unparseNumber` writes them (a
+//! whole number as an integer, any other as `%.17g`: `0.33333333333333331`)
+//! by the evaluator itself, for `std.toString`, `+` with a string, `%` and
+//! every manifest alike: that is the one change Strata carries in its copy
+//! of `jrsonnet-evaluator` (`vendor/README.md`).
+//!
 //! `tests/stdlib_parity.rs` holds a table of cases whose expected strings
-//! go-jsonnet wrote; the cases it still lists as differing are the
-//! evaluator's own (`'n=' + 0.1`, `'%s' % 0.1`), which no standard-library
-//! function reaches.
+//! go-jsonnet wrote.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -76,7 +79,6 @@ impl jrsonnet_evaluator::ContextInitializer for GoStdlib {
         if let Ok(Val::Obj(theirs)) = theirs {
             std.with_super(theirs);
         }
-        std.method("toString", builtin_to_string::INST);
         std.method("trim", builtin_trim::INST);
         std.method("manifestYamlDoc", builtin_manifest_yaml_doc::INST);
         std.method("manifestYamlStream", builtin_manifest_yaml_stream::INST);
@@ -97,14 +99,6 @@ impl jrsonnet_evaluator::ContextInitializer for GoStdlib {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
-    }
-}
-
-#[builtin]
-fn builtin_to_string(a: Val) -> Result<IStr> {
-    match a {
-        Val::Num(number) => Ok(unparse_number(number.get()).into()),
-        other => other.to_string(),
     }
 }
 
@@ -203,36 +197,6 @@ fn builtin_native(this: &builtin_native, name: IStr) -> Result<Val> {
         format!("std.native: there is no native function `{name}`; {why}").into(),
     )
     .into())
-}
-
-/// A number as go-jsonnet's `unparseNumber` writes it: a whole number with
-/// `%.0f`, any other with `%.17g`.
-#[must_use]
-pub fn unparse_number(number: f64) -> String {
-    if number.fract() == 0.0 && number.is_finite() {
-        return format!("{number:.0}");
-    }
-    // `%.17g`: 17 significant digits, the exponent form below 1e-4 or from
-    // 1e17 on, trailing zeros dropped.
-    let scientific = format!("{number:.16e}");
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    if (-4..17).contains(&exponent) {
-        let decimals = usize::try_from(16 - exponent).unwrap_or(0);
-        let fixed = format!("{number:.decimals$}");
-        return trim_zeros(&fixed).to_owned();
-    }
-    let sign = if exponent < 0 { '-' } else { '+' };
-    format!("{}e{sign}{:02}", trim_zeros(mantissa), exponent.abs())
-}
-
-/// `text` without the zeros (and the point) a `%g` drops.
-fn trim_zeros(text: &str) -> &str {
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        text
-    }
 }
 
 /// Whether a key may go bare in go-jsonnet's YAML (`yamlBareSafe`).
@@ -344,22 +308,5 @@ fn yaml(node: &Node, out: &mut String, indent: &str, indent_arrays: bool, quote_
                 yaml(value, out, &inner, indent_arrays, quote_keys);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_as_go_jsonnet_writes_them() {
-        assert_eq!(unparse_number(1.0 / 3.0), "0.33333333333333331");
-        assert_eq!(unparse_number(0.1), "0.10000000000000001");
-        assert_eq!(unparse_number(1e-7), "9.9999999999999995e-08");
-        assert_eq!(unparse_number(1e21), "1000000000000000000000");
-        assert_eq!(unparse_number(std::f64::consts::E), "2.7182818284590451");
-        assert_eq!(unparse_number(-1.5), "-1.5");
-        assert_eq!(unparse_number(2.0), "2");
-        assert_eq!(unparse_number(123_456_789.125), "123456789.125");
     }
 }

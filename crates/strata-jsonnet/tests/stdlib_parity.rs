@@ -10,16 +10,6 @@ use strata_fs::MemoryFs;
 use strata_jsonnet::{Setup, Vm, on_evaluation_stack};
 use strata_syntax::{Limits, Span, Value};
 
-/// The cases that still differ, with what Strata writes and why: the
-/// evaluator formats a number joined to a string (`+`, `%`) itself, before
-/// any standard-library function sees it (jrsonnet-evaluator's number
-/// display and its `%` formatting), so no override of `std` reaches them.
-/// Listed in the manual's "Coming from qbec".
-const KNOWN: &[(&str, &str)] = &[
-    ("concat_number", "n=0.3333333333333333"),
-    ("format_s", "a and 0.1"),
-];
-
 #[test]
 fn the_standard_library_writes_what_go_jsonnet_writes() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
@@ -40,10 +30,7 @@ fn the_standard_library_writes_what_go_jsonnet_writes() {
         let mut differences = Vec::new();
         // Each case alone, so that one failing case hides no other.
         for (name, want) in &expected {
-            let want = KNOWN
-                .iter()
-                .find(|(known, _)| known == name)
-                .map_or_else(|| want.as_str().unwrap(), |(_, ours)| ours);
+            let want = want.as_str().unwrap();
             let have = vm
                 .evaluate_snippet("case", &format!("(import 'cases.jsonnet')[{name:?}]"))
                 .map_err(|failure| format!("fails: {}", failure.message))
@@ -67,10 +54,9 @@ fn the_standard_library_writes_what_go_jsonnet_writes() {
     });
     let total = expected.len();
     println!(
-        "standard-library parity: {} cases, {} as go-jsonnet, {} known differences",
+        "standard-library parity: {} cases, {} as go-jsonnet",
         total,
-        total - differences.len() - KNOWN.len(),
-        KNOWN.len()
+        total - differences.len()
     );
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
