@@ -13,9 +13,9 @@
 # (hyperfine: Strata at its default concurrency and with one worker, the Go
 # peer, and the C++ peer for N <= 200, which takes minutes beyond), then one
 # run each under `/usr/bin/time` for peak resident memory (for the peer, the
-# largest single process, as `time` reports a process tree). The generated
-# `qbec.yaml` gets a `server:` line, which qbec and Strata require of every
-# environment and the peer ignores.
+# largest single process, as `time` reports a process tree). A generated
+# `qbec.yaml` without a `server:` line gets one, which qbec and Strata
+# require of every environment and the peer ignores.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +33,8 @@ for n in $sizes; do
   app=$root/target/bench-peer/app-$n
   rm -rf "$app"
   python3 "$peer" gen "$app" "$n"
-  sed -i 's|^      defaultNamespace: bench-dev$|&\n      server: https://bench.example.com|' "$app/qbec.yaml"
+  grep -q '^      server:' "$app/qbec.yaml" ||
+    sed -i 's|^      defaultNamespace: bench-dev$|&\n      server: https://bench.example.com|' "$app/qbec.yaml"
   runs=5
   [ "$n" -gt 500 ] && runs=3
   commands=(
