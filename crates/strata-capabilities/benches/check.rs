@@ -61,6 +61,7 @@ fn check(files: &Arc<dyn Files>, profile: &str, settings: &Settings) -> Outcome<
     let request = RenderRequest {
         profile,
         definitions: Vec::new(),
+        supplied: strata_capabilities::Supplied::default(),
     };
     package.render(&request, &mut db)
 }
@@ -77,6 +78,7 @@ fn benches(c: &mut Criterion) {
         registry,
         strict_capabilities: true,
         strict_properties: true,
+        ..Settings::default()
     };
     let files: Arc<dyn Files> = Arc::new(
         MemoryFs::new()

@@ -1,17 +1,17 @@
 //! `strata capabilities check|render|list|schema`: the dialect's verbs on
 //! the command line ([`strata_dialect::Describe::command`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, FromArgMatches as _, Subcommand as _, ValueEnum};
 use strata_dialect::{DocumentFormat, Done, Expect, Invocation, Session, Usage};
-use strata_syntax::Node;
 use strata_syntax::emit::{to_json_array, to_yaml_stream};
+use strata_syntax::{Diagnostic, Node, Value};
 
 use crate::{
     Definitions, Handler, Package, PassThroughTrait, Registry, RenderRequest, Rendered, Rendering,
-    Settings,
+    Settings, Supplied,
 };
 
 // The verbs; the `about` of the subcommand is set where it is built,
@@ -31,8 +31,8 @@ enum CapabilitiesCommand {
 /// `list` arguments.
 #[derive(Debug, Args)]
 struct ListArgs {
-    /// The package folder, whose `definitions/` are listed too.
-    #[arg(value_name = "PACKAGE")]
+    /// The Application file or package folder, whose `definitions/` are listed too.
+    #[arg(value_name = "APP")]
     package: Option<PathBuf>,
     /// A file of `CapabilityDefinition` documents (repeatable).
     #[arg(long = "capability-def", value_name = "FILE")]
@@ -45,9 +45,15 @@ struct ListArgs {
 /// `check` and `render` arguments.
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// The package folder (with `app.yaml` and `definitions/`).
-    #[arg(value_name = "PACKAGE")]
+    /// The Application file, or the package folder holding `app.yaml` (with `kurel.yaml` and `definitions/` beside it).
+    #[arg(value_name = "APP")]
     package: Option<PathBuf>,
+    /// A YAML file of parameter values (a mapping), for a package with `kurel.yaml`.
+    #[arg(long, value_name = "FILE")]
+    values: Option<String>,
+    /// A parameter value, coerced to the parameter's declared type (repeatable; wins over `--values`).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
     /// The cluster profile (`cluster.yaml`; `-` reads standard input).
     #[arg(long, value_name = "FILE")]
     profile: String,
@@ -138,7 +144,7 @@ fn list(mut session: Session, args: &ListArgs) -> Result<Done, Usage> {
         ..Settings::default()
     };
     let package = match &args.package {
-        Some(dir) => session.open::<Package>(dir, settings),
+        Some(app) => open(&mut session, app, settings),
         None => Some(Package::without_files(settings)),
     };
     let Some(package) = package else {
@@ -203,16 +209,43 @@ impl CheckArgs {
             registry: registry(&self.custom_traits)?,
             strict_capabilities: self.strict_capabilities,
             strict_properties: strict,
+            ..Settings::default()
         })
     }
 }
 
-/// Opens the package (when given) and checks it against the profile.
+/// Opens the package (when given) and checks it against the profile with
+/// the parameter values given.
 fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<Rendered> {
     let package = match &args.package {
-        Some(dir) => session.open::<Package>(dir, settings)?,
+        Some(app) => open(session, app, settings)?,
         None => Package::without_files(settings),
     };
+    let mut supplied = Supplied::default();
+    if let Some(file) = &args.values
+        && let Some(document) = session
+            .read(file, Expect::AtMostOne)
+            .report(&mut session.diagnostics)
+            .and_then(strata_dialect::Read::into_document)
+        && let Err(problem) = supplied.add_file(&document)
+    {
+        session.diagnostics.push(problem);
+    }
+    for assignment in &args.set {
+        let span = strata_dialect::command_line(&mut session.db, "--set", assignment);
+        let Some((name, value)) = assignment.split_once('=') else {
+            session.diagnostics.push(Diagnostic::error(
+                crate::codes::PARAMETER,
+                format!("`--set {assignment}` is not NAME=VALUE"),
+                span,
+            ));
+            continue;
+        };
+        supplied.values.push((
+            name.to_owned(),
+            Node::new(Value::String(value.to_owned()), span),
+        ));
+    }
     let definitions = definition_files(session, &args.capability_defs);
     let profile = session
         .read(&args.profile, crate::package::of_kind("ClusterProfile"))
@@ -221,8 +254,25 @@ fn check(session: &mut Session, args: &CheckArgs, settings: Settings) -> Option<
     let request = RenderRequest {
         profile,
         definitions,
+        supplied,
     };
     session.render(&package, &request)
+}
+
+/// Opens `app`: a package folder, or an Application file (its folder is
+/// the package's, as Kure's launcher takes either).
+fn open(session: &mut Session, app: &Path, mut settings: Settings) -> Option<Package> {
+    if app.is_dir() {
+        return session.open::<Package>(app, settings);
+    }
+    let folder = app
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if let Some(name) = app.file_name() {
+        settings.app_file = PathBuf::from(name);
+    }
+    session.open::<Package>(folder, settings)
 }
 
 /// The documents of each `--capability-def` file; a file that does not

@@ -247,4 +247,33 @@ spec:
       traits:
         - type: redis-sidecar",
     }
+
+    PARAMETER = "capabilities/parameter" {
+        when: "a package parameter cannot be resolved: a `${name}` that names no parameter or one without a value, a required parameter without a value, a value given for an undeclared name or of the wrong type, a default naming a later parameter, or values given to a package without `kurel.yaml`",
+        why: r"`kurel.yaml` declares the parameters a package's `app.yaml` takes as `${name}`, each typed (`string`, `integer`, `boolean`), with a default or `required`; a build gives values with `--values FILE` and `--set NAME=VALUE`. A placeholder left unresolved would reach the cluster as the text `${name}`.",
+        fix: r"Declare the parameter in `kurel.yaml`, give it a value (`--set NAME=VALUE`, a `--values` file, or a default), or correct the value to the declared type.",
+        example: r"# pkg/kurel.yaml declares `image` (string, required); pkg/app.yaml uses `${image}` and `${tag}`
+# strata capabilities render pkg --profile cluster.yaml --set replicas=two
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: '${image}:${tag}'}",
+    }
+
+    INVALID_PACKAGE = "capabilities/invalid-package" {
+        when: "`kurel.yaml` declares one parameter twice, or a default that does not fit its parameter's type",
+        why: r"A parameter's name is what `${name}` refers to, so it must be unique; a default is used as the parameter's value, so it must be of its type (a text default may also name earlier parameters as `${name}`, checked when the package is built).",
+        fix: r"Rename or remove the repeated parameter; write the default as a value of the declared type.",
+        example: r"# pkg/kurel.yaml, with `strata capabilities check pkg --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Package
+metadata: {name: shop}
+spec:
+  parameters:
+    - {name: replicas, type: integer, default: many}",
+    }
 }

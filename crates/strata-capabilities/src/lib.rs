@@ -25,6 +25,9 @@
 //!
 //! - `package`: a [`Package`] as a [`Dialect`]: opened from its folder,
 //!   rendered against a cluster profile (the request).
+//! - `params`: `kurel.yaml`'s typed parameters and the `${name}`
+//!   placeholders of `app.yaml` resolved with the values given
+//!   ([`Supplied`]).
 //!
 //! - `properties`: typed property schemas of `expose`, `configmap`, `pvc`,
 //!   `certificate` and `external-secret`, checked on effective properties.
@@ -42,6 +45,7 @@ pub mod model;
 mod names;
 mod navigate;
 mod package;
+mod params;
 mod profile;
 mod properties;
 mod rendering;
@@ -51,6 +55,7 @@ pub use definitions::{Defined, Definitions};
 pub use handlers::{Handler, HandlerKind, PassThroughTrait, Registry, RegistryError};
 pub use model::{API_VERSION, Application, CapabilityDefinition, ClusterProfile};
 pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
+pub use params::{PACKAGE_FILE, Supplied};
 pub use profile::{EffectiveProfile, evaluate as evaluate_profile};
 pub use rendering::{Rendering, Typed};
 pub use strata_dialect::{Dialect, Opened, Options, Outcome};

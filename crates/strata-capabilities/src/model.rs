@@ -267,3 +267,65 @@ pub struct Policy {
     /// Its properties.
     pub properties: Option<serde_json::Map<String, Json>>,
 }
+
+/// `kind: Package`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum PackageKind {
+    /// `Package`.
+    Package,
+}
+
+/// A package's `kurel.yaml`: the parameters its `app.yaml` takes as
+/// `${name}` placeholders.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageDescriptor {
+    /// `launcher.gokure.dev/v1alpha1`.
+    pub api_version: ApiVersion,
+    /// `Package`.
+    pub kind: PackageKind,
+    /// The package's name, version and description.
+    pub metadata: PackageMetadata,
+    /// The parameters.
+    #[serde(default)]
+    pub spec: PackageSpec,
+}
+
+/// `metadata` of a package.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct PackageMetadata {
+    /// The package's name.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// Its version.
+    pub version: Option<String>,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// `spec` of a package.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct PackageSpec {
+    /// The parameters, in order: a default may name only earlier ones.
+    #[serde(default)]
+    pub parameters: Vec<ParameterDecl>,
+}
+
+/// One parameter of a package.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ParameterDecl {
+    /// Its name, as `${name}` writes it.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// `string`, `integer` or `boolean`.
+    #[serde(rename = "type")]
+    pub kind: PropertyType,
+    /// Whether a build must be given a value (or have a default).
+    #[serde(default)]
+    pub required: bool,
+    /// The value when none is given; a string may name earlier parameters
+    /// as `${name}`.
+    pub default: Option<serde_json::Value>,
+    /// What it is for.
+    pub description: Option<String>,
+}

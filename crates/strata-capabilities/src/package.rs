@@ -1,5 +1,8 @@
-//! A package as a [`Dialect`]: opened from its folder (`app.yaml` and
-//! `definitions/*.yaml`, `*.yml`), rendered against a cluster profile.
+//! A package as a [`Dialect`]: opened from its folder (`app.yaml`, or the
+//! Application file named in [`Settings::app_file`], `kurel.yaml` when
+//! there is one, and `definitions/*.yaml`, `*.yml`), rendered against a
+//! cluster profile with the values of the package's parameters
+//! ([`crate::params`]).
 //!
 //! The profile is the request, not part of the package: one package is
 //! checked against every cluster it may be deployed to. A request also
@@ -12,7 +15,7 @@
 //! kind is an error naming the kind found, [`codes::WRONG_KIND`]);
 //! definition files' documents of other kinds are skipped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use strata_dialect::{Dialect, Expect, Files, Listed, Opened, Options, Place, Read, Reader};
@@ -22,6 +25,7 @@ use crate::application::Dispatch;
 use crate::codes;
 use crate::definitions::Definitions;
 use crate::handlers::Registry;
+use crate::params::{PACKAGE_FILE, Supplied};
 use crate::profile::{EffectiveProfile, evaluate};
 
 /// The application file of a package.
@@ -38,6 +42,9 @@ pub struct Settings {
     pub strict_capabilities: bool,
     /// Whether an unknown property of a typed built-in trait is an error.
     pub strict_properties: bool,
+    /// The Application file in the package folder ([`APP_FILE`] unless
+    /// the command line named another file).
+    pub app_file: PathBuf,
 }
 
 impl Default for Settings {
@@ -46,6 +53,7 @@ impl Default for Settings {
             registry: Registry::builtin(),
             strict_capabilities: false,
             strict_properties: false,
+            app_file: PathBuf::from(APP_FILE),
         }
     }
 }
@@ -56,6 +64,8 @@ pub struct Package {
     sources: Arc<SourceDb>,
     /// `app.yaml`, when the package has a folder.
     pub(crate) application: Option<Node>,
+    /// `kurel.yaml`, when the folder has one.
+    pub(crate) descriptor: Option<Node>,
     /// The documents of `definitions/`, file by file.
     pub(crate) definitions: Vec<Vec<Node>>,
 }
@@ -67,6 +77,8 @@ pub struct RenderRequest {
     pub profile: Node,
     /// The documents of each `--capability-def` file, in order.
     pub definitions: Vec<Vec<Node>>,
+    /// The values of the package's parameters.
+    pub supplied: Supplied,
 }
 
 /// A package checked against a profile.
@@ -87,6 +99,7 @@ impl Package {
             settings,
             sources: Arc::new(SourceDb::new()),
             application: None,
+            descriptor: None,
             definitions: Vec::new(),
         }
     }
@@ -114,6 +127,30 @@ impl Package {
     pub fn registry(&self) -> &Registry {
         &self.settings.registry
     }
+
+    /// The Application with its parameters resolved (as written without a
+    /// `kurel.yaml`, where values given are an error).
+    fn parameters(
+        &self,
+        application: &Node,
+        supplied: &Supplied,
+        problems: &mut Vec<Diagnostic>,
+    ) -> Option<Node> {
+        if let Some(descriptor) = &self.descriptor {
+            return crate::params::resolve(application, descriptor, supplied).report(problems);
+        }
+        if let Some((_, value)) = supplied.values.first() {
+            problems.push(Diagnostic::error(
+                codes::PARAMETER,
+                format!(
+                    "values are given, but the package has no `{PACKAGE_FILE}` declaring parameters"
+                ),
+                value.span,
+            ));
+            return None;
+        }
+        Some(application.clone())
+    }
 }
 
 impl Dialect for Package {
@@ -121,20 +158,43 @@ impl Dialect for Package {
     type Request = RenderRequest;
     type Rendered = Rendered;
 
-    /// Reads `app.yaml` (one Application) and every definition file.
+    /// Reads the Application file (one Application), `kurel.yaml` (one
+    /// Package) when there is one, and every definition file.
     fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Package> {
         let mut db = SourceDb::new();
         let mut problems = Vec::new();
         let mut reader = Reader::new(files.as_ref(), &mut db, options.limits);
         let application = reader
             .read(
-                Path::new(APP_FILE),
+                &options.settings.app_file,
                 Format::Yaml,
                 of_kind("Application"),
                 Place::File,
             )
             .report(&mut problems)
             .and_then(Read::into_document);
+        let descriptor = reader
+            .is_file(Path::new(PACKAGE_FILE))
+            .then(|| {
+                reader
+                    .read(
+                        Path::new(PACKAGE_FILE),
+                        Format::Yaml,
+                        of_kind("Package"),
+                        Place::File,
+                    )
+                    .report(&mut problems)
+                    .and_then(Read::into_document)
+            })
+            .flatten();
+        // An Application whose parameters cannot be resolved is not
+        // checked: its placeholders would be reported as its problems.
+        let descriptor_problems = descriptor
+            .as_ref()
+            .map(crate::params::check_descriptor)
+            .unwrap_or_default();
+        let application = application.filter(|_| descriptor_problems.is_empty());
+        problems.extend(descriptor_problems);
         let mut definitions = Vec::new();
         let listed = reader
             .list(&["yaml", "yml"], Listed::Folder(Path::new(DEFINITIONS_DIR)))
@@ -155,6 +215,7 @@ impl Dialect for Package {
                 settings: options.settings,
                 sources: sources.clone(),
                 application,
+                descriptor,
                 definitions,
             };
             Outcome::new(Some(package), problems)
@@ -176,6 +237,7 @@ impl Dialect for Package {
             return Outcome::failed(problems);
         };
         let application = self.application.as_ref().and_then(|application| {
+            let application = self.parameters(application, &request.supplied, &mut problems)?;
             let dispatch = Dispatch {
                 registry,
                 definitions: &definitions,
@@ -183,7 +245,7 @@ impl Dialect for Package {
                 strict_capabilities: self.settings.strict_capabilities,
                 strict_properties: self.settings.strict_properties,
             };
-            dispatch.application(application).report(&mut problems)
+            dispatch.application(&application).report(&mut problems)
         });
         let rendered = Rendered {
             profile,

@@ -15,9 +15,6 @@ use crate::codes;
 use crate::load::{Application, Component, Source};
 use crate::workers::Document;
 
-/// The name the command line's values are shown under.
-const COMMAND_LINE: &str = "<command line>";
-
 /// A render's own state on the calling thread.
 pub(crate) struct Render {
     pub(crate) db: SourceDb,
@@ -41,9 +38,7 @@ impl Render {
 
     /// Registers `flag value` as the command line's and spans the value.
     pub(crate) fn command_line(&mut self, flag: &str, value: &str) -> Span {
-        let text = format!("{flag} {value}");
-        let id = self.db.add(COMMAND_LINE, text.as_str());
-        Span::new(id, flag.len() + 1, text.len())
+        strata_dialect::command_line(&mut self.db, flag, value)
     }
 
     /// A span for a component's output: its file, read and registered.

@@ -102,7 +102,7 @@ impl Done {
 /// One run of a command: the sources read and the problems found.
 #[derive(Debug)]
 pub struct Session {
-    /// Every source read.
+    /// Every source read (the command line's values too, [`command_line`]).
     pub db: SourceDb,
     /// Every problem found so far.
     pub diagnostics: Vec<Diagnostic>,
@@ -287,4 +287,16 @@ impl Session {
             status,
         }
     }
+}
+
+/// The name of the source a command-line value is registered under.
+const COMMAND_LINE: &str = "<command line>";
+
+/// Registers `flag value` in `db` as a source of its own and spans the
+/// value, so that a diagnostic about a value given on the command line
+/// points at it (`<command line>:1:7`).
+pub fn command_line(db: &mut SourceDb, flag: &str, value: &str) -> Span {
+    let text = format!("{flag} {value}");
+    let id = db.add(COMMAND_LINE, text.as_str());
+    Span::new(id, flag.len() + 1, text.len())
 }

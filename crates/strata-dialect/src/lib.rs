@@ -64,7 +64,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub use command::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage};
+pub use command::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage, command_line};
 pub use navigate::{
     Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
 };
