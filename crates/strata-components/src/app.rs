@@ -125,8 +125,9 @@ pub struct AppSpec {
     /// again replaces the earlier definition.
     #[serde(default)]
     pub env_files: Vec<String>,
-    /// qbec's data sources, `exec://NAME?configVar=VAR`: run when a
-    /// component imports `data://NAME/...` (`helm3://` is refused there).
+    /// qbec's data sources, `exec://NAME?configVar=VAR` and
+    /// `helm3://NAME?configVar=VAR`: run when a component imports
+    /// `data://NAME/...`.
     pub data_sources: Option<Json>,
     /// Examples for qbec's data sources: not supported.
     pub ds_examples: Option<Json>,

@@ -322,7 +322,7 @@ impl Source {
                         strata_syntax::Span::default(),
                         self.limits.max_depth,
                     )
-                    .map_err(|error| format!("{error:?}"))
+                    .map_err(|error| strata_jsonnet::Failure::from_error(&error).message)
                 })
         })?;
         Ok(value.to_json_value())

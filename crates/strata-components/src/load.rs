@@ -567,8 +567,6 @@ impl ApplicationReader<'_> {
         }
     }
 
-    /// `spec.postProcessor`: one path, or several separated by `:`, applied
-    /// in order; each must exist, and two of one file name are an error.
     /// `spec.dataSources`: each entry read, every bad one and every repeated
     /// name a `components/data-source` error at it.
     fn data_sources(&mut self, node: &Node) -> Vec<crate::datasources::Declared> {
@@ -616,6 +614,8 @@ impl ApplicationReader<'_> {
         declared
     }
 
+    /// `spec.postProcessor`: one path, or several separated by `:`, applied
+    /// in order; each must exist, and two of one file name are an error.
     fn post_processors(&mut self, app: &AppFile, node: &Node) -> Vec<PathBuf> {
         if app.spec.post_processor.is_none() {
             return Vec::new();

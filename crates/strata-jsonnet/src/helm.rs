@@ -147,12 +147,10 @@ fn working_folder(fs: &dyn Files, this_file: &str) -> Result<PathBuf> {
     if this_file.is_empty() {
         return Ok(std::env::temp_dir());
     }
-    let folder = Path::new(this_file).parent().unwrap_or(Path::new("."));
-    let folder = if folder.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        folder
-    };
+    let folder = Path::new(this_file)
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs.on_disk(folder).ok_or_else(|| {
         helm_error(&format!(
             "the folder of `thisFile` (`{this_file}`) is not a folder of the application on disk"

@@ -11,11 +11,12 @@
 //! | `native(name)` | the native function, or an error at the call naming it (go-jsonnet gives `null`, and the call fails later, at `1:1` of the component) |
 //! | `parseYaml(s)` | YAML 1.1, as go-yaml reads it (`yes`, `on`, `y` booleans, `1_000` an integer); several documents an array |
 //!
-//! Numbers are written as go-jsonnet's `unparseNumber` writes them (a
-//! whole number as an integer, any other as `%.17g`: `0.33333333333333331`)
-//! by the evaluator itself, for `std.toString`, `+` with a string, `%` and
-//! every manifest alike: that is the one change Strata carries in its copy
-//! of `jrsonnet-evaluator` (`vendor/README.md`).
+//! A number turned into text (`std.toString`, `+` with a string, `%s`) is
+//! written as go-jsonnet's `unparseNumber` writes it (a whole number as an
+//! integer, any other as `%.17g`: `0.33333333333333331`) by the evaluator
+//! itself, a change Strata carries in its copy of `jrsonnet-evaluator`
+//! (`vendor/README.md`); the `std.manifest*` functions keep the shortest
+//! decimal, as go-jsonnet's do.
 //!
 //! `tests/stdlib_parity.rs` holds a table of cases whose expected strings
 //! go-jsonnet wrote.
@@ -31,6 +32,7 @@ use jrsonnet_macros::builtin;
 use jrsonnet_parser::Source;
 use strata_syntax::{Format, Limits, Node, Span, Value, emit};
 
+use crate::natives::{parse_text, runtime_error};
 use crate::value::{from_node, to_node};
 
 /// The deepest value these functions manifest.
@@ -140,14 +142,10 @@ fn builtin_manifest_yaml_stream(
 ) -> Result<String> {
     let node = to_node(&value, Span::default(), MAX_DEPTH)?;
     let Value::Seq(documents) = &node.value else {
-        return Err(jrsonnet_evaluator::error::ErrorKind::RuntimeError(
-            format!(
-                "manifestYamlStream only takes arrays, got {}",
-                node.value.kind_name()
-            )
-            .into(),
-        )
-        .into());
+        return Err(runtime_error(format!(
+            "manifestYamlStream only takes arrays, got {}",
+            node.value.kind_name()
+        )));
     };
     let mut out = String::from("---\n");
     for (index, document) in documents.iter().enumerate() {
@@ -169,8 +167,8 @@ fn builtin_manifest_yaml_stream(
     reason = "the builtin macro passes arguments owned"
 )]
 fn builtin_parse_yaml(this: &builtin_parse_yaml, str: IStr) -> Result<Val> {
-    let documents = crate::natives::parse_text("parseYaml", &str, Format::Yaml11, &this.limits)
-        .map_err(crate::natives::runtime_error)?;
+    let documents =
+        parse_text("parseYaml", &str, Format::Yaml11, &this.limits).map_err(runtime_error)?;
     Ok(match documents.as_slice() {
         [] => Val::Null,
         [one] => from_node(one),
@@ -192,11 +190,10 @@ fn builtin_native(this: &builtin_native, name: IStr) -> Result<Val> {
     }
     let mut offered: Vec<&str> = this.natives.keys().map(|name| &**name).collect();
     offered.sort_unstable();
-    let why = format!("the native functions are {}", offered.join(", "));
-    Err(jrsonnet_evaluator::error::ErrorKind::RuntimeError(
-        format!("std.native: there is no native function `{name}`; {why}").into(),
-    )
-    .into())
+    Err(runtime_error(format!(
+        "std.native: there is no native function `{name}`; the native functions are {}",
+        offered.join(", ")
+    )))
 }
 
 /// Whether a key may go bare in go-jsonnet's YAML (`yamlBareSafe`).

@@ -394,21 +394,17 @@ impl ImportResolver for Resolver {
         }
         if let Some(data) = DataPath::parse(path) {
             if !self.data_sources.contains_key(&data.name) {
-                let mut names: Vec<&str> = self.data_sources.keys().map(String::as_str).collect();
-                names.sort_unstable();
+                // A `BTreeMap`: the names come sorted.
+                let names: Vec<&str> = self.data_sources.keys().map(String::as_str).collect();
                 let declared = if names.is_empty() {
                     "the application declares none (`spec.dataSources`)".to_owned()
                 } else {
                     format!("the application declares {}", names.join(", "))
                 };
-                return Err(ErrorKind::RuntimeError(
-                    format!(
-                        "`{path}`: there is no data source `{}`; {declared}",
-                        data.name
-                    )
-                    .into(),
-                )
-                .into());
+                return Err(crate::natives::runtime_error(format!(
+                    "`{path}`: there is no data source `{}`; {declared}",
+                    data.name
+                )));
             }
             return Ok(SourcePath::new(data));
         }
@@ -425,20 +421,16 @@ impl ImportResolver for Resolver {
     fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {
         if let Some(data) = resolved.downcast_ref::<DataPath>() {
             let source = self.data_sources.get(&data.name).ok_or_else(|| {
-                ErrorKind::RuntimeError(format!("there is no data source `{}`", data.name).into())
+                crate::natives::runtime_error(format!("there is no data source `{}`", data.name))
             })?;
             return source
                 .resolve(&data.target)
                 .map(String::into_bytes)
                 .map_err(|message| {
-                    ErrorKind::RuntimeError(
-                        format!(
-                            "data source `{}`, path `{}`: {message}",
-                            data.name, data.target
-                        )
-                        .into(),
-                    )
-                    .into()
+                    crate::natives::runtime_error(format!(
+                        "data source `{}`, path `{}`: {message}",
+                        data.name, data.target
+                    ))
                 });
         }
         if let Some(glob) = resolved.downcast_ref::<GlobSource>() {
