@@ -163,16 +163,16 @@ image: x",
     }
 
     MISSING_FIELD = "platform/missing-field" {
-        when: "an enabled storage has an absolute `path`; an enabled `shared` storage has `existingClaim`; enabled podman has `image`",
-        why: r"Some fields are required by what else is set: an enabled storage (storages are enabled unless `enabled: false`) must say where it is mounted (`path`), an enabled `shared` storage must name the claim it mounts (`existingClaim`), and enabled podman needs an `image` to run.",
-        fix: r"Add the missing field, or set `enabled: false` on the storage or podman.",
+        when: "an enabled storage has no `path`; enabled podman has no `image`; a warning: an enabled `shared` storage has neither `id` nor `existingClaim`",
+        why: r"Some fields are required by what else is set: an enabled storage (`enabled: true`; storages are off otherwise) must say where it is mounted (`path`), and enabled podman needs an `image` to run. An enabled `shared` storage without `id` or `existingClaim` still renders, as in k8shell, but its claim would be named `pvc-NAME-`, which is rarely what was meant.",
+        fix: r"Add the missing field, or set `enabled: false` on the storage or podman; give a shared storage its `id` or `existingClaim`.",
         example: r"# catalogue/a.yaml
 name: a
 image: x
 storages:
-  shared:
-    type: shared
-    path: /shared",
+  cache:
+    type: emptyDir
+    enabled: true",
     }
 
     MISSING_NAME = "platform/missing-name" {

@@ -197,8 +197,9 @@ pub struct Rendered {
     pub blueprint: Blueprint,
     /// The layers, by [`LayerId`]: the chain's blueprint names, then `repository`.
     pub layers: Vec<String>,
-    /// What is worth knowing about the render: each scalar read as a string
-    /// as k8shell reads it (`schema/scalar-as-string`).
+    /// What is worth knowing about the render, none of it an error: each
+    /// scalar read as a string as k8shell reads it
+    /// (`schema/scalar-as-string`), and the checks' warnings.
     pub notes: Vec<Diagnostic>,
 }
 
@@ -455,7 +456,10 @@ impl Catalogue {
         let mut checked = decoded.diagnostics;
         if let Some(blueprint) = decoded.value {
             checked.extend(validate::validate(&blueprint, &evaluated));
-            if problems.is_empty() && checked.is_empty() {
+            // Warnings and notes do not refuse a render: they go with it.
+            if problems.is_empty() && !checked.iter().any(Diagnostic::is_error) {
+                let mut notes = notes;
+                notes.append(&mut checked);
                 return Ok(Rendered {
                     node: evaluated,
                     blueprint,

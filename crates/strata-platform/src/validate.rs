@@ -69,6 +69,13 @@ impl Checker<'_> {
         self.problems.push(problem);
     }
 
+    /// As [`Checker::report`], a warning: the blueprint renders.
+    fn warn(&mut self, code: strata_syntax::Code, message: String, at: FieldPath) {
+        let mut problem = self.diagnostic(code, message, at);
+        problem.severity = strata_syntax::Severity::Warning;
+        self.problems.push(problem);
+    }
+
     fn blueprint(&mut self, blueprint: &Blueprint) {
         for (key, value) in [
             ("hostname", &blueprint.hostname),
@@ -173,15 +180,11 @@ impl Checker<'_> {
                     && unset(&storage.id)
                     && unset(&storage.existing_claim)
                 {
-                    let problem = self.diagnostic(
+                    self.warn(
                         codes::MISSING_FIELD,
                         format!("enabled shared storage `{name}` has neither an `id` nor an `existingClaim`: its claim would be named `pvc-{name}-`"),
                         here.clone(),
                     );
-                    self.problems.push(Diagnostic {
-                        severity: strata_syntax::Severity::Warning,
-                        ..problem
-                    });
                 }
             }
             if storage.size_limit.is_some() {
