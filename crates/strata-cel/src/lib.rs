@@ -160,6 +160,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use strata_syntax::{Diagnostic, Node, Span};
 
 pub use compile::CompiledExpr;
+pub use scope::Scope;
 
 /// The longest DNS label [`dns_label`] makes: room for suffixes within the
 /// 63 characters of a Kubernetes label.
@@ -185,8 +186,6 @@ pub fn dns_label(text: &str) -> String {
     }
     trimmed[..end].trim_end_matches('-').to_owned()
 }
-pub use scope::Scope;
-
 /// The tag that marks a scalar as a CEL expression.
 pub const CEL_TAG: &str = "!cel";
 

@@ -88,29 +88,32 @@ fn only<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionEr
     }
 }
 
-fn read_env<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let name = only(args)?;
-    let name = name
+/// The text of the one argument (empty when it is not a string).
+fn only_text(args: Vec<CowVal<'_, '_>>) -> Result<String, ExecutionError> {
+    let arg = only(args)?;
+    Ok(arg
         .downcast_ref::<CelString>()
         .map(CelString::inner)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .to_owned())
+}
+
+fn read_env<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let name = only_text(args)?;
     // Names the platform cannot hold are simply unset.
     if name.is_empty() || name.contains(['=', '\0']) {
         return Ok(CowVal::owned(CelNull));
     }
-    Ok(match std::env::var_os(name) {
+    Ok(match std::env::var_os(&name) {
         Some(value) => CowVal::owned(CelString::from(value.to_string_lossy().into_owned())),
         None => CowVal::owned(CelNull),
     })
 }
 
 fn normalize_dns<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-    let text = only(args)?;
-    let text = text
-        .downcast_ref::<CelString>()
-        .map(CelString::inner)
-        .unwrap_or_default();
-    Ok(CowVal::owned(CelString::from(crate::dns_label(text))))
+    Ok(CowVal::owned(CelString::from(crate::dns_label(
+        &only_text(args)?,
+    ))))
 }
 
 fn refuse_env<'b, 'v>(_: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {

@@ -134,11 +134,10 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
             "name the blueprint with `--blueprint NAME`, or give `--repo FILE` whose `template` names it".to_owned(),
         ));
     }
-    // The name is registered as a source of its own, so diagnostics about it
-    // point at the argument.
+    // Diagnostics about the name point at the argument.
     let blueprint = args.blueprint.as_deref().map(|name| {
-        let id = session.db.add("--blueprint", name);
-        Node::new(Value::String(name.to_owned()), Span::new(id, 0, name.len()))
+        let span = strata_dialect::command_line(&mut session.db, "--blueprint", name);
+        Node::new(Value::String(name.to_owned()), span)
     });
     let repo = args.repo.as_deref().and_then(|file| {
         session

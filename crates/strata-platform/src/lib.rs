@@ -119,11 +119,10 @@ struct SettingsFile {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 struct CelSettings {
     /// Whether `env("NAME")` may read the process environment (yes, as in
     /// k8shell, unless `false`).
-    #[serde(default = "allowed")]
     allow_env: bool,
 }
 
@@ -131,10 +130,6 @@ impl Default for CelSettings {
     fn default() -> CelSettings {
         CelSettings { allow_env: true }
     }
-}
-
-fn allowed() -> bool {
-    true
 }
 
 /// What a library caller adds to a catalogue's own settings.
@@ -324,11 +319,8 @@ impl Catalogue {
                 ),
                 None => format!("in blueprint `{owner}`; `strata platform check` fails on it"),
             };
-            *diagnostic = Diagnostic {
-                severity: strata_syntax::Severity::Warning,
-                ..diagnostic.clone()
-            }
-            .with_note(note);
+            diagnostic.severity = strata_syntax::Severity::Warning;
+            diagnostic.notes.push(note);
         }
     }
 
@@ -336,10 +328,7 @@ impl Catalogue {
     fn owner_of(&self, span: Span) -> Option<&str> {
         self.definitions
             .iter()
-            .find(|(_, definition)| {
-                let extent = definition.node.span;
-                extent.source == span.source && extent.start <= span.start && span.end <= extent.end
-            })
+            .find(|(_, definition)| definition.node.span.contains(span))
             .map(|(name, _)| name.as_str())
     }
 
@@ -458,13 +447,12 @@ impl Catalogue {
             checked.extend(validate::validate(&blueprint, &evaluated));
             // Warnings and notes do not refuse a render: they go with it.
             if problems.is_empty() && !checked.iter().any(Diagnostic::is_error) {
-                let mut notes = notes;
-                notes.append(&mut checked);
+                checked.extend(notes);
                 return Ok(Rendered {
                     node: evaluated,
                     blueprint,
                     layers,
-                    notes,
+                    notes: checked,
                 });
             }
         }

@@ -16,6 +16,7 @@
 use strata_syntax::{Diagnostic, Node, Span, Value};
 
 use crate::codes;
+use crate::service::UserEntry;
 
 /// What a render evaluates `!cel` against.
 #[derive(Debug, Clone)]
@@ -24,7 +25,7 @@ pub struct Scope {
     pub user: Node,
     /// `workspaceName`.
     pub workspace_name: String,
-    /// `metadata`, with `name` already normalised.
+    /// `metadata` (its `name` is replaced by the rendered blueprint's).
     pub metadata: Node,
 }
 
@@ -34,24 +35,23 @@ impl Scope {
     #[must_use]
     pub fn test() -> Scope {
         let text = |s: &str| plain(Value::String(s.to_owned()));
-        let user = mapping([
-            ("username", text("strata-test")),
-            ("organization", text("strata")),
-            ("isValid", plain(Value::Bool(true))),
-            ("expiresAt", text("2099-12-31T23:59:59Z")),
-            ("uid", plain(Value::Int(1000))),
-            ("gid", plain(Value::Int(1000))),
-            ("fullname", text("Strata Test")),
-            ("email", text("strata-test@example.invalid")),
-            ("locked", plain(Value::Bool(false))),
-            ("roles", plain(Value::Seq(Vec::new()))),
-            ("blueprints", plain(Value::Seq(vec![text("*")]))),
-            ("source", text("strata")),
-            ("shell", text("/bin/bash")),
-            ("sudo", plain(Value::Bool(false))),
-        ]);
+        let user = UserEntry {
+            username: "strata-test".to_owned(),
+            token_sha256: String::new(),
+            uid: 1000,
+            gid: 1000,
+            roles: Vec::new(),
+            allowed_blueprints: vec!["*".to_owned()],
+            organization: "strata".to_owned(),
+            fullname: "Strata Test".to_owned(),
+            email: "strata-test@example.invalid".to_owned(),
+            shell: "/bin/bash".to_owned(),
+            sudo: false,
+            source: "strata".to_owned(),
+            expires_at: Some("2099-12-31T23:59:59Z".to_owned()),
+        }
+        .cel_user();
         let metadata = mapping([
-            ("name", text("strata-test")),
             ("repoName", text("example")),
             ("repoOwner", text("strata")),
             ("repoRef", text("main")),
@@ -116,7 +116,7 @@ impl Scope {
             }
         };
         let user = required_map("user");
-        let mut metadata = required_map("metadata");
+        let metadata = required_map("metadata");
         let workspace_name = match node.get("workspaceName") {
             Some(Node {
                 value: Value::String(name),
@@ -142,12 +142,6 @@ impl Scope {
                 String::new()
             }
         };
-        if let Value::Map(map) = &mut metadata.value
-            && let Some(Value::String(name)) =
-                map.get_mut("name").map(|entry| &mut entry.value.value)
-        {
-            *name = strata_cel::dns_label(name);
-        }
         if problems.is_empty() {
             Ok(Scope {
                 user,

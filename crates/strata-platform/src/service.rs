@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use strata_schema::Decoder;
+use strata_syntax::{Node, Span, Value};
 
 /// The users file, as written.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -57,6 +58,48 @@ pub struct UserEntry {
     /// Where the user comes from (an identity provider's name).
     #[serde(default)]
     pub source: String,
+    /// When the user's access ends (k8shell's `user.expiresAt`, RFC 3339).
+    pub expires_at: Option<String>,
+}
+
+impl UserEntry {
+    /// `user` as CEL sees it: k8shell's user model, field for field (the token
+    /// digest never; `blueprints` is the users file's `allowedBlueprints`;
+    /// `expiresAt` when the user's access ends).
+    #[must_use]
+    pub fn cel_user(&self) -> Node {
+        let text = |value: &str| node(Value::String(value.to_owned()));
+        let strings =
+            |items: &[String]| node(Value::Seq(items.iter().map(|item| text(item)).collect()));
+        let expires_at = self
+            .expires_at
+            .as_deref()
+            .map(|expires_at| ("expiresAt", text(expires_at)));
+        Node::mapping(
+            [
+                ("username", text(&self.username)),
+                ("organization", text(&self.organization)),
+                ("isValid", node(Value::Bool(true))),
+                ("uid", node(Value::Int(i64::from(self.uid)))),
+                ("gid", node(Value::Int(i64::from(self.gid)))),
+                ("fullname", text(&self.fullname)),
+                ("email", text(&self.email)),
+                ("locked", node(Value::Bool(false))),
+                ("roles", strings(&self.roles)),
+                ("blueprints", strings(&self.allowed_blueprints)),
+                ("source", text(&self.source)),
+                ("shell", text(&self.shell)),
+                ("sudo", node(Value::Bool(self.sudo))),
+            ]
+            .into_iter()
+            .chain(expires_at),
+        )
+    }
+}
+
+/// A node of `value` with a default span, for trees built in code.
+fn node(value: Value) -> Node {
+    Node::new(value, Span::default())
 }
 
 /// The decoder of the users file.

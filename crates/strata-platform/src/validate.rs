@@ -285,14 +285,10 @@ fn storage_type_name(kind: StorageType) -> &'static str {
     }
 }
 
-/// One DNS label, as k8shell's `plainhostname` rule reads it: 1-63 of
-/// `[A-Za-z0-9-]`, not starting or ending with `-`.
+/// One DNS label, as k8shell's `plainhostname` rule reads it: Kubernetes'
+/// DNS-1123 label, upper case allowed.
 fn is_dns_label(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 63
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    strata_k8s::names::is_dns1123_label(&name.to_ascii_lowercase())
 }
 
 /// Kubernetes' rule for environment variable names.

@@ -85,12 +85,11 @@ fn walk(
                 Value::Bool(boolean) => boolean.to_string(),
                 _ => String::new(),
             };
-            let what = if kind == "null" { "null" } else { kind };
             notes.push(
                 Diagnostic::note(
                     codes::SCALAR_AS_STRING,
                     format!(
-                        "this {what} is read as the string {text:?}, as Go's YAML decoder reads it"
+                        "this {kind} is read as the string {text:?}, as Go's YAML decoder reads it"
                     ),
                     node.span,
                 )

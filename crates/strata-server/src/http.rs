@@ -34,8 +34,8 @@
 //! ```yaml
 //! blueprint: python-data        # may be left out when `repo` names its template
 //! workspaceName: alice-analysis-7f3k
-//! metadata: {name: analysis, repoName: analysis, repoOwner: alice, repoRef: main,
-//!            repoAddress: "https://git.example.com/alice/analysis.git"}
+//! metadata: {repoName: analysis, repoOwner: alice, repoRef: main,   # `name` is set by the render:
+//!            repoAddress: "https://git.example.com/alice/analysis.git"}  # the blueprint's DNS label
 //! repo: |                       # the repository's .k8shell.yaml, as text or as an object
 //!   blueprint:
 //!     template: python-data

@@ -9,7 +9,7 @@
 //!     roles: [developer]
 //!     allowedBlueprints: [python-*, go-services]
 //!     organization: acme        # optional, as k8shell's user model:
-//!     fullname: Alice Example   # fullname, email, shell, sudo, source
+//!     fullname: Alice Example   # fullname, email, shell, sudo, source, expiresAt
 //! ```
 //!
 //! - `tokenSha256` is the hex SHA-256 of the user's bearer token, so the file
@@ -29,8 +29,8 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use strata_dialect::{Expect, Opened, Place, Read, Reader};
 use strata_fs::PlainFs;
-use strata_platform::service::{USERS_FILE, UserEntry};
-use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, SourceDb, Span, Value};
+use strata_platform::service::USERS_FILE;
+use strata_syntax::{Diagnostic, Format, Limits, Node, Outcome, SourceDb, Span};
 
 use crate::codes;
 
@@ -48,7 +48,8 @@ pub struct User {
     /// `user` as CEL sees it, k8shell's user model: `username`,
     /// `organization`, `isValid`, `uid`, `gid`, `fullname`, `email`,
     /// `locked`, `roles`, `blueprints` (the file's `allowedBlueprints`),
-    /// `source`, `shell`, `sudo` (never the token digest).
+    /// `source`, `shell`, `sudo`, `expiresAt` when given (never the token
+    /// digest): [`strata_platform::service::UserEntry::cel_user`].
     pub scope: Node,
 }
 
@@ -139,7 +140,7 @@ fn users(node: &Node) -> Result<Users, Vec<Diagnostic>> {
             username: entry.username.clone(),
             is_admin: entry.roles.iter().any(|role| role == ADMIN_ROLE),
             allowed,
-            scope: scope_node(entry),
+            scope: entry.cel_user(),
         };
         let mut digest = [0u8; 32];
         // The schema's pattern guarantees 64 hex digits.
@@ -164,36 +165,6 @@ fn users(node: &Node) -> Result<Users, Vec<Diagnostic>> {
     } else {
         Err(problems)
     }
-}
-
-/// `user` for CEL.
-fn scope_node(entry: &UserEntry) -> Node {
-    let plain = |value| Node::new(value, Span::default());
-    let strings = |items: &[String]| {
-        plain(Value::Seq(
-            items
-                .iter()
-                .map(|item| plain(Value::String(item.clone())))
-                .collect(),
-        ))
-    };
-    let text = |value: &str| plain(Value::String(value.to_owned()));
-    // k8shell's user model, field for field (a password never).
-    Node::mapping([
-        ("username", text(&entry.username)),
-        ("organization", text(&entry.organization)),
-        ("isValid", plain(Value::Bool(true))),
-        ("uid", plain(Value::Int(i64::from(entry.uid)))),
-        ("gid", plain(Value::Int(i64::from(entry.gid)))),
-        ("fullname", text(&entry.fullname)),
-        ("email", text(&entry.email)),
-        ("locked", plain(Value::Bool(false))),
-        ("roles", strings(&entry.roles)),
-        ("blueprints", strings(&entry.allowed_blueprints)),
-        ("source", text(&entry.source)),
-        ("shell", text(&entry.shell)),
-        ("sudo", plain(Value::Bool(entry.sudo))),
-    ])
 }
 
 #[cfg(test)]
@@ -237,7 +208,7 @@ mod tests {
         assert!(users.authenticate("alice-token ").is_none());
         assert!(matches!(
             alice.scope.get("uid").map(|n| &n.value),
-            Some(Value::Int(1000))
+            Some(strata_syntax::Value::Int(1000))
         ));
     }
 

@@ -255,10 +255,12 @@ fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::Re
                 Some(std::sync::Arc::new(mirror) as std::sync::Arc<dyn crate::ChildSource>)
             }
             Err(error) => {
-                let id = session.db.add("--child-source", dir.display().to_string());
-                session
-                    .diagnostics
-                    .push(error.diagnostic(Span::file_start(id)));
+                let span = strata_dialect::command_line(
+                    &mut session.db,
+                    "--child-source",
+                    &dir.display().to_string(),
+                );
+                session.diagnostics.push(error.diagnostic(span));
                 return None;
             }
         },
@@ -400,11 +402,10 @@ fn inputs(
             .split_once('=')
             .filter(|(name, _)| !name.trim().is_empty())
         else {
-            let source = session.db.add(format!("--var {flag}"), flag.as_str());
             session.diagnostics.push(Diagnostic::error(
                 crate::codes::VARIABLE_INPUT,
                 format!("`--var {flag}` must be written `NAME=VALUE`"),
-                Span::new(source, 0, flag.len()),
+                strata_dialect::command_line(&mut session.db, "--var", flag),
             ));
             continue;
         };
@@ -419,12 +420,15 @@ fn inputs(
         } else {
             flag.clone()
         };
-        let source = session.db.add(format!("--var {shown}"), shown.as_str());
+        // The value's span, after `NAME=` (the text shown masked when secret).
+        let written = strata_dialect::command_line(&mut session.db, "--var", &shown);
+        let range = written.range();
+        let value_span = Span::new(written.source, range.start + name.len() + 1, range.end);
         inputs.given.push(Given {
             name: name.trim().to_owned(),
             value: GivenValue::Text(value.to_owned()),
-            span: Span::new(source, name.len() + 1, shown.len()),
-            name_span: Span::new(source, 0, name.len()),
+            span: value_span,
+            name_span: Span::new(written.source, range.start, range.start + name.len()),
             origin: Origin::Flag,
             secret: false,
         });

@@ -53,6 +53,7 @@ impl ChildSource for MirrorSource {
             .files
             .read(&relative, self.max_bytes)
             .map_err(|error| format!("{error} (in the mirror {})", self.files.root().display()))?;
-        Ok((relative.display().to_string(), text))
+        // The resolver names the child `SOURCETYPE:PATH`.
+        Ok((path.to_owned(), text))
     }
 }
