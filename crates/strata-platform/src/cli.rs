@@ -145,19 +145,6 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
             .report(&mut session.diagnostics)
             .and_then(Read::into_document)
     });
-    // Another blueprint's problems do not stop this one's render.
-    let wanted = blueprint
-        .as_ref()
-        .and_then(Node::as_str)
-        .map(str::to_owned)
-        .or_else(|| {
-            let template = repo.as_ref()?.get("blueprint")?.get("template")?;
-            template.as_str().map(str::to_owned)
-        });
-    catalogue.set_aside_others(
-        Some(wanted.as_deref().unwrap_or_default()),
-        &mut session.diagnostics,
-    );
     let scope = if let Some(file) = args.scope.as_deref() {
         let read = session.read(file, Expect::One);
         let node = read.report(&mut session.diagnostics);
@@ -175,12 +162,17 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
         ));
         Some(Scope::test())
     };
+    let request = RenderRequest {
+        blueprint,
+        repo,
+        scope,
+    };
+    // Another blueprint's problems do not stop this one's render.
+    catalogue.set_aside_others(
+        Some(request.blueprint_name().unwrap_or_default()),
+        &mut session.diagnostics,
+    );
     Ok(session.finish(|session| {
-        let request = RenderRequest {
-            blueprint,
-            repo,
-            scope,
-        };
         let rendered = session.render(&catalogue, &request)?;
         if !args.explain {
             return session.write_document(&rendered.node, format);

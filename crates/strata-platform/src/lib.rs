@@ -183,6 +183,21 @@ pub struct RenderRequest {
     pub scope: Option<Scope>,
 }
 
+impl RenderRequest {
+    /// The blueprint the request is for: the one asked for, else the
+    /// repository's template (a render refuses the two when they differ).
+    #[must_use]
+    pub fn blueprint_name(&self) -> Option<&str> {
+        self.blueprint.as_ref().and_then(Node::as_str).or_else(|| {
+            self.repo
+                .as_ref()?
+                .get("blueprint")?
+                .get("template")?
+                .as_str()
+        })
+    }
+}
+
 /// A composed, evaluated, validated blueprint.
 #[derive(Debug, Clone)]
 pub struct Rendered {
