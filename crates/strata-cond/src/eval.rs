@@ -71,6 +71,22 @@ pub const MAX_TEXT: usize = 16 << 20;
 /// Evaluates `expr` with `scope` (a mapping) as its names. A date or a
 /// duration in the result becomes a plain value (see [`crate::time`]).
 pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, CondError> {
+    evaluate_with(expr, scope, host, |value| match value {
+        Cow::Owned(value) => time::to_plain(value),
+        // Read from the scope: no date or duration of an evaluation in it.
+        Cow::Borrowed(value) => value.clone(),
+    })
+}
+
+/// Evaluates `expr` and gives `use_value` the result as it is: read from
+/// the scope without a copy, dates and durations still tagged (for a
+/// caller that only reads it, or writes it as Go does).
+pub(crate) fn evaluate_with<R>(
+    expr: &Expr,
+    scope: &Node,
+    host: &dyn Host,
+    use_value: impl FnOnce(Cow<'_, Node>) -> R,
+) -> Result<R, CondError> {
     let budget = Cell::new(MAX_ITEMS);
     let evaluator = Evaluator {
         scope,
@@ -79,8 +95,7 @@ pub fn evaluate(expr: &Expr, scope: &Node, host: &dyn Host) -> Result<Node, Cond
         item: None,
         locals: None,
     };
-    let value = evaluator.eval(expr)?;
-    Ok(time::to_plain(value.into_owned()))
+    Ok(use_value(evaluator.eval(expr)?))
 }
 
 /// What is left of [`MAX_ITEMS`], shared by everything one evaluation

@@ -100,16 +100,15 @@ pub fn condition(
         ));
     }
     let expr = parse(text)?;
-    let value = evaluate(&expr, scope, host)?;
-    match value.value {
+    eval::evaluate_with(&expr, scope, host, |value| match value.value {
         strata_syntax::Value::Bool(b) => Ok(b),
         strata_syntax::Value::Null => Ok(false),
-        other => Err(crate::eval_error(
+        ref other => Err(crate::eval_error(
             format!(
                 "a condition must be true or false, found {}",
                 other.kind_name()
             ),
-            expr.range,
+            expr.range.clone(),
         )),
-    }
+    })?
 }

@@ -91,7 +91,12 @@ impl Template {
         for part in &self.parts {
             match part {
                 Part::Text(literal) => text.push_str(literal),
-                Part::Expr(expr) => text.push_str(&display(&evaluate(expr, scope, host)?)),
+                // Written as Windsor inserts it: a date as Go's `%v`.
+                Part::Expr(expr) => {
+                    text.push_str(&crate::eval::evaluate_with(expr, scope, host, |value| {
+                        display(&value)
+                    })?);
+                }
             }
         }
         Ok(Node::new(Value::String(text), span))
@@ -244,6 +249,13 @@ mod tests {
         assert_eq!(json("${file(\"a/b.pem\")}"), "\"<a/b.pem>\"");
         assert!(render("plain $ text").unwrap().is_none());
         assert_eq!(json("$${literal only}"), "\"${literal only}\"");
+        // A date in text is Go's `%v` of a `time.Time`, as Windsor inserts
+        // it; alone, the value is the date's RFC 3339 text.
+        assert_eq!(
+            json("at ${date('2023-08-14')}, for ${duration('90m')}"),
+            "\"at 2023-08-14 00:00:00 +0000 UTC, for 1h30m0s\""
+        );
+        assert_eq!(json("${date('2023-08-14')}"), "\"2023-08-14T00:00:00Z\"");
     }
 
     #[test]

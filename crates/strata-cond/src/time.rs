@@ -624,11 +624,16 @@ pub(crate) fn binary(
     let duration = |value: Option<i64>| value.map(duration_node).ok_or_else(overflow);
     Some(
         match (op, date_of(a), duration_of(a), date_of(b), duration_of(b)) {
-            (BinaryOp::Equal | BinaryOp::NotEqual, ..) => Ok(plain(Value::Bool(
-                crate::eval::equal(a, b) == (op == BinaryOp::Equal),
-            ))),
+            // Comparisons and `in` are the evaluator's: its `equal` and
+            // `order` know dates and durations.
             (
-                BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual,
+                BinaryOp::Equal
+                | BinaryOp::NotEqual
+                | BinaryOp::Less
+                | BinaryOp::LessEqual
+                | BinaryOp::Greater
+                | BinaryOp::GreaterEqual
+                | BinaryOp::In,
                 ..,
             ) => {
                 return None;
