@@ -403,7 +403,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {
-        if !FUNCTIONS.iter().any(|function| function.name == name) {
+        let Some(function) = crate::functions::lookup(name) else {
             let error = crate::eval_error(format!("there is no function `{name}`"), range);
             let names = FUNCTIONS.iter().map(|function| function.name);
             // A near name is the likely fix; without one, the whole list.
@@ -415,15 +415,15 @@ impl<'a> Evaluator<'a> {
                 .map(|function| format!("`{}`", function.name))
                 .collect();
             return Err(error.with_note(format!("the functions are {}", names.join(", "))));
-        }
-        if let Some(result) = crate::predicates::call(self, name, arguments, &range) {
-            return result;
+        };
+        if function.group == crate::functions::Group::Predicate {
+            return crate::predicates::call(self, function, arguments, &range);
         }
         let mut values = Vec::with_capacity(arguments.len());
         for argument in arguments {
             values.push((self.eval(argument)?.into_owned(), argument.range.clone()));
         }
-        crate::functions::call(self, name, &values, range)
+        crate::functions::call(self, function, &values, range)
     }
 
     fn binary(

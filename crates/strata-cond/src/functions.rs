@@ -33,9 +33,30 @@ pub struct Function {
     pub min_arguments: usize,
     /// The most arguments it takes.
     pub max_arguments: usize,
+    /// Which part of the evaluator runs it.
+    pub(crate) group: Group,
+}
+
+/// The families of functions, each run by one part of the evaluator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// Windsor's, answered by the [`crate::Host`].
+    Host,
+    Strings,
+    Numbers,
+    /// A list and a predicate ([`crate::predicates`]): the only ones whose
+    /// arguments are not evaluated before the call.
+    Predicate,
+    /// Lists and mappings.
+    Lists,
+    Conversions,
+    Bits,
+    /// Dates, durations and zones ([`crate::time`]).
+    Time,
 }
 
 const fn function(
+    group: Group,
     name: &'static str,
     (min_arguments, max_arguments): (usize, usize),
     signature: &'static str,
@@ -47,7 +68,13 @@ const fn function(
         summary,
         min_arguments,
         max_arguments,
+        group,
     }
+}
+
+/// The function called `name`.
+pub(crate) fn lookup(name: &str) -> Option<&'static Function> {
+    FUNCTIONS.iter().find(|function| function.name == name)
 }
 
 /// As many arguments as given.
@@ -57,87 +84,87 @@ const ANY: usize = usize::MAX;
 #[rustfmt::skip]
 pub const FUNCTIONS: &[Function] = &[
     // Windsor's.
-    function("jsonnet", (1, 1), "jsonnet(path: string) -> any", "the value of a Jsonnet file, relative to the file the expression is in and confined to the template folder; it reads the context's values as `std.extVar(\"context\")`"),
-    function("file", (1, 1), "file(path: string) -> string", "the text of a file, relative to the file the expression is in and confined to the template folder"),
+    function(Group::Host, "jsonnet", (1, 1), "jsonnet(path: string) -> any", "the value of a Jsonnet file, relative to the file the expression is in and confined to the template folder; it reads the context's values as `std.extVar(\"context\")`"),
+    function(Group::Host, "file", (1, 1), "file(path: string) -> string", "the text of a file, relative to the file the expression is in and confined to the template folder"),
     // Strings.
-    function("trim", (1, 2), "trim(string, characters: string = whitespace) -> string", "a string without the given characters (whitespace by default) at either end"),
-    function("trimPrefix", (1, 2), "trimPrefix(string, prefix: string = \" \") -> string", "a string without the prefix, if it starts with it"),
-    function("trimSuffix", (1, 2), "trimSuffix(string, suffix: string = \" \") -> string", "a string without the suffix, if it ends with it"),
-    function("upper", (1, 1), "upper(string) -> string", "a string in upper case"),
-    function("lower", (1, 1), "lower(string) -> string", "a string in lower case"),
-    function("split", (2, 3), "split(string, separator: string, n: int = -1) -> list", "the parts of a string between each separator (an empty separator splits into characters); with `n` > 0 at most `n` parts, the last one the rest"),
-    function("splitAfter", (2, 3), "splitAfter(string, separator: string, n: int = -1) -> list", "as `split`, each part keeping its separator"),
-    function("replace", (3, 4), "replace(string, old: string, new: string, n: int = -1) -> string", "a string with `old` replaced by `new` (the first `n` times when `n` is given)"),
-    function("repeat", (2, 2), "repeat(string, n: int) -> string", "a string repeated `n` times"),
-    function("indexOf", (2, 2), "indexOf(string, part: string) -> int", "where the part first starts, in characters, or -1"),
-    function("lastIndexOf", (2, 2), "lastIndexOf(string, part: string) -> int", "where the part last starts, in characters, or -1"),
-    function("hasPrefix", (2, 2), "hasPrefix(string, prefix: string) -> bool", "whether the string starts with the prefix"),
-    function("hasSuffix", (2, 2), "hasSuffix(string, suffix: string) -> bool", "whether the string ends with the suffix"),
+    function(Group::Strings, "trim", (1, 2), "trim(string, characters: string = whitespace) -> string", "a string without the given characters (whitespace by default) at either end"),
+    function(Group::Strings, "trimPrefix", (1, 2), "trimPrefix(string, prefix: string = \" \") -> string", "a string without the prefix, if it starts with it"),
+    function(Group::Strings, "trimSuffix", (1, 2), "trimSuffix(string, suffix: string = \" \") -> string", "a string without the suffix, if it ends with it"),
+    function(Group::Strings, "upper", (1, 1), "upper(string) -> string", "a string in upper case"),
+    function(Group::Strings, "lower", (1, 1), "lower(string) -> string", "a string in lower case"),
+    function(Group::Strings, "split", (2, 3), "split(string, separator: string, n: int = -1) -> list", "the parts of a string between each separator (an empty separator splits into characters); with `n` > 0 at most `n` parts, the last one the rest"),
+    function(Group::Strings, "splitAfter", (2, 3), "splitAfter(string, separator: string, n: int = -1) -> list", "as `split`, each part keeping its separator"),
+    function(Group::Strings, "replace", (3, 4), "replace(string, old: string, new: string, n: int = -1) -> string", "a string with `old` replaced by `new` (the first `n` times when `n` is given)"),
+    function(Group::Strings, "repeat", (2, 2), "repeat(string, n: int) -> string", "a string repeated `n` times"),
+    function(Group::Strings, "indexOf", (2, 2), "indexOf(string, part: string) -> int", "where the part first starts, in characters, or -1"),
+    function(Group::Strings, "lastIndexOf", (2, 2), "lastIndexOf(string, part: string) -> int", "where the part last starts, in characters, or -1"),
+    function(Group::Strings, "hasPrefix", (2, 2), "hasPrefix(string, prefix: string) -> bool", "whether the string starts with the prefix"),
+    function(Group::Strings, "hasSuffix", (2, 2), "hasSuffix(string, suffix: string) -> bool", "whether the string ends with the suffix"),
     // Numbers.
-    function("max", (1, ANY), "max(number | list, ...) -> number", "the largest of the numbers (lists are searched)"),
-    function("min", (1, ANY), "min(number | list, ...) -> number", "the smallest of the numbers (lists are searched)"),
-    function("abs", (1, 1), "abs(number) -> number", "the number without its sign"),
-    function("ceil", (1, 1), "ceil(number) -> float", "the least whole number not below it"),
-    function("floor", (1, 1), "floor(number) -> float", "the greatest whole number not above it"),
-    function("round", (1, 1), "round(number) -> float", "the nearest whole number, halves away from zero"),
-    function("mean", (1, ANY), "mean(number | list, ...) -> float", "the average of the numbers (0 for none)"),
-    function("median", (1, ANY), "median(number | list, ...) -> float", "the median of the numbers (0 for none)"),
+    function(Group::Numbers, "max", (1, ANY), "max(number | list, ...) -> number", "the largest of the numbers (lists are searched)"),
+    function(Group::Numbers, "min", (1, ANY), "min(number | list, ...) -> number", "the smallest of the numbers (lists are searched)"),
+    function(Group::Numbers, "abs", (1, 1), "abs(number) -> number", "the number without its sign"),
+    function(Group::Numbers, "ceil", (1, 1), "ceil(number) -> float", "the least whole number not below it"),
+    function(Group::Numbers, "floor", (1, 1), "floor(number) -> float", "the greatest whole number not above it"),
+    function(Group::Numbers, "round", (1, 1), "round(number) -> float", "the nearest whole number, halves away from zero"),
+    function(Group::Numbers, "mean", (1, ANY), "mean(number | list, ...) -> float", "the average of the numbers (0 for none)"),
+    function(Group::Numbers, "median", (1, ANY), "median(number | list, ...) -> float", "the median of the numbers (0 for none)"),
     // Lists and predicates.
-    function("all", (2, 2), "all(list, predicate) -> bool", "whether the predicate (`#` the item, `.name` its field) is true for every item"),
-    function("any", (2, 2), "any(list, predicate) -> bool", "whether the predicate is true for an item"),
-    function("one", (2, 2), "one(list, predicate) -> bool", "whether the predicate is true for exactly one item"),
-    function("none", (2, 2), "none(list, predicate) -> bool", "whether the predicate is true for no item"),
-    function("map", (2, 2), "map(list, expression) -> list", "the expression's value for each item (`#` the item, `#index` its index)"),
-    function("filter", (2, 2), "filter(list, predicate) -> list", "the items for which the predicate is true"),
-    function("find", (2, 2), "find(list, predicate) -> any", "the first item the predicate is true for, else null"),
-    function("findIndex", (2, 2), "findIndex(list, predicate) -> int", "the index of the first item the predicate is true for, else -1"),
-    function("findLast", (2, 2), "findLast(list, predicate) -> any", "the last item the predicate is true for, else null"),
-    function("findLastIndex", (2, 2), "findLastIndex(list, predicate) -> int", "the index of the last item the predicate is true for, else -1"),
-    function("groupBy", (2, 2), "groupBy(list, expression) -> mapping", "the items in lists under the expression's value for each (as text)"),
-    function("count", (1, 2), "count(list, predicate = #) -> int", "how many items the predicate is true for (without one, how many are `true`)"),
-    function("concat", (1, ANY), "concat(list, list, ...) -> list", "the lists one after the other"),
-    function("flatten", (1, 1), "flatten(list) -> list", "the items of nested lists in one list"),
-    function("uniq", (1, 1), "uniq(list) -> list", "the items without repeats, first ones kept"),
-    function("join", (1, 2), "join(list, separator: string = \"\") -> string", "the strings of a list joined by a separator"),
-    function("reduce", (2, 3), "reduce(list, expression, initial = first item) -> any", "the list folded into one value: `#acc` the value so far, `#` the item, `#index` its index"),
-    function("sum", (1, 2), "sum(list, expression = #) -> number", "the sum of the numbers (or of the expression for each item)"),
-    function("first", (1, 1), "first(list) -> any", "the first item, or null"),
-    function("last", (1, 1), "last(list) -> any", "the last item, or null"),
-    function("take", (2, 2), "take(list, n: int) -> list", "the first `n` items"),
-    function("reverse", (1, 1), "reverse(list) -> list", "the items in reverse order"),
-    function("sort", (1, 2), "sort(list, order: \"asc\" | \"desc\" = \"asc\") -> list", "the numbers or strings in order"),
-    function("sortBy", (2, 3), "sortBy(list, expression, order: \"asc\" | \"desc\" = \"asc\") -> list", "the items ordered by the expression's value for each (stable)"),
+    function(Group::Predicate, "all", (2, 2), "all(list, predicate) -> bool", "whether the predicate (`#` the item, `.name` its field) is true for every item"),
+    function(Group::Predicate, "any", (2, 2), "any(list, predicate) -> bool", "whether the predicate is true for an item"),
+    function(Group::Predicate, "one", (2, 2), "one(list, predicate) -> bool", "whether the predicate is true for exactly one item"),
+    function(Group::Predicate, "none", (2, 2), "none(list, predicate) -> bool", "whether the predicate is true for no item"),
+    function(Group::Predicate, "map", (2, 2), "map(list, expression) -> list", "the expression's value for each item (`#` the item, `#index` its index)"),
+    function(Group::Predicate, "filter", (2, 2), "filter(list, predicate) -> list", "the items for which the predicate is true"),
+    function(Group::Predicate, "find", (2, 2), "find(list, predicate) -> any", "the first item the predicate is true for, else null"),
+    function(Group::Predicate, "findIndex", (2, 2), "findIndex(list, predicate) -> int", "the index of the first item the predicate is true for, else -1"),
+    function(Group::Predicate, "findLast", (2, 2), "findLast(list, predicate) -> any", "the last item the predicate is true for, else null"),
+    function(Group::Predicate, "findLastIndex", (2, 2), "findLastIndex(list, predicate) -> int", "the index of the last item the predicate is true for, else -1"),
+    function(Group::Predicate, "groupBy", (2, 2), "groupBy(list, expression) -> mapping", "the items in lists under the expression's value for each (as text)"),
+    function(Group::Predicate, "count", (1, 2), "count(list, predicate = #) -> int", "how many items the predicate is true for (without one, how many are `true`)"),
+    function(Group::Lists, "concat", (1, ANY), "concat(list, list, ...) -> list", "the lists one after the other"),
+    function(Group::Lists, "flatten", (1, 1), "flatten(list) -> list", "the items of nested lists in one list"),
+    function(Group::Lists, "uniq", (1, 1), "uniq(list) -> list", "the items without repeats, first ones kept"),
+    function(Group::Lists, "join", (1, 2), "join(list, separator: string = \"\") -> string", "the strings of a list joined by a separator"),
+    function(Group::Predicate, "reduce", (2, 3), "reduce(list, expression, initial = first item) -> any", "the list folded into one value: `#acc` the value so far, `#` the item, `#index` its index"),
+    function(Group::Predicate, "sum", (1, 2), "sum(list, expression = #) -> number", "the sum of the numbers (or of the expression for each item)"),
+    function(Group::Lists, "first", (1, 1), "first(list) -> any", "the first item, or null"),
+    function(Group::Lists, "last", (1, 1), "last(list) -> any", "the last item, or null"),
+    function(Group::Lists, "take", (2, 2), "take(list, n: int) -> list", "the first `n` items"),
+    function(Group::Lists, "reverse", (1, 1), "reverse(list) -> list", "the items in reverse order"),
+    function(Group::Lists, "sort", (1, 2), "sort(list, order: \"asc\" | \"desc\" = \"asc\") -> list", "the numbers or strings in order"),
+    function(Group::Predicate, "sortBy", (2, 3), "sortBy(list, expression, order: \"asc\" | \"desc\" = \"asc\") -> list", "the items ordered by the expression's value for each (stable)"),
     // Mappings.
-    function("keys", (1, 1), "keys(mapping) -> list", "the keys of a mapping, sorted"),
-    function("values", (1, 1), "values(mapping) -> list", "the values of a mapping, in the order of its sorted keys"),
-    function("toPairs", (1, 1), "toPairs(mapping) -> list", "the `[key, value]` pairs of a mapping, in the order of its sorted keys"),
-    function("fromPairs", (1, 1), "fromPairs(list) -> mapping", "a mapping of `[key, value]` pairs"),
+    function(Group::Lists, "keys", (1, 1), "keys(mapping) -> list", "the keys of a mapping, sorted"),
+    function(Group::Lists, "values", (1, 1), "values(mapping) -> list", "the values of a mapping, in the order of its sorted keys"),
+    function(Group::Lists, "toPairs", (1, 1), "toPairs(mapping) -> list", "the `[key, value]` pairs of a mapping, in the order of its sorted keys"),
+    function(Group::Lists, "fromPairs", (1, 1), "fromPairs(list) -> mapping", "a mapping of `[key, value]` pairs"),
     // Conversions.
-    function("type", (1, 1), "type(any) -> string", "`nil`, `bool`, `int`, `float`, `string`, `array`, `map`, `time.Time` or `time.Duration`"),
-    function("int", (1, 1), "int(number | string) -> int", "an integer: a float truncated, a decimal string read"),
-    function("float", (1, 1), "float(number | string) -> float", "a float: a number converted, a string read"),
-    function("string", (1, 1), "string(any) -> string", "the value as Go's `%v` writes it"),
-    function("toJSON", (1, 1), "toJSON(any) -> string", "the value as indented JSON"),
-    function("fromJSON", (1, 1), "fromJSON(string) -> any", "the value of a JSON text (every number a float)"),
-    function("toBase64", (1, 1), "toBase64(string) -> string", "the string in standard Base64"),
-    function("fromBase64", (1, 1), "fromBase64(string) -> string", "the text of a standard Base64 string"),
+    function(Group::Conversions, "type", (1, 1), "type(any) -> string", "`nil`, `bool`, `int`, `float`, `string`, `array`, `map`, `time.Time` or `time.Duration`"),
+    function(Group::Conversions, "int", (1, 1), "int(number | string) -> int", "an integer: a float truncated, a decimal string read"),
+    function(Group::Conversions, "float", (1, 1), "float(number | string) -> float", "a float: a number converted, a string read"),
+    function(Group::Conversions, "string", (1, 1), "string(any) -> string", "the value as Go's `%v` writes it"),
+    function(Group::Conversions, "toJSON", (1, 1), "toJSON(any) -> string", "the value as indented JSON"),
+    function(Group::Conversions, "fromJSON", (1, 1), "fromJSON(string) -> any", "the value of a JSON text (every number a float)"),
+    function(Group::Conversions, "toBase64", (1, 1), "toBase64(string) -> string", "the string in standard Base64"),
+    function(Group::Conversions, "fromBase64", (1, 1), "fromBase64(string) -> string", "the text of a standard Base64 string"),
     // Miscellaneous.
-    function("len", (1, 1), "len(string | list | mapping) -> int", "the characters of a string, the items of a list, the keys of a mapping"),
-    function("get", (2, 2), "get(list | mapping, index | key) -> any", "the item at an index or under a key, or null"),
+    function(Group::Conversions, "len", (1, 1), "len(string | list | mapping) -> int", "the characters of a string, the items of a list, the keys of a mapping"),
+    function(Group::Conversions, "get", (2, 2), "get(list | mapping, index | key) -> any", "the item at an index or under a key, or null"),
     // Bits.
-    function("bitand", (2, 2), "bitand(int, int) -> int", "bitwise and"),
-    function("bitor", (2, 2), "bitor(int, int) -> int", "bitwise or"),
-    function("bitxor", (2, 2), "bitxor(int, int) -> int", "bitwise exclusive or"),
-    function("bitnand", (2, 2), "bitnand(int, int) -> int", "bitwise and not"),
-    function("bitnot", (1, 1), "bitnot(int) -> int", "bitwise not"),
-    function("bitshl", (2, 2), "bitshl(int, n: int) -> int", "shifted left by `n` bits"),
-    function("bitshr", (2, 2), "bitshr(int, n: int) -> int", "shifted right by `n` bits, keeping the sign"),
-    function("bitushr", (2, 2), "bitushr(int, n: int) -> int", "shifted right by `n` bits as an unsigned number"),
+    function(Group::Bits, "bitand", (2, 2), "bitand(int, int) -> int", "bitwise and"),
+    function(Group::Bits, "bitor", (2, 2), "bitor(int, int) -> int", "bitwise or"),
+    function(Group::Bits, "bitxor", (2, 2), "bitxor(int, int) -> int", "bitwise exclusive or"),
+    function(Group::Bits, "bitnand", (2, 2), "bitnand(int, int) -> int", "bitwise and not"),
+    function(Group::Bits, "bitnot", (1, 1), "bitnot(int) -> int", "bitwise not"),
+    function(Group::Bits, "bitshl", (2, 2), "bitshl(int, n: int) -> int", "shifted left by `n` bits"),
+    function(Group::Bits, "bitshr", (2, 2), "bitshr(int, n: int) -> int", "shifted right by `n` bits, keeping the sign"),
+    function(Group::Bits, "bitushr", (2, 2), "bitushr(int, n: int) -> int", "shifted right by `n` bits as an unsigned number"),
     // Dates.
-    function("now", (0, 1), "now() -> date", "refused: a composed blueprint must not depend on when it was composed"),
-    function("duration", (1, 1), "duration(string) -> duration", "a duration written as Go writes them (`1h30m`, `250ms`)"),
-    function("date", (1, 3), "date(string, layout: string = any common one, timezone: string = \"UTC\") -> date", "a date read from text, with Go's layout (`2006-01-02`) when given"),
-    function("timezone", (1, 1), "timezone(name: string) -> string", "a time zone of the IANA database, checked (for `date` and `.In`)"),
+    function(Group::Time, "now", (0, 1), "now() -> date", "refused: a composed blueprint must not depend on when it was composed"),
+    function(Group::Time, "duration", (1, 1), "duration(string) -> duration", "a duration written as Go writes them (`1h30m`, `250ms`)"),
+    function(Group::Time, "date", (1, 3), "date(string, layout: string = any common one, timezone: string = \"UTC\") -> date", "a date read from text, with Go's layout (`2006-01-02`) when given"),
+    function(Group::Time, "timezone", (1, 1), "timezone(name: string) -> string", "a time zone of the IANA database, checked (for `date` and `.In`)"),
 ];
 
 /// An argument and where it is written.
@@ -222,18 +249,38 @@ pub(crate) fn check_arity(
     .with_note(format!("`{}`", function.signature)))
 }
 
-/// `name` applied to its evaluated `arguments`.
+/// `function` (not a predicate one) applied to its evaluated `arguments`.
 pub(crate) fn call(
     evaluator: &Evaluator<'_>,
-    name: &str,
+    function: &Function,
     arguments: &[Argument],
     range: Range<usize>,
 ) -> Result<Node, CondError> {
-    let Some(function) = FUNCTIONS.iter().find(|function| function.name == name) else {
-        unreachable!("the caller checked that `{name}` is a function")
-    };
     check_arity(function, arguments.len(), &range)?;
     let budget = evaluator.budget();
+    let name = function.name;
+    match function.group {
+        Group::Host => host(evaluator, name, arguments, &budget, range),
+        Group::Strings => strings(name, arguments, &budget, range),
+        Group::Numbers => numbers(name, arguments, range),
+        Group::Lists => lists(name, arguments, &budget, range),
+        Group::Conversions => conversions(name, arguments, &budget, range),
+        Group::Bits => Ok(plain(Value::Int(bits(name, arguments)?))),
+        Group::Time => crate::time::call(name, arguments, range),
+        Group::Predicate => {
+            unreachable!("predicates are called before their arguments are evaluated")
+        }
+    }
+}
+
+/// Windsor's functions, answered by the host.
+fn host(
+    evaluator: &Evaluator<'_>,
+    name: &str,
+    arguments: &[Argument],
+    budget: &Budget<'_>,
+    range: Range<usize>,
+) -> Result<Node, CondError> {
     match name {
         "jsonnet" => {
             let path = text(name, &arguments[0])?;
@@ -250,19 +297,7 @@ pub(crate) fn call(
                 .map_err(|error| crate::host_error(error, range.clone()))?;
             budget.text(contents, &range)
         }
-        "trim" | "trimPrefix" | "trimSuffix" | "upper" | "lower" | "split" | "splitAfter"
-        | "replace" | "repeat" | "indexOf" | "lastIndexOf" | "hasPrefix" | "hasSuffix" => {
-            strings(name, arguments, &budget, range)
-        }
-        "max" | "min" | "abs" | "ceil" | "floor" | "round" | "mean" | "median" => {
-            numbers(name, arguments, range)
-        }
-        "concat" | "flatten" | "uniq" | "join" | "first" | "last" | "take" | "reverse" | "sort"
-        | "keys" | "values" | "toPairs" | "fromPairs" => lists(name, arguments, &budget, range),
-        "type" | "int" | "float" | "string" | "toJSON" | "fromJSON" | "toBase64" | "fromBase64"
-        | "len" | "get" => conversions(name, arguments, &budget, range),
-        name if name.starts_with("bit") => Ok(plain(Value::Int(bits(name, arguments)?))),
-        _ => crate::time::call(name, arguments, range),
+        _ => unreachable!("`{name}` is not Windsor's"),
     }
 }
 

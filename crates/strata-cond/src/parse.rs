@@ -278,26 +278,6 @@ const SIGN: u16 = 90;
 /// The precedence of `|`, the loosest operator.
 const PIPE: u16 = 0;
 
-/// The functions whose second argument is a predicate (a `{closure}` may
-/// be written there).
-const TAKES_PREDICATE: &[&str] = &[
-    "all",
-    "none",
-    "any",
-    "one",
-    "filter",
-    "map",
-    "count",
-    "sum",
-    "find",
-    "findIndex",
-    "findLast",
-    "findLastIndex",
-    "groupBy",
-    "sortBy",
-    "reduce",
-];
-
 /// Parses a whole expression.
 pub fn parse(text: &str) -> Result<Expr, CondError> {
     parse_at(text, 0)
@@ -771,7 +751,9 @@ impl Parser {
         given: Vec<Expr>,
     ) -> Result<Expr, CondError> {
         self.expect("(")?;
-        let predicate = TAKES_PREDICATE.contains(&name.as_str());
+        // A predicate function's second argument may be a `{closure}`.
+        let predicate = crate::functions::lookup(&name)
+            .is_some_and(|function| function.group == crate::functions::Group::Predicate);
         let arguments = self.arguments_after(given, predicate)?;
         let close = self.expect(")")?;
         let start = arguments.first().map_or(name_range.start, |first| {

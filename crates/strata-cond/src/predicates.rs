@@ -23,50 +23,25 @@ use strata_syntax::{Entry, Mapping, Node, Span, Value};
 
 use crate::CondError;
 use crate::eval::{Evaluator, Item, kind, plain};
-use crate::functions::{FUNCTIONS, check_arity, descending, sort_by_keys};
+use crate::functions::{Function, check_arity, descending, sort_by_keys};
 use crate::go::go_string;
 use crate::parse::{BinaryOp, Expr};
 
-/// The functions this module evaluates.
-const PREDICATES: &[&str] = &[
-    "all",
-    "any",
-    "one",
-    "none",
-    "filter",
-    "map",
-    "find",
-    "findIndex",
-    "findLast",
-    "findLastIndex",
-    "count",
-    "sum",
-    "groupBy",
-    "sortBy",
-    "reduce",
-];
-
-/// `name(arguments)` when `name` takes a predicate; `None` otherwise.
+/// `function` (a predicate one) applied to `arguments`, the predicate
+/// evaluated for each item.
 pub(crate) fn call(
     evaluator: &Evaluator<'_>,
-    name: &str,
+    function: &Function,
     arguments: &[Expr],
     range: &Range<usize>,
-) -> Option<Result<Node, CondError>> {
-    if !PREDICATES.contains(&name) {
-        return None;
-    }
-    let function = FUNCTIONS.iter().find(|function| function.name == name)?;
-    Some(
-        check_arity(function, arguments.len(), range).and_then(|()| {
-            let run = Run {
-                evaluator,
-                name,
-                predicate: arguments.get(1),
-            };
-            run.apply(&arguments[0], arguments.get(2), range)
-        }),
-    )
+) -> Result<Node, CondError> {
+    check_arity(function, arguments.len(), range)?;
+    let run = Run {
+        evaluator,
+        name: function.name,
+        predicate: arguments.get(1),
+    };
+    run.apply(&arguments[0], arguments.get(2), range)
 }
 
 /// One call of a predicate function.
