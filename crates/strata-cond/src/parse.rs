@@ -332,12 +332,16 @@ impl Parser {
         self.tokens[self.position].1.clone()
     }
 
+    /// The token at hand, and the next one at hand. The parser never looks
+    /// back, so the token is taken, not copied (the last, `End`, stays).
     fn advance(&mut self) -> (Token, Range<usize>) {
-        let token = self.tokens[self.position].clone();
-        if self.position + 1 < self.tokens.len() {
-            self.position += 1;
+        let range = self.tokens[self.position].1.clone();
+        if self.position + 1 == self.tokens.len() {
+            return (self.tokens[self.position].0.clone(), range);
         }
-        token
+        let token = std::mem::replace(&mut self.tokens[self.position].0, Token::End);
+        self.position += 1;
+        (token, range)
     }
 
     fn at_symbol(&self, symbol: &str) -> bool {
@@ -356,6 +360,30 @@ impl Parser {
             format!("expected `{symbol}`, found {}", self.peek().describe()),
             self.range(),
         ))
+    }
+
+    /// `left op right` and the comparisons that follow it: `a < b < c` is
+    /// `a < b && b < c` (each middle operand is the right of one link and
+    /// the left of the next, so it alone is copied).
+    fn chain(
+        &mut self,
+        op: BinaryOp,
+        left: Expr,
+        mut right: Expr,
+        precedence: u16,
+        chained: &mut usize,
+    ) -> Result<Expr, CondError> {
+        let mut left = binary(op, left, right.clone());
+        while let Some(next_op) = BinaryOp::of(self.peek()).filter(|op| op.chains()) {
+            *chained += 1;
+            self.check_chain(*chained)?;
+            self.advance();
+            let further = self.expression(precedence + 1)?;
+            let link = binary(next_op, right, further.clone());
+            left = binary(BinaryOp::And, left, link);
+            right = further;
+        }
+        Ok(left)
     }
 
     /// A name (for `let`, after `.` or `|`), or the error saying `what`
@@ -501,20 +529,11 @@ impl Parser {
             } else {
                 precedence + 1
             };
-            let mut right = self.expression(next)?;
-            left = binary(op, left, right.clone());
-            // `a < b < c` is `a < b && b < c`.
-            while op.chains() {
-                let Some(next_op) = BinaryOp::of(self.peek()).filter(|op| op.chains()) else {
-                    break;
-                };
-                chained += 1;
-                self.check_chain(chained)?;
-                self.advance();
-                let further = self.expression(precedence + 1)?;
-                let link = binary(next_op, right, further.clone());
-                left = binary(BinaryOp::And, left, link);
-                right = further;
+            let right = self.expression(next)?;
+            if op.chains() {
+                left = self.chain(op, left, right, precedence, &mut chained)?;
+            } else {
+                left = binary(op, left, right);
             }
             if negated {
                 let range = op_range.start.min(left.range.start)..left.range.end;
@@ -730,14 +749,7 @@ impl Parser {
                 self.expression(0)?
             };
             items.push(item);
-            if self.at_symbol(",") {
-                self.advance();
-            } else if !self.at_symbol(")") {
-                return Err(crate::parse_error(
-                    format!("expected `,` or `)`, found {}", self.peek().describe()),
-                    self.range(),
-                ));
-            }
+            self.comma_or(")")?;
         }
         Ok(items)
     }
@@ -765,19 +777,30 @@ impl Parser {
         })
     }
 
+    /// After an item of a list: a `,` (taken), or `close` ahead.
+    fn comma_or(&mut self, close: &'static str) -> Result<(), CondError> {
+        if self.at_symbol(",") {
+            self.advance();
+            return Ok(());
+        }
+        if self.at_symbol(close) {
+            return Ok(());
+        }
+        Err(crate::parse_error(
+            format!(
+                "expected `,` or `{close}`, found {}",
+                self.peek().describe()
+            ),
+            self.range(),
+        ))
+    }
+
     /// `[a, b]` after its `[`.
     fn list(&mut self, open: Range<usize>) -> Result<Expr, CondError> {
         let mut items = Vec::new();
         while !self.at_symbol("]") {
             items.push(self.expression(0)?);
-            if self.at_symbol(",") {
-                self.advance();
-            } else if !self.at_symbol("]") {
-                return Err(crate::parse_error(
-                    format!("expected `,` or `]`, found {}", self.peek().describe()),
-                    self.range(),
-                ));
-            }
+            self.comma_or("]")?;
         }
         let close = self.expect("]")?;
         Ok(Expr {
@@ -814,14 +837,7 @@ impl Parser {
             self.expect(":")?;
             let value = self.expression(0)?;
             entries.push((key, value));
-            if self.at_symbol(",") {
-                self.advance();
-            } else if !self.at_symbol("}") {
-                return Err(crate::parse_error(
-                    format!("expected `,` or `}}`, found {}", self.peek().describe()),
-                    self.range(),
-                ));
-            }
+            self.comma_or("}")?;
         }
         let close = self.expect("}")?;
         Ok(Expr {
