@@ -27,8 +27,9 @@
 //! text counting as one), whatever the expression.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use strata_syntax::{Diagnostic, Node, Span, Value};
@@ -88,10 +89,12 @@ pub(crate) fn evaluate_with<R>(
     use_value: impl FnOnce(Cow<'_, Node>) -> R,
 ) -> Result<R, CondError> {
     let budget = Cell::new(MAX_ITEMS);
+    let patterns = RefCell::new(HashMap::new());
     let evaluator = Evaluator {
         scope,
         host,
         budget: &budget,
+        patterns: &patterns,
         item: None,
         locals: None,
     };
@@ -179,10 +182,14 @@ struct Local<'a> {
 }
 
 /// Evaluates expressions in one scope.
+#[derive(Clone, Copy)]
 pub(crate) struct Evaluator<'a> {
     scope: &'a Node,
     pub(crate) host: &'a dyn Host,
     budget: &'a Cell<i64>,
+    /// The `matches` patterns compiled so far: a predicate runs one per
+    /// item.
+    patterns: &'a RefCell<HashMap<String, regex::Regex>>,
     item: Option<Item<'a>>,
     locals: Option<&'a Local<'a>>,
 }
@@ -223,11 +230,8 @@ impl<'a> Evaluator<'a> {
         'a: 'b,
     {
         Evaluator {
-            scope: self.scope,
-            host: self.host,
-            budget: self.budget,
             item: Some(item),
-            locals: self.locals,
+            ..*self
         }
     }
 
@@ -316,11 +320,8 @@ impl<'a> Evaluator<'a> {
                     outer: self.locals,
                 };
                 let inner = Evaluator {
-                    scope: self.scope,
-                    host: self.host,
-                    budget: self.budget,
-                    item: self.item,
                     locals: Some(&local),
+                    ..*self
                 };
                 let result = inner.eval(body)?;
                 self.budget().own(result, &range).map(Cow::Owned)
@@ -458,7 +459,7 @@ impl<'a> Evaluator<'a> {
                 }
                 match op {
                     BinaryOp::Power | BinaryOp::Range | BinaryOp::Matches => {
-                        extended(op, &a, &b, range, &self.budget())
+                        extended(op, &a, &b, range, &self.budget(), self.patterns)
                     }
                     BinaryOp::Add => match (&a.value, &b.value) {
                         (Value::String(x), Value::String(y)) => {
@@ -791,8 +792,30 @@ pub fn equal(a: &Node, b: &Node) -> bool {
 /// one expression may ask for.
 pub const MAX_RANGE: i64 = 100_000;
 
+/// The most `matches` patterns one evaluation keeps compiled.
+const MAX_CACHED_PATTERNS: usize = 64;
+
 /// The most bytes a `matches` pattern may compile to.
 pub(crate) const MAX_PATTERN_BYTES: usize = 1 << 20;
+
+/// The `matches` pattern compiled, from `patterns` when it was before.
+fn cached_regex(
+    patterns: &RefCell<HashMap<String, regex::Regex>>,
+    pattern: &str,
+    range: &Range<usize>,
+) -> Result<regex::Regex, CondError> {
+    if let Some(compiled) = patterns.borrow().get(pattern) {
+        return Ok(compiled.clone());
+    }
+    let compiled = regex(pattern, "`matches`", range)?;
+    let mut patterns = patterns.borrow_mut();
+    // Patterns computed per item could be many: the cache stays small.
+    if patterns.len() >= MAX_CACHED_PATTERNS {
+        patterns.clear();
+    }
+    patterns.insert(pattern.to_owned(), compiled.clone());
+    Ok(compiled)
+}
 
 /// A regular expression (RE2's syntax, as Go's `regexp` that expr uses),
 /// its size bounded; `what` names its user in the error.
@@ -826,6 +849,7 @@ fn extended(
     b: &Node,
     range: Range<usize>,
     budget: &Budget<'_>,
+    patterns: &RefCell<HashMap<String, regex::Regex>>,
 ) -> Result<Node, CondError> {
     let mismatch = || mismatch(op, a, b, range.clone());
     match op {
@@ -857,7 +881,7 @@ fn extended(
             let (Value::String(text), Value::String(pattern)) = (&a.value, &b.value) else {
                 return Err(mismatch());
             };
-            let regex = regex(pattern, "`matches`", &range)?;
+            let regex = cached_regex(patterns, pattern, &range)?;
             Ok(plain(Value::Bool(regex.is_match(text))))
         }
     }

@@ -296,16 +296,24 @@ type DatePart = (
 /// `text` read with Go's `layout` in `zone` (where the text names no
 /// offset).
 fn parse_date(text: &str, go_layout: &str, zone: &TimeZone) -> Option<Zoned> {
-    let (format, utc_as_z, abbreviation) = layout(go_layout);
+    parse_in(text, &layout(go_layout), zone)
+}
+
+/// `text` read with a layout already converted ([`layout`]).
+fn parse_in(
+    text: &str,
+    (format, utc_as_z, abbreviation): &(String, bool, bool),
+    zone: &TimeZone,
+) -> Option<Zoned> {
     let mut input = text.to_owned();
-    if utc_as_z && input.ends_with('Z') {
+    if *utc_as_z && input.ends_with('Z') {
         input.pop();
         input.push_str("+00:00");
     }
-    if abbreviation {
+    if *abbreviation {
         input = input.replace("UTC", "+0000").replace("GMT", "+0000");
     }
-    let mut parts = jiff::fmt::strtime::parse(&format, &input).ok()?;
+    let mut parts = jiff::fmt::strtime::parse(format, &input).ok()?;
     // Unwritten parts are Go's zero: January 1st of year 0, midnight.
     if parts.year().is_none() {
         parts.set_year(Some(0)).ok()?;
@@ -342,6 +350,10 @@ const DATE_LAYOUTS: &[&str] = &[
     "Monday, 02-Jan-06 15:04:05 MST",
     "Mon, 02 Jan 2006 15:04:05 MST",
 ];
+
+/// [`DATE_LAYOUTS`], converted once.
+static DEFAULT_LAYOUTS: std::sync::LazyLock<Vec<(String, bool, bool)>> =
+    std::sync::LazyLock::new(|| DATE_LAYOUTS.iter().map(|go| layout(go)).collect());
 
 /// `now`, `duration`, `date` and `timezone`.
 pub(crate) fn call(
@@ -389,9 +401,9 @@ pub(crate) fn call(
                 Some(layout_argument) => {
                     parse_date(written, text(name, layout_argument)?, &time_zone)
                 }
-                None => DATE_LAYOUTS
+                None => DEFAULT_LAYOUTS
                     .iter()
-                    .find_map(|layout| parse_date(written, layout, &time_zone)),
+                    .find_map(|layout| parse_in(written, layout, &time_zone)),
             };
             parsed.map(|date| date_node(&date)).ok_or_else(|| {
                 crate::eval_error(
