@@ -382,7 +382,7 @@ impl<'a> Evaluator<'a> {
     /// A `{key: value}` literal: keys must be strings (a written name or
     /// number is one); a repeated key keeps its last value.
     fn map(&self, entries: &[(Expr, Expr)]) -> Result<Node, CondError> {
-        let mut mapping = strata_syntax::Mapping::default();
+        let mut pairs = Vec::with_capacity(entries.len());
         for (key, value) in entries {
             let key_value = self.eval(key)?;
             let Value::String(text) = &key_value.value else {
@@ -391,16 +391,9 @@ impl<'a> Evaluator<'a> {
                     key.range.clone(),
                 ));
             };
-            let value = self.owned(value)?;
-            mapping.insert(
-                text.clone(),
-                strata_syntax::Entry {
-                    key_span: Span::default(),
-                    value,
-                },
-            );
+            pairs.push((text.clone(), self.owned(value)?));
         }
-        Ok(plain(Value::Map(mapping)))
+        Ok(Node::mapping(pairs))
     }
 
     fn call(&self, name: &str, arguments: &[Expr], range: Range<usize>) -> Result<Node, CondError> {

@@ -426,10 +426,10 @@ fn numbers(name: &str, arguments: &[Argument], range: Range<usize>) -> Result<No
             })
         }
         "mean" | "median" => {
-            let mut numbers = Vec::new();
-            for argument in arguments {
-                collect_numbers(name, &argument.0, &argument.1, &mut numbers)?;
-            }
+            let mut numbers: Vec<f64> = numbers_in(name, arguments)?
+                .into_iter()
+                .filter_map(|number| float(&number.value))
+                .collect();
             Value::Float(if numbers.is_empty() {
                 0.0
             } else if name == "mean" {
@@ -634,20 +634,25 @@ fn extreme(name: &str, arguments: &[Argument]) -> Result<Node, CondError> {
     } else {
         Ordering::Less
     };
-    let mut best: Option<Node> = None;
+    let mut best: Option<&Node> = None;
+    for node in numbers_in(name, arguments)? {
+        if best.is_none_or(|best| order(node, best) == Some(wanted)) {
+            best = Some(node);
+        }
+    }
+    Ok(best.cloned().unwrap_or_else(|| plain(Value::Null)))
+}
+
+/// The numbers of `arguments`, in order, lists searched; the error at the
+/// first thing that is not a number.
+fn numbers_in<'n>(name: &str, arguments: &'n [Argument]) -> Result<Vec<&'n Node>, CondError> {
+    let mut numbers = Vec::new();
     let mut stack: Vec<(&Node, &Range<usize>)> =
         arguments.iter().rev().map(|(n, r)| (n, r)).collect();
     while let Some((node, range)) = stack.pop() {
         match &node.value {
             Value::Seq(items) => stack.extend(items.iter().rev().map(|item| (item, range))),
-            Value::Int(_) | Value::Float(_) => {
-                if best
-                    .as_ref()
-                    .is_none_or(|best| order(node, best) == Some(wanted))
-                {
-                    best = Some(node.clone());
-                }
-            }
+            Value::Int(_) | Value::Float(_) => numbers.push(node),
             _ => {
                 return Err(crate::eval_error(
                     format!(
@@ -659,35 +664,7 @@ fn extreme(name: &str, arguments: &[Argument]) -> Result<Node, CondError> {
             }
         }
     }
-    Ok(best.unwrap_or_else(|| plain(Value::Null)))
-}
-
-fn collect_numbers(
-    name: &str,
-    node: &Node,
-    range: &Range<usize>,
-    numbers: &mut Vec<f64>,
-) -> Result<(), CondError> {
-    match &node.value {
-        Value::Seq(items) => {
-            for item in items {
-                collect_numbers(name, item, range, numbers)?;
-            }
-            Ok(())
-        }
-        value => {
-            numbers.push(float(value).ok_or_else(|| {
-                crate::eval_error(
-                    format!(
-                        "`{name}` takes numbers and lists of numbers, found {}",
-                        kind(node)
-                    ),
-                    range.clone(),
-                )
-            })?);
-            Ok(())
-        }
-    }
+    Ok(numbers)
 }
 
 fn flatten(
