@@ -5,7 +5,12 @@
 //!   subdomains, shared by every crate that checks them.
 //! - [`Selector`]: label selectors as apimachinery's `labels.Parse` reads
 //!   them (qbec's `labelsMatchSelector` native).
-//! - [`Quantity`]: the API server's quantity grammar.
+//! - [`Quantity`]: the API server's quantity grammar, and its canonical
+//!   text ([`Quantity::canonical`], `1536Mi` for `1.5Gi`).
+//! - [`Duration`]: `metav1.Duration`, read and written as Go does
+//!   (`60m` is `1h0m0s`).
+//! - [`to_go_yaml`]: objects written byte for byte as Go tools write them
+//!   (`sigs.k8s.io/yaml`, yaml.v2's emitter).
 //!
 //! `k8s-openapi`'s types ignore unknown fields and know no spans, so they
 //! are decoded through [`strata_schema::Decoder`]: their JSON Schema (from
@@ -65,12 +70,17 @@
 
 #![forbid(unsafe_code)]
 
+mod canonical;
 pub mod codes;
+mod duration;
+mod go_yaml;
 pub mod names;
 mod pvc;
 mod quantity;
 mod selector;
 
+pub use duration::Duration;
+pub use go_yaml::{key_order, to_go_yaml, to_go_yaml_stream};
 pub use pvc::{ACCESS_MODES, VOLUME_MODES, decode_pvc_spec, decode_pvc_spec_at, pvc_spec_decoder};
 pub use quantity::{Quantity, check_quantity, parse_quantity};
 pub use selector::Selector;
