@@ -10,8 +10,8 @@ use strata_syntax::emit::{to_json_array, to_yaml_stream};
 use strata_syntax::{Diagnostic, Node, Value};
 
 use crate::{
-    Definitions, Handler, Package, PassThroughTrait, Registry, RenderRequest, Rendered, Rendering,
-    Settings, Supplied,
+    BuildOptions, Definitions, Handler, Package, PassThroughTrait, Registry, RenderRequest,
+    Rendered, Rendering, Settings, Supplied,
 };
 
 // The verbs; the `about` of the subcommand is set where it is built,
@@ -22,6 +22,8 @@ enum CapabilitiesCommand {
     Check(CheckArgs),
     /// Print the effective cluster profile and, with a package, the effective Application.
     Render(CheckArgs),
+    /// Build the Kubernetes objects of an Application, as Kure's `kurel build` writes them.
+    Build(BuildArgs),
     /// List every handler (built-in and custom) and every custom capability's definition.
     List(ListArgs),
     /// Print the JSON Schema of a profile, a definition, an Application or a rendering.
@@ -66,6 +68,22 @@ struct CheckArgs {
     /// A used custom capability without a definition is an error, not a warning.
     #[arg(long)]
     strict_capabilities: bool,
+}
+
+/// `build` arguments.
+#[derive(Debug, Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    check: CheckArgs,
+    /// The namespace of every namespaced object (else the Application's, else `default`).
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    namespace: Option<String>,
+    /// Write the objects to `DIR/<application name>.yaml` instead of standard output.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Write the fixed output where Kure's is wrong (claim names, …; the manual lists each), instead of Kure's output and a warning.
+    #[arg(long)]
+    fix_kure_bugs: bool,
 }
 
 /// `schema` arguments.
@@ -130,9 +148,58 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
                 }
             }))
         }
+        CapabilitiesCommand::Build(args) => build(session, &args),
         CapabilitiesCommand::List(args) => list(session, &args),
         CapabilitiesCommand::Schema(args) => schema(session, &args),
     }
+}
+
+/// Checks the package, then builds its objects: a YAML stream as Kure
+/// writes it (or a JSON array with `-o json`) on standard output, or one
+/// file in `--out-dir`.
+fn build(mut session: Session, args: &BuildArgs) -> Result<Done, Usage> {
+    let format = session.document_format(DocumentFormat::Yaml)?;
+    if args.check.package.is_none() {
+        return Err(Usage(
+            "`capabilities build` takes the Application file or the package folder".to_owned(),
+        ));
+    }
+    let settings = args.check.settings(session.invocation.strict)?;
+    let rendered = check(&mut session, &args.check, settings);
+    let options = BuildOptions {
+        namespace: args.namespace.clone(),
+        fix_kure_bugs: args.fix_kure_bugs,
+    };
+    let manifests = rendered
+        .and_then(|rendered| crate::build(&rendered, &options).report(&mut session.diagnostics));
+    Ok(session.finish(|session| {
+        let manifests = manifests?;
+        let text = match format {
+            DocumentFormat::Yaml => manifests.to_yaml(),
+            DocumentFormat::Json => {
+                let mut text = serde_json::to_string_pretty(&manifests.objects).ok()?;
+                text.push('\n');
+                text
+            }
+        };
+        let Some(folder) = &args.out_dir else {
+            return Some(text);
+        };
+        let extension = match format {
+            DocumentFormat::Yaml => "yaml",
+            DocumentFormat::Json => "json",
+        };
+        let file = folder.join(format!("{}.{extension}", manifests.name));
+        if let Err(error) = strata_fs::write_atomically(&file, text.as_bytes()) {
+            let span = strata_dialect::command_line(
+                &mut session.db,
+                "--out-dir",
+                &folder.display().to_string(),
+            );
+            session.diagnostics.push(error.diagnostic(span));
+        }
+        None
+    }))
 }
 
 /// The handlers with their kind, whether they take a binding and their

@@ -276,4 +276,106 @@ spec:
   parameters:
     - {name: replicas, type: integer, default: many}",
     }
+
+    INVALID_PROPERTY = "capabilities/invalid-property" {
+        when: "a component's property has a value `capabilities build` refuses: a quantity that is not one, a request above its limit, a probe with two handlers, a cron schedule without five fields, a volume key of another volume type, a port out of range",
+        why: r"Kure's launcher checks a component's properties while it builds the objects (`common.go`); some mistakes it refuses, others it silently repairs (a quoted `replicas` becomes 1, an env `value: 8080` becomes empty, a limit below the default request makes an object the API server refuses). `capabilities build` refuses each, at the property, so the objects it writes are the ones the Application describes and Kubernetes accepts.",
+        fix: r"Correct the value as the message says; `strata capabilities schema component TYPE` lists each type's properties.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: cleanup
+      type: cronjob
+      properties:
+        image: ghcr.io/example/cleanup:v1.0.0
+        schedule: '@daily'",
+    }
+
+    IMAGE_REFERENCE = "capabilities/image-reference" {
+        when: "a container image has no tag or digest, uses `:latest`, or is not an image reference",
+        why: r"A build names what it deploys: Kure's launcher refuses an image without a version (`nginx`, `nginx:latest`), since what it pulls would change under the same manifests. A reference with uppercase letters in the repository or a malformed digest is refused too, as the container runtime would refuse it.",
+        fix: r"Write an explicit version tag (`ghcr.io/example/web:v1.2.3`) or a digest (`@sha256:` and 64 hex digits).",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: 'nginx:latest'}",
+    }
+
+    POLICY = "capabilities/policy" {
+        when: "the build meets what Kure's policy refuses: a `hostPath` volume, a privileged container, or a `spec.policies` entry (Kure's launcher has no policy handler)",
+        why: r"`kurel build` applies Kure's default environment policy, which denies host paths and privileged containers, and registers no handler for Application policies, so any policy fails its build. `capabilities build` refuses the same, at the property or the policy, rather than writing objects Kure would not.",
+        fix: r"Mount a `pvc`, `configMap`, `secret` or `emptyDir` volume instead of a host path; drop `privileged`; remove the policy.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: agent
+      type: daemonset
+      properties:
+        image: ghcr.io/example/agent:v1.0.0
+        volumes:
+          - {name: logs, type: hostPath, path: /var/log, mountPath: /logs}",
+    }
+
+    SHARED_CLAIM = "capabilities/shared-claim" {
+        when: "a Deployment with more than one replica mounts a `ReadWriteOnce` or `ReadWriteOncePod` claim",
+        why: r"A claim that only one node (or one pod) may mount cannot serve several replicas: all but one would wait for the volume forever. Kure's launcher refuses it for `webservice` and `worker`, and gives such a Deployment the `Recreate` strategy so that an update releases the claim first.",
+        fix: r"Run one replica, or ask for `accessModes: [ReadWriteMany]` from a storage class that supports it.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: api
+      type: webservice
+      properties:
+        image: ghcr.io/example/api:v1.0.0
+        replicas: 2
+        volumes:
+          - {name: data, type: pvc, size: 1Gi, mountPath: /data}",
+    }
+
+    KURE_BUG = "capabilities/kure-bug" {
+        when: "warning: the build writes what Kure writes where Kure is wrong (a claim name with doubled hyphens, …); the message names the bug",
+        why: r"A migration from `kurel build` must not change a running deployment by surprise: a renamed claim is a new, empty volume. So where Kure's output is wrong in a way a cluster already depends on, `capabilities build` writes Kure's output and warns, naming the bug (the manual lists them, B1 to B9). `--fix-kure-bugs` writes the fixed output instead, for new deployments or a planned move.",
+        fix: r"Keep Kure's output (the warning stays), or build with `--fix-kure-bugs` and migrate what changes (the manual says what, bug by bug).",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: api-server
+      type: webservice
+      properties:
+        image: ghcr.io/example/api:v1.0.0
+        volumes:
+          - {name: data, type: pvc, size: 1Gi, mountPath: /data}",
+    }
+
+    UNSUPPORTED_COMPONENT = "capabilities/unsupported-component" {
+        when: "`capabilities build` does not build this built-in component type yet",
+        why: r"`capabilities check` validates every component type Kure knows; `capabilities build` produces the objects of the workload types (`webservice`, `worker`, `cronjob`, `daemonset`, `statefulset`) and reports the others by this code rather than leaving them out of the output.",
+        fix: r"Build the package with Kure's `kurel build` until the type is supported.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: db
+      type: postgresql
+      properties: {instances: 1}",
+    }
 }

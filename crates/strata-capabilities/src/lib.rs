@@ -29,6 +29,9 @@
 //!   placeholders of `app.yaml` resolved with the values given
 //!   ([`Supplied`]).
 //!
+//! - `build`: [`build`], the Kubernetes objects of a checked Application
+//!   ([`Manifests`]), as Kure's `kurel build` writes them.
+//!
 //! - `properties`: typed property schemas of `expose`, `configmap`, `pvc`,
 //!   `certificate` and `external-secret`, checked on effective properties.
 //!
@@ -37,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod application;
+mod build;
 mod cli;
 pub mod codes;
 mod definitions;
@@ -51,6 +55,7 @@ mod properties;
 mod rendering;
 
 pub use application::Dispatch;
+pub use build::{BuildOptions, Manifests, build, component_schema};
 pub use definitions::{Defined, Definitions};
 pub use handlers::{Handler, HandlerKind, PassThroughTrait, Registry, RegistryError};
 pub use model::{API_VERSION, Application, CapabilityDefinition, ClusterProfile};

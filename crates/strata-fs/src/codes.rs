@@ -47,4 +47,11 @@ strata platform check catalogue",
         example: r"ln -s /etc/hosts catalogue/hosts.yaml
 strata platform check catalogue",
     }
+
+    WRITE = "io/write" {
+        when: "an output file cannot be written (`--out-dir` names a file, a folder cannot be created, the disk is full, permission is refused)",
+        why: r"A command that writes files (`capabilities build --out-dir`) writes each one whole: to a temporary file beside it, synced and renamed over the target, so that a reader never sees half a file. When the system refuses any step, the target is left as it was and the reason is reported.",
+        fix: r"Choose a folder you may write to, free space, or remove the file that stands where a folder is needed.",
+        example: r"touch out && strata capabilities build app.yaml --profile cluster.yaml --out-dir out",
+    }
 }

@@ -1,5 +1,7 @@
 //! Confined file access.
 //!
+//! Outputs are written whole through [`write_atomically`].
+//!
 //! Dialects read catalogues, includes and imports only through [`Files`],
 //! whose paths are relative to a root the caller chose. Two guarantees:
 //!
@@ -48,8 +50,10 @@ use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
 
 pub mod codes;
 mod recorded;
+mod write;
 
 pub use recorded::{Recorded, Stamp};
+pub use write::{WriteError, write_atomically};
 
 /// Why a file could not be had.
 #[derive(Debug)]

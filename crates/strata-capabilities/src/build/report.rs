@@ -1,0 +1,67 @@
+//! Where a builder's problems are put: at the node of the component's
+//! properties they concern (or the nearest one written), with the field
+//! path from the document's root.
+
+use strata_syntax::{Code, Diagnostic, FieldPath, Node, Span};
+
+/// The problems found while building one component or trait.
+pub(crate) struct Report<'a> {
+    /// The properties (as resolved and merged).
+    properties: &'a Node,
+    /// Their path in the Application (`spec.components[0].properties`).
+    base: FieldPath,
+    /// What was found.
+    pub(crate) problems: Vec<Diagnostic>,
+}
+
+impl<'a> Report<'a> {
+    /// A report on `properties`, found at `base`.
+    pub(crate) fn new(properties: &'a Node, base: FieldPath) -> Report<'a> {
+        Report {
+            properties,
+            base,
+            problems: Vec::new(),
+        }
+    }
+
+    /// The span of the node at `path` (relative to the properties), or of
+    /// its nearest written ancestor.
+    pub(crate) fn span(&self, path: &FieldPath) -> Span {
+        let segments = path.segments();
+        (0..=segments.len())
+            .rev()
+            .find_map(|len| self.properties.at(&segments[..len]))
+            .map_or(self.properties.span, |node| node.span)
+    }
+
+    /// The path of `path` (relative to the properties) in the document.
+    pub(crate) fn full_path(&self, path: &FieldPath) -> FieldPath {
+        let segments = self.base.segments().iter().chain(path.segments()).cloned();
+        FieldPath::from(segments.collect::<Vec<_>>())
+    }
+
+    /// An error at `path`.
+    pub(crate) fn error(&mut self, code: Code, path: &FieldPath, message: impl Into<String>) {
+        let diagnostic = Diagnostic::error(code, message, self.span(path));
+        self.push(diagnostic, path);
+    }
+
+    /// A warning at `path`.
+    pub(crate) fn warning(&mut self, code: Code, path: &FieldPath, message: impl Into<String>) {
+        let diagnostic = Diagnostic::warning(code, message, self.span(path));
+        self.push(diagnostic, path);
+    }
+
+    /// `diagnostic`, with the document path of `path`.
+    pub(crate) fn push(&mut self, diagnostic: Diagnostic, path: &FieldPath) {
+        let full = self.full_path(path);
+        self.problems.push(diagnostic.with_path(full));
+    }
+
+    /// Adds help to the last problem pushed.
+    pub(crate) fn help(&mut self, help: impl Into<String>) {
+        if let Some(last) = self.problems.pop() {
+            self.problems.push(last.with_help(help));
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Writing a file so that a reader never sees half of it: the bytes go to
+//! a temporary file in the same folder, which is synced and renamed over
+//! the target, and the folder is synced so that the rename survives a
+//! crash. Missing parent folders are created. A failure leaves the target
+//! as it was and removes the temporary file.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use strata_syntax::{Diagnostic, Span};
+
+use crate::codes;
+
+/// Why a file could not be written.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// What the operating system said.
+    pub error: std::io::Error,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot write `{}`: {}",
+            self.path.display(),
+            strata_syntax::lowercase_first(&self.error.to_string())
+        )
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+impl WriteError {
+    /// The problem as an `io/write` diagnostic at `span` (where the path
+    /// was named).
+    #[must_use]
+    pub fn diagnostic(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(codes::WRITE, self.to_string(), span)
+    }
+}
+
+/// Writes `bytes` to `path` atomically (see the module documentation).
+///
+/// # Errors
+/// The folder cannot be created, or the file cannot be written, synced or
+/// renamed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let failed = |error| WriteError {
+        path: path.to_owned(),
+        error,
+    };
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(folder).map_err(failed)?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = folder.join(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)?;
+        File::open(folder)?.sync_all()
+    })();
+    if written.is_err() {
+        // Nothing to report beyond the first failure: the file may not
+        // exist, or the rename may have happened.
+        let _ = fs::remove_file(&temporary);
+    }
+    written.map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_atomically;
+
+    #[test]
+    fn a_file_is_replaced_whole_and_no_temporary_file_remains() {
+        let root = std::env::temp_dir().join(format!("strata-write-{}", std::process::id()));
+        let target = root.join("out/app.yaml");
+        write_atomically(&target, b"one\n").unwrap();
+        write_atomically(&target, b"two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "two\n");
+        let names: Vec<_> = std::fs::read_dir(root.join("out"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["app.yaml"]);
+        let error = write_atomically(&target.join("below-a-file"), b"x").unwrap_err();
+        assert!(error.to_string().starts_with("cannot write `"), "{error}");
+        std::fs::remove_dir_all(root).unwrap();
+    }
+}
