@@ -378,4 +378,62 @@ spec:
       type: postgresql
       properties: {instances: 1}",
     }
+
+    UNSUPPORTED_TRAIT = "capabilities/unsupported-trait" {
+        when: "`capabilities build` does not build this trait type",
+        why: r"`capabilities check` validates every trait type Kure knows and the custom ones registered; `capabilities build` reports a trait it cannot build rather than leaving its objects out of the output.",
+        fix: r"Remove the trait, or build with a handler registered for it.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml --custom-trait backup`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: 'ghcr.io/example/web:v1.0.0'}
+      traits:
+        - type: backup",
+    }
+
+    NO_SERVICE_PORT = "capabilities/no-service-port" {
+        when: "a routing trait (`ingress`, `httproute`, `expose`) routes to the Service of a component that has no Service port",
+        why: r"A route's default backend is its component's Service on the component's port. `worker`, `cronjob` and the other types without a `port` make no Service, so a route to them has nowhere to go; Kure's launcher refuses it.",
+        fix: r"Give the component a `port` (webservice, daemonset, statefulset), set the trait's `servicePort` (and `serviceName`) for a Service made elsewhere, or route each path to an explicit `backend` with a `port`.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: jobs
+      type: worker
+      properties: {image: 'ghcr.io/example/jobs:v1.0.0'}
+      traits:
+        - type: ingress
+          properties:
+            rules:
+              - host: jobs.example.com
+                paths: [{path: /}]",
+    }
+
+    DUPLICATE_OBJECT = "capabilities/duplicate-object" {
+        when: "two components or traits make an object of the same kind, namespace and name",
+        why: r"Kure's launcher writes both objects (its bug B6), and applying the output keeps only the last: a second `pvc` trait's claim, a certificate whose Secret an `expose` also names, two routes with one `name`. The build refuses it and names both origins.",
+        fix: r"Give one of the two a different `name` (or `secretName`), or remove the duplicate trait.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: 'ghcr.io/example/web:v1.0.0'}
+      traits:
+        - type: pvc
+          properties: {name: data, size: 1Gi}
+        - type: pvc
+          properties: {name: data, size: 2Gi}",
+    }
 }

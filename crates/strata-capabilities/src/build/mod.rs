@@ -22,11 +22,15 @@
 
 mod env;
 mod pod;
+mod props;
 mod probes;
 mod report;
 mod security;
 mod spec;
+mod traits;
 mod workloads;
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 use strata_syntax::{Diagnostic, FieldPath, Mapping, Node, Outcome, Span, Value as Tree};
@@ -67,6 +71,16 @@ impl Manifests {
     pub fn to_yaml(&self) -> String {
         strata_k8s::to_go_yaml_stream(&self.objects)
     }
+}
+
+/// What a component type builds: its objects, and the Service routing
+/// traits reach it by.
+#[derive(Default)]
+pub(crate) struct Built {
+    /// The objects, in order.
+    pub objects: Vec<Value>,
+    /// Its Service, when its type makes one.
+    pub service: Option<traits::Service>,
 }
 
 /// One component being built.
@@ -129,20 +143,23 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
         );
     }
     let components = FieldPath::root().key("spec").key("components");
-    let mut tiers: [Vec<Vec<Value>>; 3] = Default::default();
-    for (index, written) in items(application, &components).iter().enumerate() {
+    let written = items(application, &components);
+    let mut tiers: [Tier; 3] = Default::default();
+    let mut routes: Vec<(usize, traits::Route)> = Vec::new();
+    let mut targets = Vec::new();
+    for (index, component_node) in written.iter().enumerate() {
         let path = components.index(index);
-        let component_type = written
+        let component_type = component_node
             .get("type")
             .and_then(Node::as_str)
             .unwrap_or_default();
-        let Some(tier) = tier_of(written, component_type, &path, &mut problems) else {
+        let Some(tier) = tier_of(component_node, component_type, &path, &mut problems) else {
             continue;
         };
-        let empty = Node::new(Tree::Map(Mapping::default()), type_span(written));
-        let properties = written.get("properties").unwrap_or(&empty);
+        let empty = Node::new(Tree::Map(Mapping::default()), type_span(component_node));
+        let properties = component_node.get("properties").unwrap_or(&empty);
         let component = Component {
-            name: written
+            name: component_node
                 .get("name")
                 .and_then(Node::as_str)
                 .unwrap_or_default(),
@@ -151,22 +168,144 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
             fixes: options.fix_kure_bugs,
         };
         let mut report = Report::new(properties, path.key("properties"));
-        let objects =
-            workloads::build(&mut report, &component, component_type).unwrap_or_else(|| {
-                report.error(
-                    codes::UNSUPPORTED_COMPONENT,
-                    &FieldPath::root(),
-                    format!(
-                        "`capabilities build` does not build `{component_type}` components yet"
-                    ),
-                );
-                Vec::new()
-            });
+        let built = workloads::build(&mut report, &component, component_type).unwrap_or_else(|| {
+            report.error(
+                codes::UNSUPPORTED_COMPONENT,
+                &FieldPath::root(),
+                format!("`capabilities build` does not build `{component_type}` components yet"),
+            );
+            Built::default()
+        });
         problems.append(&mut report.problems);
-        tiers[tier].push(objects);
+        let owner = traits::Owner {
+            component: &component,
+            component_type,
+            service: built.service.as_ref(),
+        };
+        let mut objects = built.objects;
+        let origin = Origin::at(component_node, &path);
+        let mut trait_objects = Vec::new();
+        for (position, written_trait) in component_node.items("traits").iter().enumerate() {
+            let trait_path = path.key("traits").index(position);
+            let trait_type = written_trait
+                .get("type")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            let empty = Node::new(Tree::Map(Mapping::default()), type_span(written_trait));
+            let trait_properties = written_trait.get("properties").unwrap_or(&empty);
+            let mut report = Report::new(trait_properties, trait_path.key("properties"));
+            let mut found = Vec::new();
+            let emitted = traits::apply(&mut report, &owner, trait_type, trait_properties, &mut found, &mut objects)
+                .unwrap_or_else(|| {
+                    report.error(
+                        codes::UNSUPPORTED_TRAIT,
+                        &FieldPath::root(),
+                        format!("`capabilities build` does not build `{trait_type}` traits yet"),
+                    );
+                    Vec::new()
+                });
+            problems.append(&mut report.problems);
+            routes.extend(found.into_iter().map(|route| (tier, route)));
+            let origin = Origin::at(written_trait, &trait_path);
+            trait_objects.extend(emitted.into_iter().map(|object| (object, origin.clone())));
+        }
+        tiers[tier]
+            .components
+            .extend(objects.into_iter().map(|object| (object, origin.clone())));
+        tiers[tier].traits.extend(trait_objects);
+        targets.push((tier, component.name.to_owned(), component_type.to_owned(), built.service.map_or_else(|| component.name.to_owned(), |service| service.name)));
     }
-    let objects = tiers.into_iter().flatten().flatten().collect();
+    let netpol_targets: Vec<traits::netpol::Target<'_>> = targets
+        .iter()
+        .map(|(_, name, component_type, service)| traits::netpol::Target {
+            name,
+            component_type,
+            service,
+            namespace: &namespace,
+        })
+        .collect();
+    let all_routes: Vec<traits::Route> = routes.iter().map(|(_, route)| route.clone()).collect();
+    for policy in traits::netpol::synthesize(&all_routes, &netpol_targets) {
+        let tier = policy
+            .component
+            .as_ref()
+            .and_then(|name| targets.iter().find(|(_, target, _, _)| target == name))
+            .map_or(TIERS.len() - 1, |(tier, _, _, _)| *tier);
+        let origin = Origin {
+            span: application.span,
+            path: FieldPath::root(),
+        };
+        tiers[tier].policies.push((policy.object, origin));
+    }
+    let ordered: Vec<(Value, Origin)> = tiers
+        .into_iter()
+        .flat_map(|tier| tier.components.into_iter().chain(tier.traits).chain(tier.policies))
+        .collect();
+    problems.extend(duplicates(&ordered));
+    let objects = ordered.into_iter().map(|(object, _)| object).collect();
     Outcome::new(Some(Manifests { name, objects }), problems).valid()
+}
+
+/// The objects of one tier: its components', its traits', the generated
+/// policies, each with where it comes from.
+#[derive(Default)]
+struct Tier {
+    components: Vec<(Value, Origin)>,
+    traits: Vec<(Value, Origin)>,
+    policies: Vec<(Value, Origin)>,
+}
+
+/// Where an object comes from: a component or a trait.
+#[derive(Clone)]
+struct Origin {
+    span: Span,
+    path: FieldPath,
+}
+
+impl Origin {
+    /// The component or trait `node` (its `type`), at `path`.
+    fn at(node: &Node, path: &FieldPath) -> Origin {
+        Origin {
+            span: type_span(node),
+            path: path.clone(),
+        }
+    }
+}
+
+/// Two objects of one kind, namespace and name: Kure writes both, and the
+/// second replaces the first when applied (bug B6); here it is an error
+/// naming both origins.
+fn duplicates(objects: &[(Value, Origin)]) -> Vec<Diagnostic> {
+    let mut seen: HashMap<(String, String, String, String), &Origin> = HashMap::new();
+    let mut problems = Vec::new();
+    for (object, origin) in objects {
+        let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+        let group = text(&object["apiVersion"]);
+        let group = group.split_once('/').map_or(String::new(), |(group, _)| group.to_owned());
+        let key = (
+            group,
+            text(&object["kind"]),
+            text(&object["metadata"]["namespace"]),
+            text(&object["metadata"]["name"]),
+        );
+        if let Some(first) = seen.get(&key) {
+            problems.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_OBJECT,
+                    format!(
+                        "two objects are the {} `{}`: `{}` makes it, and `{}` already did; applied, one would replace the other",
+                        key.1, key.3, origin.path, first.path
+                    ),
+                    origin.span,
+                )
+                .with_secondary(first.span, "the first one")
+                .with_path(origin.path.clone()),
+            );
+        } else {
+            seen.insert(key, origin);
+        }
+    }
+    problems
 }
 
 /// The tier of a component: its annotation's, else its type's.

@@ -21,7 +21,8 @@ use strata_syntax::FieldPath;
 use super::pod::{self, BuiltPod, MainPort};
 use super::report::Report;
 use super::spec::{Cronjob, Daemonset, RestartPolicy, Statefulset, Webservice, Worker};
-use super::{Component, codes};
+use super::traits::Service;
+use super::{Built, Component, codes};
 
 /// The decoders of the workload types' properties.
 static WEBSERVICE: LazyLock<Decoder<Webservice>> = LazyLock::new(Decoder::new);
@@ -47,7 +48,7 @@ pub(crate) fn build(
     report: &mut Report<'_>,
     component: &Component<'_>,
     component_type: &str,
-) -> Option<Vec<Value>> {
+) -> Option<Built> {
     Some(match component_type {
         "webservice" => decode(report, component, &WEBSERVICE, webservice),
         "worker" => decode(report, component, &WORKER, worker),
@@ -63,8 +64,8 @@ fn decode<T: DeserializeOwned>(
     report: &mut Report<'_>,
     component: &Component<'_>,
     decoder: &Decoder<T>,
-    build: fn(&mut Report<'_>, &Component<'_>, &T) -> Vec<Value>,
-) -> Vec<Value> {
+    build: fn(&mut Report<'_>, &Component<'_>, &T) -> Built,
+) -> Built {
     match decoder.decode(component.properties) {
         Ok(properties) => build(report, component, &properties),
         Err(problems) => {
@@ -72,7 +73,7 @@ fn decode<T: DeserializeOwned>(
                 let path = problem.path.clone().unwrap_or_else(FieldPath::root);
                 report.push(problem, &path);
             }
-            Vec::new()
+            Built::default()
         }
     }
 }
@@ -191,7 +192,7 @@ fn webservice(
     report: &mut Report<'_>,
     component: &Component<'_>,
     properties: &Webservice,
-) -> Vec<Value> {
+) -> Built {
     let port = properties.port.unwrap_or(80);
     check_port(report, port);
     let replicas = properties.replicas.unwrap_or(1);
@@ -217,10 +218,16 @@ fn webservice(
         service_account(component),
     ];
     objects.append(&mut pod.claims);
-    objects
+    Built {
+        objects,
+        service: Some(Service {
+            name: component.name.to_owned(),
+            port: Some(port),
+        }),
+    }
 }
 
-fn worker(report: &mut Report<'_>, component: &Component<'_>, properties: &Worker) -> Vec<Value> {
+fn worker(report: &mut Report<'_>, component: &Component<'_>, properties: &Worker) -> Built {
     let replicas = properties.replicas.unwrap_or(1);
     check_replicas(report, replicas);
     let main = MainPort {
@@ -243,7 +250,10 @@ fn worker(report: &mut Report<'_>, component: &Component<'_>, properties: &Worke
         service_account(component),
     ];
     objects.append(&mut pod.claims);
-    objects
+    Built {
+        objects,
+        service: None,
+    }
 }
 
 /// Whether `schedule` has the five fields Kure requires.
@@ -253,7 +263,7 @@ fn five_fields(schedule: &str) -> bool {
         && !schedule.ends_with(char::is_whitespace)
 }
 
-fn cronjob(report: &mut Report<'_>, component: &Component<'_>, properties: &Cronjob) -> Vec<Value> {
+fn cronjob(report: &mut Report<'_>, component: &Component<'_>, properties: &Cronjob) -> Built {
     if !five_fields(&properties.schedule) {
         report.error(
             codes::INVALID_PROPERTY,
@@ -319,14 +329,17 @@ fn cronjob(report: &mut Report<'_>, component: &Component<'_>, properties: &Cron
         service_account(component),
     ];
     objects.append(&mut pod.claims);
-    objects
+    Built {
+        objects,
+        service: None,
+    }
 }
 
 fn daemonset(
     report: &mut Report<'_>,
     component: &Component<'_>,
     properties: &Daemonset,
-) -> Vec<Value> {
+) -> Built {
     let port = properties.port.filter(|port| *port != 0);
     if let Some(port) = port {
         check_port(report, port);
@@ -385,14 +398,20 @@ fn daemonset(
     }
     objects.push(service_account(component));
     objects.append(&mut pod.claims);
-    objects
+    Built {
+        objects,
+        service: port.map(|port| Service {
+            name: component.name.to_owned(),
+            port: Some(port),
+        }),
+    }
 }
 
 fn statefulset(
     report: &mut Report<'_>,
     component: &Component<'_>,
     properties: &Statefulset,
-) -> Vec<Value> {
+) -> Built {
     let replicas = properties.replicas.unwrap_or(1);
     check_replicas(report, replicas);
     let port = properties.port.filter(|port| *port != 0);
@@ -478,5 +497,11 @@ fn statefulset(
         service_account(component),
     ];
     objects.append(&mut pod.claims);
-    objects
+    Built {
+        objects,
+        service: Some(Service {
+            name: service_name.to_owned(),
+            port,
+        }),
+    }
 }
