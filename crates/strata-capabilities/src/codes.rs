@@ -436,4 +436,23 @@ spec:
         - type: pvc
           properties: {name: data, size: 2Gi}",
     }
+
+    NO_EFFECT = "capabilities/no-effect" {
+        when: "warning: a trait changes nothing in a build (`fluxcd-patches`, `fluxcd-postbuild`)",
+        why: r"`fluxcd-patches` and `fluxcd-postbuild` configure the Flux Kustomization that would deploy the objects; `kurel build` writes the objects only, never that Kustomization, so the patches are not applied and no `${VAR}` is substituted (Kure's bug B9: it says nothing). The traits are still checked, and the build says they had no effect.",
+        fix: r"Apply the patch or the substitution in the objects themselves, or in the Flux Kustomization your GitOps repository holds; or remove the trait.",
+        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata: {name: shop}
+spec:
+  components:
+    - name: web
+      type: webservice
+      properties: {image: 'ghcr.io/example/web:v1.0.0'}
+      traits:
+        - type: fluxcd-postbuild
+          properties:
+            substitute: {CLUSTER: prod}",
+    }
 }

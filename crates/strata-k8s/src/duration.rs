@@ -98,6 +98,12 @@ impl Duration {
         i64::try_from(signed).map(Duration).map_err(|_| invalid())
     }
 
+    /// The duration in nanoseconds (negative for a negative duration).
+    #[must_use]
+    pub fn nanos(self) -> i64 {
+        self.0
+    }
+
     /// The duration as Go's `Duration.String()` writes it.
     #[must_use]
     pub fn go_string(self) -> String {

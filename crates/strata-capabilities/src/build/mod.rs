@@ -22,8 +22,8 @@
 
 mod env;
 mod pod;
-mod props;
 mod probes;
+mod props;
 mod report;
 mod security;
 mod spec;
@@ -168,14 +168,17 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
             fixes: options.fix_kure_bugs,
         };
         let mut report = Report::new(properties, path.key("properties"));
-        let built = workloads::build(&mut report, &component, component_type).unwrap_or_else(|| {
-            report.error(
-                codes::UNSUPPORTED_COMPONENT,
-                &FieldPath::root(),
-                format!("`capabilities build` does not build `{component_type}` components yet"),
-            );
-            Built::default()
-        });
+        let built =
+            workloads::build(&mut report, &component, component_type).unwrap_or_else(|| {
+                report.error(
+                    codes::UNSUPPORTED_COMPONENT,
+                    &FieldPath::root(),
+                    format!(
+                        "`capabilities build` does not build `{component_type}` components yet"
+                    ),
+                );
+                Built::default()
+            });
         problems.append(&mut report.problems);
         let owner = traits::Owner {
             component: &component,
@@ -195,15 +198,22 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
             let trait_properties = written_trait.get("properties").unwrap_or(&empty);
             let mut report = Report::new(trait_properties, trait_path.key("properties"));
             let mut found = Vec::new();
-            let emitted = traits::apply(&mut report, &owner, trait_type, trait_properties, &mut found, &mut objects)
-                .unwrap_or_else(|| {
-                    report.error(
-                        codes::UNSUPPORTED_TRAIT,
-                        &FieldPath::root(),
-                        format!("`capabilities build` does not build `{trait_type}` traits yet"),
-                    );
-                    Vec::new()
-                });
+            let emitted = traits::apply(
+                &mut report,
+                &owner,
+                trait_type,
+                trait_properties,
+                &mut found,
+                &mut objects,
+            )
+            .unwrap_or_else(|| {
+                report.error(
+                    codes::UNSUPPORTED_TRAIT,
+                    &FieldPath::root(),
+                    format!("`capabilities build` does not build `{trait_type}` traits yet"),
+                );
+                Vec::new()
+            });
             problems.append(&mut report.problems);
             routes.extend(found.into_iter().map(|route| (tier, route)));
             let origin = Origin::at(written_trait, &trait_path);
@@ -213,16 +223,25 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
             .components
             .extend(objects.into_iter().map(|object| (object, origin.clone())));
         tiers[tier].traits.extend(trait_objects);
-        targets.push((tier, component.name.to_owned(), component_type.to_owned(), built.service.map_or_else(|| component.name.to_owned(), |service| service.name)));
+        targets.push((
+            tier,
+            component.name.to_owned(),
+            component_type.to_owned(),
+            built
+                .service
+                .map_or_else(|| component.name.to_owned(), |service| service.name),
+        ));
     }
     let netpol_targets: Vec<traits::netpol::Target<'_>> = targets
         .iter()
-        .map(|(_, name, component_type, service)| traits::netpol::Target {
-            name,
-            component_type,
-            service,
-            namespace: &namespace,
-        })
+        .map(
+            |(_, name, component_type, service)| traits::netpol::Target {
+                name,
+                component_type,
+                service,
+                namespace: &namespace,
+            },
+        )
         .collect();
     let all_routes: Vec<traits::Route> = routes.iter().map(|(_, route)| route.clone()).collect();
     for policy in traits::netpol::synthesize(&all_routes, &netpol_targets) {
@@ -239,7 +258,12 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
     }
     let ordered: Vec<(Value, Origin)> = tiers
         .into_iter()
-        .flat_map(|tier| tier.components.into_iter().chain(tier.traits).chain(tier.policies))
+        .flat_map(|tier| {
+            tier.components
+                .into_iter()
+                .chain(tier.traits)
+                .chain(tier.policies)
+        })
         .collect();
     problems.extend(duplicates(&ordered));
     let objects = ordered.into_iter().map(|(object, _)| object).collect();
@@ -281,7 +305,9 @@ fn duplicates(objects: &[(Value, Origin)]) -> Vec<Diagnostic> {
     for (object, origin) in objects {
         let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
         let group = text(&object["apiVersion"]);
-        let group = group.split_once('/').map_or(String::new(), |(group, _)| group.to_owned());
+        let group = group
+            .split_once('/')
+            .map_or(String::new(), |(group, _)| group.to_owned());
         let key = (
             group,
             text(&object["kind"]),

@@ -422,8 +422,9 @@ pub(crate) fn resources(
         }
         written[0].insert(name.into(), json!(default));
     }
-    if !written[1].contains_key("memory") {
-        let memory = written[0]["memory"].clone();
+    if !written[1].contains_key("memory")
+        && let Some(memory) = written[0].get("memory").cloned()
+    {
         written[1].insert("memory".into(), memory);
     }
     let [requests, limits] = written;

@@ -188,9 +188,7 @@ pub(crate) fn whole(node: &Node) -> Option<i64> {
             clippy::cast_possible_truncation,
             reason = "checked to be whole and within range"
         )]
-        Value::Float(value)
-            if value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0 =>
-        {
+        Value::Float(value) if value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0 => {
             Some(value as i64)
         }
         _ => None,

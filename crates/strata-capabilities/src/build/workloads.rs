@@ -335,11 +335,7 @@ fn cronjob(report: &mut Report<'_>, component: &Component<'_>, properties: &Cron
     }
 }
 
-fn daemonset(
-    report: &mut Report<'_>,
-    component: &Component<'_>,
-    properties: &Daemonset,
-) -> Built {
+fn daemonset(report: &mut Report<'_>, component: &Component<'_>, properties: &Daemonset) -> Built {
     let port = properties.port.filter(|port| *port != 0);
     if let Some(port) = port {
         check_port(report, port);

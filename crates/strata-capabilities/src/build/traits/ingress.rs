@@ -60,7 +60,11 @@ pub(crate) fn build(
     for rule in &rules_written {
         let host = rule.text(report, "host");
         if host.is_none() {
-            report.error(codes::INVALID_PROPERTY, &rule.at("host"), "a rule needs a `host`");
+            report.error(
+                codes::INVALID_PROPERTY,
+                &rule.at("host"),
+                "a rule needs a `host`",
+            );
         }
         if let (Some(host), Some(wildcard)) = (host, wildcard)
             && !hostname_allowed(host, wildcard)
@@ -73,7 +77,11 @@ pub(crate) fn build(
         }
         let paths_written = rule.objects(report, "paths");
         if paths_written.is_empty() {
-            report.error(codes::INVALID_PROPERTY, &rule.at("paths"), "a rule needs `paths`");
+            report.error(
+                codes::INVALID_PROPERTY,
+                &rule.at("paths"),
+                "a rule needs `paths`",
+            );
         }
         let paths: Vec<Value> = paths_written
             .iter()
@@ -111,7 +119,7 @@ pub(crate) fn build(
         "namespace": owner.component.namespace,
     });
     let annotations = props.text_map(report, "annotations");
-    if props.has("annotations") {
+    if !annotations.is_empty() {
         metadata["annotations"] = Value::Object(
             annotations
                 .into_iter()
@@ -142,7 +150,10 @@ fn path(
         report.error(
             codes::INVALID_PROPERTY,
             &path.at("pathType"),
-            format!("`{path_type}` is not a path type: one of {}", PATH_TYPES.join(", ")),
+            format!(
+                "`{path_type}` is not a path type: one of {}",
+                PATH_TYPES.join(", ")
+            ),
         );
     }
     let service = path.text(report, "backend").unwrap_or(&backend.service);

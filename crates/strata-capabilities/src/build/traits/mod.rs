@@ -10,8 +10,13 @@
 //! NetworkPolicies a profile's `networkPolicy.trafficSources` asks for are
 //! generated ([`netpol`]).
 
+mod decorators;
+mod emitters;
+mod expose;
+mod httproute;
 mod ingress;
 pub(crate) mod netpol;
+mod policies;
 
 use serde_json::{Value, json};
 use strata_syntax::{FieldPath, Node};
@@ -56,6 +61,21 @@ pub(crate) fn apply(
     let props = Props::root(properties);
     Some(match trait_type {
         "ingress" => ingress::build(report, owner, &props, routes),
+        "httproute" => httproute::build(report, owner, &props, routes),
+        "expose" => expose::build(report, owner, &props, routes),
+        "certificate" => emitters::certificate(report, owner, &props),
+        "scaler" => emitters::scaler(report, owner, &props),
+        "pvc" => emitters::pvc(report, owner, &props),
+        "configmap" => decorators::configmap(report, owner, &props, objects),
+        "external-secret" => decorators::external_secret(report, owner, &props, objects),
+        "security-context" => decorators::security_context(report, owner, &props, objects),
+        "prune-protection" => decorators::prune_protection(report, &props, objects),
+        "networkpolicy" => policies::networkpolicy(report, owner, &props),
+        "cilium-networkpolicy" => policies::cilium(report, owner, &props),
+        "rbac" => policies::rbac(report, owner, &props, objects),
+        "volsync" => policies::volsync(report, owner, &props, objects),
+        "fluxcd-patches" => policies::fluxcd_patches(report, &props),
+        "fluxcd-postbuild" => policies::fluxcd_postbuild(report, &props),
         _ => return None,
     })
 }
@@ -313,7 +333,8 @@ impl Route {
                 labels
                     .iter()
                     .filter_map(|(key, entry)| {
-                        super::props::go_text(&entry.value.value).map(|text| (key.clone(), json!(text)))
+                        super::props::go_text(&entry.value.value)
+                            .map(|text| (key.clone(), json!(text)))
                     })
                     .collect::<serde_json::Map<String, Value>>()
             })

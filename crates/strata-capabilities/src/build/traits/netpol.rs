@@ -28,8 +28,13 @@ use super::{Route, RoutePort};
 const KURE_COMPONENT_LABEL: &str = "launcher.gokure.dev/component";
 
 /// The component types whose pods carry `app: <component>`.
-pub(crate) const APP_LABELLED: &[&str] =
-    &["webservice", "worker", "cronjob", "daemonset", "statefulset"];
+pub(crate) const APP_LABELLED: &[&str] = &[
+    "webservice",
+    "worker",
+    "cronjob",
+    "daemonset",
+    "statefulset",
+];
 
 /// A component a policy may target.
 pub(crate) struct Target<'a> {
@@ -124,7 +129,12 @@ pub(crate) fn synthesize(routes: &[Route], targets: &[Target<'_>]) -> Vec<Policy
         };
         policies.push(Policy {
             component: Some(name.clone()),
-            object: policy(&format!("{name}-allow-ingress-traffic"), target.namespace, selector, rules),
+            object: policy(
+                &format!("{name}-allow-ingress-traffic"),
+                target.namespace,
+                selector,
+                rules,
+            ),
         });
     }
     let namespace = targets.first().map_or("default", |target| target.namespace);
