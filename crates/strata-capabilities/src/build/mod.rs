@@ -107,65 +107,102 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
     let Some(application) = &rendered.application else {
         return Outcome::failed(Vec::new());
     };
-    let mut problems = Vec::new();
     let metadata = application.get("metadata");
-    let name = metadata
-        .and_then(|m| m.get("name"))
-        .and_then(Node::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let text = |key: &str| {
+        metadata
+            .and_then(|m| m.get(key))
+            .and_then(Node::as_str)
+            .map(str::to_owned)
+    };
     let namespace = options
         .namespace
         .clone()
         .filter(|namespace| !namespace.is_empty())
-        .or_else(|| {
-            metadata
-                .and_then(|m| m.get("namespace"))
-                .and_then(Node::as_str)
-                .map(str::to_owned)
-        })
+        .or_else(|| text("namespace"))
         .unwrap_or_else(|| "default".to_owned());
+    let mut builder = Builder {
+        namespace,
+        fixes: options.fix_kure_bugs,
+        problems: policies(application),
+        tiers: Default::default(),
+        routes: Vec::new(),
+        targets: Vec::new(),
+    };
+    let components = FieldPath::root().key("spec").key("components");
+    for (index, component) in items(application, &components).iter().enumerate() {
+        builder.component(component, &components.index(index));
+    }
+    builder.generated_policies(application.span);
+    let Builder {
+        tiers,
+        mut problems,
+        ..
+    } = builder;
+    let ordered: Vec<(Value, Origin)> = tiers
+        .into_iter()
+        .flat_map(|tier| {
+            tier.components
+                .into_iter()
+                .chain(tier.traits)
+                .chain(tier.policies)
+        })
+        .collect();
+    problems.extend(duplicates(&ordered));
+    let objects = ordered.into_iter().map(|(object, _)| object).collect();
+    let name = text("name").unwrap_or_default();
+    Outcome::new(Some(Manifests { name, objects }), problems).valid()
+}
+
+/// Kure's launcher has no policy handler: every `spec.policies` entry is
+/// an error at its type.
+fn policies(application: &Node) -> Vec<Diagnostic> {
     let policies = FieldPath::root().key("spec").key("policies");
-    for (index, policy) in items(application, &policies).iter().enumerate() {
-        let kind = policy
-            .get("type")
-            .and_then(Node::as_str)
-            .unwrap_or_default();
-        let at = policy.get("type").map_or(policy.span, |node| node.span);
-        problems.push(
+    items(application, &policies)
+        .iter()
+        .enumerate()
+        .map(|(index, policy)| {
+            let kind = policy.get("type").and_then(Node::as_str).unwrap_or_default();
             Diagnostic::error(
                 codes::POLICY,
                 format!("Kure has no handler for the policy type `{kind}`: `kurel build` fails on any policy"),
-                at,
+                type_span(policy),
             )
             .with_path(policies.index(index).key("type"))
-            .with_help("remove the policy; Kure's launcher applies none"),
-        );
-    }
-    let components = FieldPath::root().key("spec").key("components");
-    let written = items(application, &components);
-    let mut tiers: [Tier; 3] = Default::default();
-    let mut routes: Vec<(usize, traits::Route)> = Vec::new();
-    let mut targets = Vec::new();
-    for (index, component_node) in written.iter().enumerate() {
-        let path = components.index(index);
-        let component_type = component_node
-            .get("type")
-            .and_then(Node::as_str)
-            .unwrap_or_default();
-        let Some(tier) = tier_of(component_node, component_type, &path, &mut problems) else {
-            continue;
+            .with_help("remove the policy; Kure's launcher applies none")
+        })
+        .collect()
+}
+
+/// A build in progress.
+struct Builder {
+    /// The namespace of every namespaced object.
+    namespace: String,
+    /// Whether Kure's bugs are fixed in the output.
+    fixes: bool,
+    /// What was found so far.
+    problems: Vec<Diagnostic>,
+    /// The objects, by tier.
+    tiers: [Tier; 3],
+    /// What the routing traits route, for the generated policies.
+    routes: Vec<traits::Route>,
+    /// Every component built: its tier, name, type and Service name.
+    targets: Vec<(usize, String, String, String)>,
+}
+
+impl Builder {
+    /// Builds one component, then its traits, in order.
+    fn component(&mut self, node: &Node, path: &FieldPath) {
+        let component_type = node.get("type").and_then(Node::as_str).unwrap_or_default();
+        let Some(tier) = tier_of(node, component_type, path, &mut self.problems) else {
+            return;
         };
-        let empty = Node::new(Tree::Map(Mapping::default()), type_span(component_node));
-        let properties = component_node.get("properties").unwrap_or(&empty);
+        let empty = Node::new(Tree::Map(Mapping::default()), type_span(node));
+        let properties = node.get("properties").unwrap_or(&empty);
         let component = Component {
-            name: component_node
-                .get("name")
-                .and_then(Node::as_str)
-                .unwrap_or_default(),
-            namespace: &namespace,
+            name: node.get("name").and_then(Node::as_str).unwrap_or_default(),
+            namespace: &self.namespace,
             properties,
-            fixes: options.fix_kure_bugs,
+            fixes: self.fixes,
         };
         let mut report = Report::new(properties, path.key("properties"));
         let built =
@@ -179,95 +216,89 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
                 );
                 Built::default()
             });
-        problems.append(&mut report.problems);
+        self.problems.append(&mut report.problems);
         let owner = traits::Owner {
             component: &component,
             component_type,
             service: built.service.as_ref(),
         };
-        let mut objects = built.objects;
-        let origin = Origin::at(component_node, &path);
+        let mut objects = built.objects.clone();
         let mut trait_objects = Vec::new();
-        for (position, written_trait) in component_node.items("traits").iter().enumerate() {
+        for (position, written) in node.items("traits").iter().enumerate() {
             let trait_path = path.key("traits").index(position);
-            let trait_type = written_trait
+            let trait_type = written
                 .get("type")
                 .and_then(Node::as_str)
                 .unwrap_or_default();
-            let empty = Node::new(Tree::Map(Mapping::default()), type_span(written_trait));
-            let trait_properties = written_trait.get("properties").unwrap_or(&empty);
+            let empty = Node::new(Tree::Map(Mapping::default()), type_span(written));
+            let trait_properties = written.get("properties").unwrap_or(&empty);
             let mut report = Report::new(trait_properties, trait_path.key("properties"));
-            let mut found = Vec::new();
             let emitted = traits::apply(
                 &mut report,
                 &owner,
                 trait_type,
                 trait_properties,
-                &mut found,
+                &mut self.routes,
                 &mut objects,
             )
             .unwrap_or_else(|| {
                 report.error(
                     codes::UNSUPPORTED_TRAIT,
                     &FieldPath::root(),
-                    format!("`capabilities build` does not build `{trait_type}` traits yet"),
+                    format!(
+                        "`capabilities build` has no handler that builds `{trait_type}` traits"
+                    ),
                 );
                 Vec::new()
             });
-            problems.append(&mut report.problems);
-            routes.extend(found.into_iter().map(|route| (tier, route)));
-            let origin = Origin::at(written_trait, &trait_path);
+            self.problems.append(&mut report.problems);
+            let origin = Origin::at(written, &trait_path);
             trait_objects.extend(emitted.into_iter().map(|object| (object, origin.clone())));
         }
-        tiers[tier]
-            .components
-            .extend(objects.into_iter().map(|object| (object, origin.clone())));
-        tiers[tier].traits.extend(trait_objects);
-        targets.push((
+        let origin = Origin::at(node, path);
+        let service = built
+            .service
+            .map_or_else(|| component.name.to_owned(), |service| service.name);
+        self.targets.push((
             tier,
             component.name.to_owned(),
             component_type.to_owned(),
-            built
-                .service
-                .map_or_else(|| component.name.to_owned(), |service| service.name),
+            service,
         ));
+        let tier = &mut self.tiers[tier];
+        tier.components
+            .extend(objects.into_iter().map(|object| (object, origin.clone())));
+        tier.traits.extend(trait_objects);
     }
-    let netpol_targets: Vec<traits::netpol::Target<'_>> = targets
-        .iter()
-        .map(
-            |(_, name, component_type, service)| traits::netpol::Target {
-                name,
-                component_type,
-                service,
-                namespace: &namespace,
-            },
-        )
-        .collect();
-    let all_routes: Vec<traits::Route> = routes.iter().map(|(_, route)| route.clone()).collect();
-    for policy in traits::netpol::synthesize(&all_routes, &netpol_targets) {
-        let tier = policy
-            .component
-            .as_ref()
-            .and_then(|name| targets.iter().find(|(_, target, _, _)| target == name))
-            .map_or(TIERS.len() - 1, |(tier, _, _, _)| *tier);
-        let origin = Origin {
-            span: application.span,
-            path: FieldPath::root(),
-        };
-        tiers[tier].policies.push((policy.object, origin));
+
+    /// The generated policies the routes ask for, each in its target's tier.
+    fn generated_policies(&mut self, at: Span) {
+        let targets: Vec<traits::netpol::Target<'_>> = self
+            .targets
+            .iter()
+            .map(
+                |(_, name, component_type, service)| traits::netpol::Target {
+                    name,
+                    component_type,
+                    service,
+                    namespace: &self.namespace,
+                },
+            )
+            .collect();
+        let generated = traits::netpol::synthesize(&self.routes, &targets);
+        for policy in generated {
+            let tier = policy
+                .component
+                .as_ref()
+                .and_then(|name| self.targets.iter().find(|(_, target, _, _)| target == name))
+                .map_or(TIERS.len() - 1, |(tier, _, _, _)| *tier);
+            let origin = Origin {
+                span: at,
+                path: FieldPath::root(),
+            };
+            self.tiers[tier].policies.push((policy.object, origin));
+        }
     }
-    let ordered: Vec<(Value, Origin)> = tiers
-        .into_iter()
-        .flat_map(|tier| {
-            tier.components
-                .into_iter()
-                .chain(tier.traits)
-                .chain(tier.policies)
-        })
-        .collect();
-    problems.extend(duplicates(&ordered));
-    let objects = ordered.into_iter().map(|(object, _)| object).collect();
-    Outcome::new(Some(Manifests { name, objects }), problems).valid()
 }
 
 /// The objects of one tier: its components', its traits', the generated

@@ -165,7 +165,7 @@ impl<'a> Props<'a> {
         let Some(map) = self.node.as_map() else {
             return;
         };
-        for (key, entry) in map.iter() {
+        for (key, entry) in map {
             if known.contains(&key.as_str()) {
                 continue;
             }

@@ -5,7 +5,7 @@
 //! component as one Flux must not prune. As in Kure, the changes apply in
 //! the order the traits are written, after the component's own settings.
 //!
-//! A workload is a Deployment, StatefulSet, DaemonSet or CronJob (and a
+//! A workload is a Deployment, `StatefulSet`, `DaemonSet` or `CronJob` (and a
 //! Job for `security-context`); a mount or injection on a component
 //! without one is an error, as a volume or mount path already taken is.
 
@@ -53,7 +53,7 @@ fn workloads<'o>(objects: &'o mut [Value], kinds: &[&str]) -> Vec<&'o mut Map<St
 fn mount(
     report: &mut Report<'_>,
     objects: &mut [Value],
-    volume: Value,
+    volume: &Value,
     mount_path: &str,
     props: &Props<'_>,
     what: &str,
@@ -157,7 +157,7 @@ pub(crate) fn configmap(
         mount(
             report,
             objects,
-            json!({"configMap": {"name": name}, "name": name}),
+            &json!({"configMap": {"name": name}, "name": name}),
             path,
             props,
             "configmap",
@@ -258,7 +258,7 @@ pub(crate) fn external_secret(
             mount(
                 report,
                 objects,
-                json!({"name": target_name, "secret": {"secretName": target_name}}),
+                &json!({"name": target_name, "secret": {"secretName": target_name}}),
                 path,
                 props,
                 "external-secret",
@@ -294,12 +294,11 @@ fn store_ref(report: &mut Report<'_>, props: &Props<'_>) -> Value {
         let kind = store.text(report, "kind").unwrap_or("ClusterSecretStore");
         return json!({"kind": kind, "name": name.unwrap_or_default()});
     }
-    match props.text(report, "provider") {
-        Some(provider) => json!({"kind": "ClusterSecretStore", "name": provider}),
-        None => {
-            report.error(codes::INVALID_PROPERTY, &props.path, "an `external-secret` needs a `secretStoreRef` (or `provider`), in the trait or the profile's binding");
-            json!({})
-        }
+    if let Some(provider) = props.text(report, "provider") {
+        json!({"kind": "ClusterSecretStore", "name": provider})
+    } else {
+        report.error(codes::INVALID_PROPERTY, &props.path, "an `external-secret` needs a `secretStoreRef` (or `provider`), in the trait or the profile's binding");
+        json!({})
     }
 }
 
@@ -532,6 +531,63 @@ pub(crate) fn security_context(
             "scope",
         ],
     );
+    let Some((pod, container)) = level_contexts(report, props) else {
+        return Vec::new();
+    };
+    let fixes = owner.component.fixes;
+    let mut dropped = Vec::new();
+    for spec in workloads(
+        objects,
+        &["Deployment", "StatefulSet", "DaemonSet", "CronJob", "Job"],
+    ) {
+        spec.insert("securityContext".into(), Value::Object(pod.clone()));
+        for list in ["containers", "initContainers"] {
+            let Some(containers) = spec.get_mut(list).and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for each in containers.iter_mut() {
+                let before = each
+                    .get("securityContext")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                let after = if fixes {
+                    merged(&before, &container)
+                } else {
+                    container.clone()
+                };
+                if !fixes {
+                    dropped.extend(
+                        before
+                            .iter()
+                            .filter(|(key, value)| container.get(*key) != Some(value))
+                            .map(|(key, _)| key.clone()),
+                    );
+                }
+                each["securityContext"] = Value::Object(after);
+            }
+        }
+    }
+    dropped.sort();
+    dropped.dedup();
+    if !dropped.is_empty() {
+        report.warning(
+            codes::KURE_BUG,
+            &props.at("psaLevel"),
+            format!("Kure replaces each container's security context, dropping the component's own `{}` (Kure bug B4); the build keeps Kure's output", dropped.join("`, `")),
+        );
+        report
+            .help("`--fix-kure-bugs` applies the level over the component's own settings instead");
+    }
+    Vec::new()
+}
+
+/// The pod and container contexts of the trait's PSA level and
+/// overrides; `None` when the level is missing or unknown.
+fn level_contexts(
+    report: &mut Report<'_>,
+    props: &Props<'_>,
+) -> Option<(Map<String, Value>, Map<String, Value>)> {
     let level = props.text(report, "psaLevel");
     let restricted = match level {
         Some("restricted") => true,
@@ -542,7 +598,7 @@ pub(crate) fn security_context(
                 &props.at("psaLevel"),
                 format!("`{other}` is not a PSA level: restricted, baseline or privileged"),
             );
-            return Vec::new();
+            return None;
         }
         None => {
             report.error(
@@ -550,7 +606,7 @@ pub(crate) fn security_context(
                 &props.at("psaLevel"),
                 "`security-context` needs `psaLevel`",
             );
-            return Vec::new();
+            return None;
         }
     };
     let flags: Vec<(&str, Option<bool>)> = [
@@ -607,52 +663,7 @@ pub(crate) fn security_context(
             container.insert((*key).into(), json!(value));
         }
     }
-    let fixes = owner.component.fixes;
-    let mut dropped = Vec::new();
-    for spec in workloads(
-        objects,
-        &["Deployment", "StatefulSet", "DaemonSet", "CronJob", "Job"],
-    ) {
-        spec.insert("securityContext".into(), Value::Object(pod.clone()));
-        for list in ["containers", "initContainers"] {
-            let Some(containers) = spec.get_mut(list).and_then(Value::as_array_mut) else {
-                continue;
-            };
-            for each in containers.iter_mut() {
-                let before = each
-                    .get("securityContext")
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default();
-                let after = if fixes {
-                    merged(&before, &container)
-                } else {
-                    container.clone()
-                };
-                if !fixes {
-                    dropped.extend(
-                        before
-                            .iter()
-                            .filter(|(key, value)| container.get(*key) != Some(value))
-                            .map(|(key, _)| key.clone()),
-                    );
-                }
-                each["securityContext"] = Value::Object(after);
-            }
-        }
-    }
-    dropped.sort();
-    dropped.dedup();
-    if !dropped.is_empty() {
-        report.warning(
-            codes::KURE_BUG,
-            &props.at("psaLevel"),
-            format!("Kure replaces each container's security context, dropping the component's own `{}` (Kure bug B4); the build keeps Kure's output", dropped.join("`, `")),
-        );
-        report
-            .help("`--fix-kure-bugs` applies the level over the component's own settings instead");
-    }
-    Vec::new()
+    Some((pod, container))
 }
 
 /// The level's container context over the component's own: what the

@@ -1,6 +1,6 @@
 //! The traits that add objects of their own and leave the component
 //! alone: `certificate` (a cert-manager Certificate), `scaler` (a
-//! HorizontalPodAutoscaler and optionally a PodDisruptionBudget) and
+//! `HorizontalPodAutoscaler` and optionally a `PodDisruptionBudget`) and
 //! `pvc` (a standalone claim), each as Kure's handler builds it.
 //!
 //! - `certificate`: named after its `secretName`; `issuerRef` from the
@@ -260,24 +260,21 @@ pub(crate) fn pvc(report: &mut Report<'_>, owner: &Owner<'_>, props: &Props<'_>)
             "a `pvc` trait needs `name`, the claim's",
         );
     }
-    let size = match props.get("size") {
-        Some(node) => {
-            let value = match &node.value {
-                strata_syntax::Value::String(text) => QuantityValue::Text(text.clone()),
-                strata_syntax::Value::Int(whole) => QuantityValue::Whole(*whole),
-                strata_syntax::Value::Float(fraction) => QuantityValue::Fraction(*fraction),
-                _ => QuantityValue::Text(String::new()),
-            };
-            quantity(report, &value, &props.at("size")).map(|size| size.canonical())
-        }
-        None => {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &props.at("size"),
-                format!("the claim `{}` needs a `size`", name.unwrap_or_default()),
-            );
-            None
-        }
+    let size = if let Some(node) = props.get("size") {
+        let value = match &node.value {
+            strata_syntax::Value::String(text) => QuantityValue::Text(text.clone()),
+            strata_syntax::Value::Int(whole) => QuantityValue::Whole(*whole),
+            strata_syntax::Value::Float(fraction) => QuantityValue::Fraction(*fraction),
+            _ => QuantityValue::Text(String::new()),
+        };
+        quantity(report, &value, &props.at("size")).map(|size| size.canonical())
+    } else {
+        report.error(
+            codes::INVALID_PROPERTY,
+            &props.at("size"),
+            format!("the claim `{}` needs a `size`", name.unwrap_or_default()),
+        );
+        None
     };
     let written_modes: Option<Vec<String>> = props.get("accessModes").map(|_| {
         props

@@ -92,7 +92,14 @@ pub(crate) fn build(
     }
     match controller {
         "ingress" => {
-            let Some(lowered) = to_ingress(report, owner, props, lowered, issuer, wildcard) else {
+            let Some(lowered) = to_ingress(
+                report,
+                owner,
+                props,
+                lowered,
+                issuer.as_deref(),
+                wildcard.as_deref(),
+            ) else {
                 return Vec::new();
             };
             super::ingress::build(report, owner, &Props::root(&lowered), routes)
@@ -115,8 +122,8 @@ fn to_ingress(
     owner: &Owner<'_>,
     props: &Props<'_>,
     mut lowered: Node,
-    issuer: Option<String>,
-    wildcard: Option<String>,
+    issuer: Option<&str>,
+    wildcard: Option<&str>,
 ) -> Option<Node> {
     let span = props.node.span;
     let hostnames: Vec<String> = props
@@ -161,7 +168,7 @@ fn to_ingress(
         lowered.insert("rules", Node::new(Tree::Seq(shorthand), span));
         hosts.clone_from(&hostnames);
     }
-    if let Some(wildcard) = wildcard.as_deref() {
+    if let Some(wildcard) = wildcard {
         let mut checked = hosts.clone();
         checked.extend(hostnames.iter().cloned());
         checked.dedup();
@@ -176,59 +183,16 @@ fn to_ingress(
             );
         }
     }
-    let secret = props.string(report, "secretName");
-    if secret.is_some_and(str::is_empty) {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &props.at("secretName"),
-            "`secretName` must not be empty",
-        );
-    }
-    if props.has("tls") {
-        report.warning(
-            codes::INVALID_PROPERTY,
-            &props.at("tls"),
-            "`expose` ignores an authored `tls`: TLS is the platform's (its `certManagerClusterIssuer`)",
-        );
-    }
-    for key in ["secretName", "tls"] {
-        remove(&mut lowered, key);
-    }
     let mut annotations: Vec<(String, String)> = props.text_map(report, "annotations");
-    match &issuer {
-        Some(issuer) => {
-            if let Some((_, written)) = annotations.iter().find(|(key, _)| key == ISSUER_ANNOTATION)
-                && written != issuer
-            {
-                report.error(
-                    codes::INVALID_PROPERTY,
-                    &props.at("annotations").key(ISSUER_ANNOTATION),
-                    format!("`{ISSUER_ANNOTATION}` is the platform's (`{issuer}`) and cannot be overridden"),
-                );
-            }
-            set(&mut annotations, ISSUER_ANNOTATION, issuer);
-            let mut unique: Vec<String> = Vec::new();
-            for host in &hosts {
-                if !unique.contains(host) {
-                    unique.push(host.clone());
-                }
-            }
-            let secret = secret
-                .filter(|secret| !secret.is_empty())
-                .map_or_else(|| format!("{}-tls", owner.component.name), str::to_owned);
-            let tls = Node::mapping([
-                ("hosts", Node::new(Tree::Seq(unique.iter().map(|host| text_node(host, span)).collect()), span)),
-                ("secretName", text_node(&secret, span)),
-            ]);
-            lowered.insert("tls", Node::new(Tree::Seq(vec![tls]), span));
-        }
-        None if secret.is_some_and(|secret| !secret.is_empty()) => report.error(
-            codes::INVALID_PROPERTY,
-            &props.at("secretName"),
-            "`secretName` needs platform-managed TLS, and the profile's `expose` has no `certManagerClusterIssuer`",
-        ),
-        None => {}
-    }
+    managed_tls(
+        report,
+        owner,
+        props,
+        &mut lowered,
+        &mut annotations,
+        issuer,
+        &hosts,
+    );
     for (key, annotation) in [
         ("sslRedirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
         (
@@ -261,6 +225,74 @@ fn to_ingress(
         lowered.insert("annotations", Node::mapping(entries));
     }
     keep_only(report, props, &lowered, INGRESS_KEYS, "an Ingress").then_some(lowered)
+}
+
+/// Platform-managed TLS: with the profile's cert-manager issuer, the
+/// issuer annotation and one TLS entry for the rules' hosts; without one,
+/// a `secretName` is an error. An authored `tls` is dropped with a
+/// warning.
+fn managed_tls(
+    report: &mut Report<'_>,
+    owner: &Owner<'_>,
+    props: &Props<'_>,
+    lowered: &mut Node,
+    annotations: &mut Vec<(String, String)>,
+    issuer: Option<&str>,
+    hosts: &[String],
+) {
+    let span = props.node.span;
+    let secret = props.string(report, "secretName");
+    if secret.is_some_and(str::is_empty) {
+        report.error(
+            codes::INVALID_PROPERTY,
+            &props.at("secretName"),
+            "`secretName` must not be empty",
+        );
+    }
+    if props.has("tls") {
+        report.warning(
+            codes::INVALID_PROPERTY,
+            &props.at("tls"),
+            "`expose` ignores an authored `tls`: TLS is the platform's (its `certManagerClusterIssuer`)",
+        );
+    }
+    for key in ["secretName", "tls"] {
+        remove(lowered, key);
+    }
+    match issuer {
+        Some(issuer) => {
+            if let Some((_, written)) = annotations.iter().find(|(key, _)| key == ISSUER_ANNOTATION)
+                && written != issuer
+            {
+                report.error(
+                    codes::INVALID_PROPERTY,
+                    &props.at("annotations").key(ISSUER_ANNOTATION),
+                    format!("`{ISSUER_ANNOTATION}` is the platform's (`{issuer}`) and cannot be overridden"),
+                );
+            }
+            set(annotations, ISSUER_ANNOTATION, issuer);
+            let mut unique: Vec<String> = Vec::new();
+            for host in hosts {
+                if !unique.contains(host) {
+                    unique.push(host.clone());
+                }
+            }
+            let secret = secret
+                .filter(|secret| !secret.is_empty())
+                .map_or_else(|| format!("{}-tls", owner.component.name), str::to_owned);
+            let tls = Node::mapping([
+                ("hosts", Node::new(Tree::Seq(unique.iter().map(|host| text_node(host, span)).collect()), span)),
+                ("secretName", text_node(&secret, span)),
+            ]);
+            lowered.insert("tls", Node::new(Tree::Seq(vec![tls]), span));
+        }
+        None if secret.is_some_and(|secret| !secret.is_empty()) => report.error(
+            codes::INVALID_PROPERTY,
+            &props.at("secretName"),
+            "`secretName` needs platform-managed TLS, and the profile's `expose` has no `certManagerClusterIssuer`",
+        ),
+        None => {}
+    }
 }
 
 /// `allowedGroups`: oauth2-proxy style external authentication through

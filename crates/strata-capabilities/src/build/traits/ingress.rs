@@ -37,7 +37,7 @@ const KNOWN: &[&str] = &[
 const PATH_TYPES: &[&str] = &["Prefix", "Exact", "ImplementationSpecific"];
 
 /// Builds the Ingress; what it routes is recorded in `routes` for the
-/// generated NetworkPolicies.
+/// generated `NetworkPolicies`.
 pub(crate) fn build(
     report: &mut Report<'_>,
     owner: &Owner<'_>,
@@ -180,20 +180,19 @@ fn path(
     };
     super::check_backend_selector(report, path, explicit);
     let port_value = if number == 0 {
-        match port_name {
-            Some(name) => json!({"name": name}),
-            None => {
-                if !explicit && backend.port.is_none() {
-                    // Already reported: the component has no port.
-                } else {
-                    report.error(
-                        codes::INVALID_PROPERTY,
-                        &path.path,
-                        "the backend port cannot be determined: give the path a `port` or `portName`",
-                    );
-                }
-                json!({"number": 0})
+        if let Some(name) = port_name {
+            json!({"name": name})
+        } else {
+            if !explicit && backend.port.is_none() {
+                // Already reported: the component has no port.
+            } else {
+                report.error(
+                    codes::INVALID_PROPERTY,
+                    &path.path,
+                    "the backend port cannot be determined: give the path a `port` or `portName`",
+                );
             }
+            json!({"number": 0})
         }
     } else {
         json!({"number": number})

@@ -7,7 +7,7 @@
 //!
 //! What the routing traits (`ingress`, `httproute`, and `expose`, lowered
 //! to one of them) route is recorded as [`Route`]s, from which the
-//! NetworkPolicies a profile's `networkPolicy.trafficSources` asks for are
+//! `NetworkPolicies` a profile's `networkPolicy.trafficSources` asks for are
 //! generated ([`netpol`]).
 
 mod decorators;
@@ -56,7 +56,7 @@ pub(crate) fn apply(
     trait_type: &str,
     properties: &Node,
     routes: &mut Vec<Route>,
-    objects: &mut Vec<Value>,
+    objects: &mut [Value],
 ) -> Option<Vec<Value>> {
     let props = Props::root(properties);
     Some(match trait_type {
@@ -203,7 +203,7 @@ pub(crate) fn hostname_allowed(host: &str, wildcard: &str) -> bool {
 
 /// A route's `backendSelector`: only with an explicit backend, only
 /// `matchLabels`, not empty, text values. It only feeds the generated
-/// NetworkPolicies.
+/// `NetworkPolicies`.
 pub(crate) fn check_backend_selector(report: &mut Report<'_>, route: &Props<'_>, explicit: bool) {
     let Some(selector) = route.object(report, "backendSelector") else {
         return;
@@ -277,7 +277,7 @@ pub(crate) enum RoutePort {
     Name(String),
 }
 
-/// What one routing trait routes, for the generated NetworkPolicies.
+/// What one routing trait routes, for the generated `NetworkPolicies`.
 #[derive(Debug, Clone)]
 pub(crate) struct Route {
     /// The component the trait is on.

@@ -1,4 +1,4 @@
-//! The NetworkPolicies a profile asks for through a routing capability's
+//! The `NetworkPolicies` a profile asks for through a routing capability's
 //! `networkPolicy.trafficSources`: each routed component admits traffic
 //! from those sources on the ports its routes reach.
 //!
@@ -132,8 +132,8 @@ pub(crate) fn synthesize(routes: &[Route], targets: &[Target<'_>]) -> Vec<Policy
             object: policy(
                 &format!("{name}-allow-ingress-traffic"),
                 target.namespace,
-                selector,
-                rules,
+                &selector,
+                &rules,
             ),
         });
     }
@@ -144,8 +144,8 @@ pub(crate) fn synthesize(routes: &[Route], targets: &[Target<'_>]) -> Vec<Policy
             object: policy(
                 &format!("{service}-allow-ingress-traffic"),
                 namespace,
-                Value::Object(selector),
-                rules,
+                &Value::Object(selector),
+                &rules,
             ),
         });
     }
@@ -174,7 +174,7 @@ fn rule(peers: &[Value], mut ports: Vec<RoutePort>) -> Value {
     json!({"from": peers, "ports": ports})
 }
 
-fn policy(name: &str, namespace: &str, selector: Value, rules: Vec<Value>) -> Value {
+fn policy(name: &str, namespace: &str, selector: &Value, rules: &[Value]) -> Value {
     json!({
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",

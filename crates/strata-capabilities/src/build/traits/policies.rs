@@ -8,7 +8,7 @@
 //!   is kept, and an explicit `ingress: []` or `egress: []` writes that
 //!   policy type (Kure writes none, so `egress: []` denies ingress);
 //! - Kure's known bugs keep Kure's output with a warning: `rbac` binds a
-//!   ServiceAccount whose token is not mounted (B3), `volsync` backs up a
+//!   `ServiceAccount` whose token is not mounted (B3), `volsync` backs up a
 //!   claim the build does not make (B2); `--fix-kure-bugs` mounts the
 //!   token, and points `volsync` at the claim the component makes;
 //! - `fluxcd-patches` and `fluxcd-postbuild` change nothing in a build
@@ -253,8 +253,8 @@ pub(crate) fn cilium(report: &mut Report<'_>, owner: &Owner<'_>, props: &Props<'
     })]
 }
 
-/// Builds an `rbac` trait: a Role and RoleBinding for the component's
-/// ServiceAccount, and the cluster-wide pair with `clusterWide`.
+/// Builds an `rbac` trait: a Role and `RoleBinding` for the component's
+/// `ServiceAccount`, and the cluster-wide pair with `clusterWide`.
 pub(crate) fn rbac(
     report: &mut Report<'_>,
     owner: &Owner<'_>,
@@ -352,7 +352,7 @@ pub(crate) fn rbac(
     objects_out
 }
 
-/// Builds a `volsync` trait: a restic ReplicationSource backing up
+/// Builds a `volsync` trait: a restic `ReplicationSource` backing up
 /// `sourcePVC`.
 pub(crate) fn volsync(
     report: &mut Report<'_>,
@@ -461,7 +461,7 @@ pub(crate) fn volsync(
 
 /// The claim the component's objects make for `name`: a claim of that
 /// name, the claim of a pod volume of that name, or the first replica's
-/// claim of a StatefulSet claim template of that name.
+/// claim of a `StatefulSet` claim template of that name.
 fn claim_of(objects: &[Value], name: &str) -> Option<String> {
     if objects.iter().any(|object| {
         object["kind"] == "PersistentVolumeClaim" && object["metadata"]["name"] == name
