@@ -217,6 +217,11 @@ impl Builder {
                 Built::default()
             });
         self.problems.append(&mut report.problems);
+        if built.objects.is_empty() {
+            // Unusable properties, already reported: the traits would only
+            // report that the component has nothing they can act on.
+            return;
+        }
         let owner = traits::Owner {
             component: &component,
             component_type,

@@ -357,9 +357,10 @@ fn to_gateway(
             format!("`{key}` goes only with an Ingress, and the profile routes `expose` through a Gateway"),
         );
     }
-    for rule in props.objects(report, "rules") {
+    for (index, rule) in props.objects(report, "rules").iter().enumerate() {
         for key in ["host", "paths"] {
             if rule.has(key) {
+                strip_rule_key(&mut lowered, index, key);
                 report.error(
                     codes::INVALID_PROPERTY,
                     &rule.at(key),
@@ -405,6 +406,18 @@ fn to_gateway(
     ]);
     lowered.insert("parentRefs", Node::new(Tree::Seq(vec![parent]), span));
     keep_only(report, props, &lowered, GATEWAY_KEYS, "an HTTPRoute").then_some(lowered)
+}
+
+/// Removes `key` from the rule at `index` of `lowered` (reported
+/// already, so the lowered trait does not report it again).
+fn strip_rule_key(lowered: &mut Node, index: usize, key: &str) {
+    let segments = [
+        strata_syntax::Segment::Key("rules".to_owned()),
+        strata_syntax::Segment::Index(index),
+    ];
+    if let Some(rule) = lowered.at_mut(&segments) {
+        remove(rule, key);
+    }
 }
 
 /// Reports every key of `lowered` the lowered trait does not take (Kure

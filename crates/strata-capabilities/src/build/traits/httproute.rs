@@ -722,7 +722,16 @@ fn timeouts(report: &mut Report<'_>, block: &Props<'_>) -> Value {
     for (key, value) in [("request", request), ("backendRequest", backend)] {
         reported |= value.is_none() && is_set(block, key);
         if let Some(value) = value.filter(|value| value.nanos() > 0) {
-            out.insert(key.into(), json!(value.go_string()));
+            match gateway_duration(value) {
+                Some(text) => {
+                    out.insert(key.into(), json!(text));
+                }
+                None => report.error(
+                    codes::INVALID_PROPERTY,
+                    &block.at(key),
+                    format!("`{key}` cannot be written as a Gateway API duration (whole milliseconds, at most 99999 of each unit)"),
+                ),
+            }
         }
     }
     if out.is_empty() && !reported {
@@ -747,6 +756,56 @@ fn timeouts(report: &mut Report<'_>, block: &Props<'_>) -> Value {
         );
     }
     Value::Object(out)
+}
+
+/// A duration as the Gateway API accepts it (`^([0-9]{1,5}(h|m|s|ms)){1,4}$`):
+/// Go's `Duration.String()` when that fits, as Kure writes it (`1m30s`);
+/// otherwise its hours, minutes, seconds and milliseconds (`1s500ms` for
+/// `1500ms`, which Go writes `1.5s` and the API server refuses).
+fn gateway_duration(duration: Duration) -> Option<String> {
+    let go = duration.go_string();
+    if is_gateway_duration(&go) {
+        return Some(go);
+    }
+    let nanos = u64::try_from(duration.nanos()).ok()?;
+    if nanos % 1_000_000 != 0 {
+        return None;
+    }
+    let millis = nanos / 1_000_000;
+    let parts = [
+        (millis / 3_600_000, "h"),
+        (millis / 60_000 % 60, "m"),
+        (millis / 1000 % 60, "s"),
+        (millis % 1000, "ms"),
+    ];
+    let text: String = parts
+        .iter()
+        .filter(|(value, _)| *value > 0)
+        .map(|(value, unit)| format!("{value}{unit}"))
+        .collect();
+    is_gateway_duration(&text).then_some(text)
+}
+
+/// Whether `text` matches the Gateway API's duration pattern.
+fn is_gateway_duration(text: &str) -> bool {
+    let mut rest = text;
+    let mut groups = 0;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if !(1..=5).contains(&digits) {
+            return false;
+        }
+        rest = &rest[digits..];
+        let unit = ["ms", "h", "m", "s"]
+            .into_iter()
+            .find(|unit| rest.starts_with(unit));
+        let Some(unit) = unit else {
+            return false;
+        };
+        rest = &rest[unit.len()..];
+        groups += 1;
+    }
+    (1..=4).contains(&groups)
 }
 
 /// The Go duration of `key`; an invalid or negative one is reported, and

@@ -99,6 +99,8 @@ pub(crate) fn synthesize(routes: &[Route], targets: &[Target<'_>]) -> Vec<Policy
                 (None, None) => {}
             }
         }
+        // The route's own component first, then the siblings it reaches.
+        ports.sort_by_key(|(target, _)| *target != route.component);
         for (target, list) in ports {
             let rule = rule(peers, list);
             match by_component.iter_mut().find(|(name, _)| *name == target) {
