@@ -165,11 +165,12 @@ fn build(mut session: Session, args: &BuildArgs) -> Result<Done, Usage> {
         ));
     }
     let settings = args.check.settings(session.invocation.strict)?;
-    let rendered = check(&mut session, &args.check, settings);
     let options = BuildOptions {
+        registry: settings.registry.clone(),
         namespace: args.namespace.clone(),
         fix_kure_bugs: args.fix_kure_bugs,
     };
+    let rendered = check(&mut session, &args.check, settings);
     let manifests = rendered
         .and_then(|rendered| crate::build(&rendered, &options).report(&mut session.diagnostics));
     Ok(session.finish(|session| {

@@ -70,6 +70,33 @@ pub trait Handler: Send + Sync {
     fn check_properties(&self, _properties: &Node, _strict: bool) -> Option<Vec<Diagnostic>> {
         None
     }
+
+    /// The objects a custom trait adds to `capabilities build`, after its
+    /// component's (built-in traits are built by the build itself); the
+    /// error says why it cannot, and is reported at the trait. A handler
+    /// that only passes its rendering through adds none.
+    ///
+    /// # Errors
+    /// Why the trait cannot be built (a message, lowercase).
+    fn build(&self, input: &TraitInput<'_>) -> Result<Vec<serde_json::Value>, String> {
+        let _ = input;
+        Ok(Vec::new())
+    }
+}
+
+/// What a custom trait handler builds from.
+#[derive(Debug, Clone, Copy)]
+pub struct TraitInput<'a> {
+    /// The component's name.
+    pub component: &'a str,
+    /// The component's type.
+    pub component_type: &'a str,
+    /// The build's namespace.
+    pub namespace: &'a str,
+    /// The trait's effective properties: the profile's binding's rendering
+    /// merged under what the author wrote (passed through as bound, checked
+    /// only by a `CapabilityDefinition`).
+    pub properties: &'a serde_json::Value,
 }
 
 /// A built-in handler: a name, a kind and, when capability-aware, a schema.

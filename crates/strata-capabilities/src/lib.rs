@@ -57,7 +57,7 @@ mod rendering;
 pub use application::Dispatch;
 pub use build::{BuildOptions, Manifests, build, component_schema};
 pub use definitions::{Defined, Definitions};
-pub use handlers::{Handler, HandlerKind, PassThroughTrait, Registry, RegistryError};
+pub use handlers::{Handler, HandlerKind, PassThroughTrait, Registry, RegistryError, TraitInput};
 pub use model::{API_VERSION, Application, CapabilityDefinition, ClusterProfile};
 pub use package::{APP_FILE, DEFINITIONS_DIR, Package, RenderRequest, Rendered, Settings};
 pub use params::{PACKAGE_FILE, Supplied};

@@ -257,6 +257,10 @@ impl Dialect for Package {
         Package::outline(self)
     }
 
+    fn explain(&self, _db: &SourceDb, at: strata_syntax::Span) -> Option<String> {
+        Package::explain(self, at)
+    }
+
     fn schema_of(path: &Path) -> Option<&'static serde_json::Value> {
         crate::navigate::schema_of(path)
     }

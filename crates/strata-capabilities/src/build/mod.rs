@@ -22,6 +22,7 @@
 
 mod env;
 mod pod;
+mod postgres;
 mod probes;
 mod props;
 mod report;
@@ -36,6 +37,7 @@ use serde_json::Value;
 use strata_syntax::{Diagnostic, FieldPath, Mapping, Node, Outcome, Span, Value as Tree};
 
 use crate::codes;
+use crate::handlers::{Registry, TraitInput};
 use crate::package::Rendered;
 use report::Report;
 
@@ -46,14 +48,27 @@ const TIER_ANNOTATION: &str = "launcher.gokure.dev/tier";
 const TIERS: [&str; 3] = ["infra", "services", "apps"];
 
 /// What a build is asked for besides the Application and the profile.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone)]
 pub struct BuildOptions {
+    /// The handlers: custom traits are built by theirs
+    /// ([`crate::Handler::build`]).
+    pub registry: Registry,
     /// The namespace of every namespaced object (`-n`), over the
     /// Application's.
     pub namespace: Option<String>,
     /// Write the fixed output where Kure's is wrong (its bugs, listed in
     /// the manual), instead of Kure's output and a warning.
     pub fix_kure_bugs: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            registry: Registry::builtin(),
+            namespace: None,
+            fix_kure_bugs: false,
+        }
+    }
 }
 
 /// The objects of a build, in order.
@@ -63,6 +78,10 @@ pub struct Manifests {
     pub name: String,
     /// The objects.
     pub objects: Vec<Value>,
+    /// Where each object comes from: its component
+    /// (`spec.components[0]`) or trait (`spec.components[0].traits[1]`);
+    /// the root for a generated policy.
+    pub origins: Vec<FieldPath>,
 }
 
 impl Manifests {
@@ -99,14 +118,25 @@ pub(crate) struct Component<'a> {
 /// build reads them strictly.
 #[must_use]
 pub fn component_schema(component_type: &str) -> Option<&'static serde_json::Value> {
-    workloads::schema(component_type)
+    match component_type {
+        "postgresql" => Some(postgres::schema()),
+        _ => workloads::schema(component_type),
+    }
 }
 
 /// Builds the Application of `rendered` (see the module documentation).
 pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> {
-    let Some(application) = &rendered.application else {
-        return Outcome::failed(Vec::new());
-    };
+    match &rendered.application {
+        Some(application) => build_application(application, options).valid(),
+        None => Outcome::failed(Vec::new()),
+    }
+}
+
+/// Builds an effective Application (each trait's properties merged with
+/// its binding, as [`crate::Dispatch`] gives it): the objects built, and
+/// every problem, even when some are errors (the editor shows what the
+/// rest builds).
+pub(crate) fn build_application(application: &Node, options: &BuildOptions) -> Outcome<Manifests> {
     let metadata = application.get("metadata");
     let text = |key: &str| {
         metadata
@@ -121,6 +151,7 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
         .or_else(|| text("namespace"))
         .unwrap_or_else(|| "default".to_owned());
     let mut builder = Builder {
+        registry: &options.registry,
         namespace,
         fixes: options.fix_kure_bugs,
         problems: policies(application),
@@ -148,9 +179,17 @@ pub fn build(rendered: &Rendered, options: &BuildOptions) -> Outcome<Manifests> 
         })
         .collect();
     problems.extend(duplicates(&ordered));
-    let objects = ordered.into_iter().map(|(object, _)| object).collect();
+    let (objects, origins) = ordered
+        .into_iter()
+        .map(|(object, origin)| (object, origin.path))
+        .unzip();
     let name = text("name").unwrap_or_default();
-    Outcome::new(Some(Manifests { name, objects }), problems).valid()
+    let manifests = Manifests {
+        name,
+        objects,
+        origins,
+    };
+    Outcome::new(Some(manifests), problems)
 }
 
 /// Kure's launcher has no policy handler: every `spec.policies` entry is
@@ -174,7 +213,9 @@ fn policies(application: &Node) -> Vec<Diagnostic> {
 }
 
 /// A build in progress.
-struct Builder {
+struct Builder<'r> {
+    /// The handlers, for custom traits.
+    registry: &'r Registry,
     /// The namespace of every namespaced object.
     namespace: String,
     /// Whether Kure's bugs are fixed in the output.
@@ -189,7 +230,7 @@ struct Builder {
     targets: Vec<(usize, String, String, String)>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// Builds one component, then its traits, in order.
     fn component(&mut self, node: &Node, path: &FieldPath) {
         let component_type = node.get("type").and_then(Node::as_str).unwrap_or_default();
@@ -205,17 +246,18 @@ impl Builder {
             fixes: self.fixes,
         };
         let mut report = Report::new(properties, path.key("properties"));
-        let built =
-            workloads::build(&mut report, &component, component_type).unwrap_or_else(|| {
-                report.error(
-                    codes::UNSUPPORTED_COMPONENT,
-                    &FieldPath::root(),
-                    format!(
-                        "`capabilities build` does not build `{component_type}` components yet"
-                    ),
-                );
-                Built::default()
-            });
+        let built = match component_type {
+            "postgresql" => Some(postgres::build(&mut report, &component)),
+            _ => workloads::build(&mut report, &component, component_type),
+        };
+        let built = built.unwrap_or_else(|| {
+            report.error(
+                codes::UNSUPPORTED_COMPONENT,
+                &FieldPath::root(),
+                format!("`capabilities build` does not build `{component_type}` components yet"),
+            );
+            Built::default()
+        });
         self.problems.append(&mut report.problems);
         if built.objects.is_empty() {
             // Unusable properties, already reported: the traits would only
@@ -247,14 +289,13 @@ impl Builder {
                 &mut objects,
             )
             .unwrap_or_else(|| {
-                report.error(
-                    codes::UNSUPPORTED_TRAIT,
-                    &FieldPath::root(),
-                    format!(
-                        "`capabilities build` has no handler that builds `{trait_type}` traits"
-                    ),
-                );
-                Vec::new()
+                Self::custom_trait(
+                    self.registry,
+                    &mut report,
+                    &owner,
+                    trait_type,
+                    trait_properties,
+                )
             });
             self.problems.append(&mut report.problems);
             let origin = Origin::at(written, &trait_path);
@@ -274,6 +315,50 @@ impl Builder {
         tier.components
             .extend(objects.into_iter().map(|object| (object, origin.clone())));
         tier.traits.extend(trait_objects);
+    }
+
+    /// A custom trait, built by its registered handler.
+    fn custom_trait(
+        registry: &Registry,
+        report: &mut Report<'_>,
+        owner: &traits::Owner<'_>,
+        trait_type: &str,
+        properties: &Node,
+    ) -> Vec<Value> {
+        let Some(handler) = registry.get(trait_type) else {
+            report.error(
+                codes::UNSUPPORTED_TRAIT,
+                &FieldPath::root(),
+                format!("no handler is registered to build `{trait_type}` traits"),
+            );
+            return Vec::new();
+        };
+        let properties = properties.to_json_value();
+        let input = TraitInput {
+            component: owner.component.name,
+            component_type: owner.component_type,
+            namespace: owner.component.namespace,
+            properties: &properties,
+        };
+        match handler.build(&input) {
+            Ok(objects) if objects.is_empty() => {
+                report.warning(
+                    codes::NO_EFFECT,
+                    &FieldPath::root(),
+                    format!("the custom trait `{trait_type}` builds no objects: its handler passes its rendering through only"),
+                );
+                objects
+            }
+            Ok(objects) => objects,
+            Err(why) => {
+                report.error(
+                    codes::UNSUPPORTED_TRAIT,
+                    &FieldPath::root(),
+                    format!("the handler of `{trait_type}` cannot build it: {why}"),
+                );
+                Vec::new()
+            }
+        }
     }
 
     /// The generated policies the routes ask for, each in its target's tier.

@@ -14,62 +14,51 @@
 //! of its own, so routing traits have nothing to reach.
 //!
 //! **Defaults** (Kure's): the image `ghcr.io/cloudnative-pg/postgresql:16`
-//! (`version`, unless `imageName` is given), a `1Gi` volume, one instance
-//! (`enablePDB` from two), a pooler of three `rw` instances in `session`
-//! mode, a synchronous `number` of 1, and once `affinity` is written,
-//! `enablePodAntiAffinity: true` with the topology key
-//! `kubernetes.io/hostname`.
+//! (`version` is its tag, unless `imageName` is given), a `1Gi` volume, one
+//! instance (`enablePDB` from two), a pooler of three `rw` instances in
+//! `session` mode, a synchronous `number` of 1, and once `affinity` is
+//! written, `enablePodAntiAffinity: true` by `kubernetes.io/hostname`.
 //!
-//! **Go's zero values**: what Kure's Go types always write is written here
-//! too: the Cluster's `affinity: {}`, `resources: {}` and
-//! `postgresql.syncReplicaElectionConstraint.enabled: false`, a synchronous
-//! block's `failoverQuorum: false`, the `ObjectStore`'s
+//! **Go's zero values**: what Kure's Go types always write is written too
+//! (the Cluster's `affinity: {}`, `resources: {}` and
+//! `postgresql.syncReplicaElectionConstraint.enabled: false`, a
+//! synchronous block's `failoverQuorum: false`, the `ObjectStore`'s
 //! `instanceSidecarConfiguration.resources: {}`, an extension's `ensure:
-//! present`. What Go's `omitempty` leaves out stays out: empty text and
-//! maps, `false` role flags, a role's `ensure: present` and a database's
-//! `databaseReclaimPolicy: retain` (both `CloudNativePG`'s defaults).
-//! Quantities under `resources` are written canonically (`1024Mi` is
-//! `1Gi`); `storageSize` as written.
+//! present`); what Go's `omitempty` leaves out stays out (empty text, lists
+//! and maps, `false` role flags, a role's `ensure: present`, a database's
+//! `databaseReclaimPolicy: retain`). Quantities under `resources` are
+//! canonical (`1024Mi` is `1Gi`); `storageSize` is written as given.
 //!
 //! **Stricter than Kure**, where Kure drops or misreads what is written, or
-//! writes an object `CloudNativePG` refuses (the manual lists each case):
-//! - Properties are decoded strictly: an unknown key or a value of the
-//!   wrong type is an error at any depth, also in
-//!   `externalClusters[].barmanObjectStore` (Kure drops its unknown keys)
-//!   and in list entries Kure skips (extensions, custom queries).
-//! - The values of text maps (`postgresql.parameters`,
-//!   `pooler.parameters`, `inheritedMetadata`, `affinity.nodeSelector`,
-//!   `externalClusters[].connectionParameters`) may be numbers or
-//!   booleans, written as their text (`max_connections: 200` is `"200"`),
-//!   since `CloudNativePG` takes text; Kure drops them.
-//! - `version` may be a whole number (`15` is `"15"`; Kure falls back to
-//!   16), and must make an image tag.
-//! - Keys whose absence makes Kure drop a block are required:
-//!   `externalClusters[].name`, `replication.synchronous.method`,
-//!   `bootstrap.*.source`, `backup.destinationPath`, and every object
-//!   store's `destinationPath`; none may be empty.
-//! - Values `CloudNativePG` or Kubernetes refuse, or that Kure turns into
-//!   another: `storageSize` not a quantity above 0, `replicas` below 1, a
-//!   synchronous `number` below 1, pooler `instances` below 1 (Kure leaves
-//!   them out, and one runs), `poolMode: statement`, a role's
-//!   `connectionLimit: 0` (Kure leaves it out, which means no limit) or
-//!   below -1, a `retentionPolicy` not like `30d`, a `Database` whose name
-//!   `<component>-<database>` is not a DNS-1123 subdomain, a bootstrap
-//!   source no external cluster is named after, two external clusters of
-//!   one name, or one with neither `connectionParameters` nor
+//! writes an object `CloudNativePG` or Kubernetes refuses:
+//! - Decoding is strict: an unknown key or a wrong type is an error at any
+//!   depth, `externalClusters[].barmanObjectStore` included.
+//! - Text maps (`parameters`, `inheritedMetadata`, `nodeSelector`,
+//!   `connectionParameters`) take numbers and booleans as their text
+//!   (`max_connections: 200` is `"200"`), where Kure drops them.
+//! - `version` may be a whole number (Kure falls back to 16 for `15`), and
+//!   must make an image tag.
+//! - What Kure drops a block without is required and not empty: external
+//!   clusters' `name`, the synchronous `method`, a bootstrap `source`, each
+//!   store's `destinationPath`; custom queries need `enabled: true`.
+//! - Errors: `storageSize` not a quantity above 0; `replicas`, a
+//!   synchronous `number` or pooler `instances` below 1 (Kure leaves the
+//!   latter out: one runs); `poolMode: statement`; `connectionLimit: 0`
+//!   (Kure leaves it out: no limit) or below -1; a `retentionPolicy` unlike
+//!   `30d`; a `podAntiAffinityType` besides `preferred` and `required`; a
+//!   `Database` name `<component>-<database>` that is not a DNS-1123
+//!   subdomain; a bootstrap source no external cluster is named; external
+//!   clusters of one name, or with neither `connectionParameters` nor
 //!   `barmanObjectStore`.
-//! - `podAntiAffinityType` is `preferred` or `required`, and custom
-//!   monitoring queries need `monitoring.enabled: true` (Kure drops them
-//!   otherwise).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use strata_k8s::names::is_dns1123_subdomain;
-use strata_k8s::{Quantity, parse_quantity};
+use strata_k8s::parse_quantity;
 use strata_schema::Decoder;
 use strata_syntax::{FieldPath, go_float};
 
@@ -84,8 +73,14 @@ const CNPG: &str = "postgresql.cnpg.io/v1";
 /// The API version of the Barman Cloud plugin's `ObjectStore`.
 const BARMAN: &str = "barmancloud.cnpg.io/v1";
 
+/// Kure's topology key of anti-affinity.
+const HOSTNAME: &str = "kubernetes.io/hostname";
+
 /// The image a `version` is a tag of.
 const DEFAULT_IMAGE: &str = "ghcr.io/cloudnative-pg/postgresql";
+
+/// The maps of Barman's type whose values are the user's.
+const TAG_MAPS: [&str; 2] = ["tags", "historyTags"];
 
 /// The decoder of the properties.
 static PROPERTIES: LazyLock<Decoder<Properties>> = LazyLock::new(Decoder::new);
@@ -100,7 +95,7 @@ struct Properties {
     /// `cnpg`, the only provider (the default); read to be checked only.
     #[serde(rename = "provider")]
     _provider: Option<Provider>,
-    /// The major version, the tag of the default image (`16`).
+    /// The major version, the default image's tag (`16`).
     version: Option<Version>,
     /// The image, instead of `ghcr.io/cloudnative-pg/postgresql:<version>`.
     image_name: Option<String>,
@@ -111,7 +106,7 @@ struct Properties {
     /// Each instance's CPU and memory.
     resources: Option<ClusterResources>,
     /// In-tree Barman backups to an object store.
-    backup: Option<Backup>,
+    backup: Option<Store>,
     /// A `PodMonitor`, and custom queries.
     monitoring: Option<Monitoring>,
     /// A `PgBouncer` pooler.
@@ -139,11 +134,10 @@ struct Properties {
     affinity: Option<Affinity>,
 }
 
-/// The database operators Kure supports.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+/// The database operators Kure supports: `cnpg`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Provider {
-    /// `CloudNativePG`.
     Cnpg,
 }
 
@@ -151,23 +145,18 @@ enum Provider {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum Version {
-    /// `"16"`.
     Text(String),
-    /// `16`.
     Number(i64),
 }
 
-/// A value of a text map: text, or a number or boolean taken as its text.
+/// A value of a text map: text (`256MB`), or a number (`200`, `1.1`) or a
+/// boolean taken as its text.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum Setting {
-    /// `256MB`.
     Text(String),
-    /// `200`.
     Whole(i64),
-    /// `1.1`.
     Fraction(f64),
-    /// `true`.
     Flag(bool),
 }
 
@@ -201,11 +190,12 @@ struct CpuMemory {
     memory: Option<QuantityValue>,
 }
 
-/// In-tree Barman backups.
+/// An object store Kure writes the settings of: in-tree backups
+/// (`backup`, which has no `serverName`) or an `ObjectStore`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Backup {
-    /// Where backups go (`s3://bucket/path`).
+struct Store {
+    /// Where backups and WAL go (`s3://bucket/path`).
     destination_path: String,
     /// The object store's endpoint.
     #[serde(rename = "endpointURL")]
@@ -216,24 +206,26 @@ struct Backup {
     retention_policy: Option<String>,
 }
 
+/// A Barman Cloud `ObjectStore`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ObjectStore {
+    /// The store.
+    #[serde(flatten)]
+    store: Store,
+    /// The server's name in the store (the cluster's).
+    server_name: Option<String>,
+}
+
 /// Monitoring.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Monitoring {
     /// Write a `PodMonitor` (and the custom queries).
     enabled: Option<bool>,
-    /// ConfigMap keys with queries of their own.
+    /// ConfigMap keys holding queries of their own.
     #[serde(default)]
-    custom_queries: Vec<CustomQuery>,
-}
-
-/// A ConfigMap's key holding monitoring queries.
-#[derive(Debug, Deserialize, JsonSchema)]
-struct CustomQuery {
-    /// The ConfigMap.
-    name: String,
-    /// The key.
-    key: String,
+    custom_queries: Vec<KeySelector>,
 }
 
 /// A `PgBouncer` pooler in front of the cluster.
@@ -255,24 +247,19 @@ struct Pooler {
 }
 
 /// The instances a pooler sends connections to.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum PoolerType {
-    /// The primary.
     Rw,
-    /// The replicas.
     Ro,
 }
 
 /// When a pooled server connection is handed back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum PoolMode {
-    /// When the client disconnects.
     Session,
-    /// After each transaction.
     Transaction,
-    /// After each statement (which `CloudNativePG` refuses).
     Statement,
 }
 
@@ -325,22 +312,18 @@ struct Synchronous {
 }
 
 /// How synchronous standbys are chosen.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum SyncMethod {
-    /// Any of them (quorum).
     Any,
-    /// The first ones (priority).
     First,
 }
 
 /// Whether commits wait when too few standbys answer.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Durability {
-    /// They wait.
     Required,
-    /// They go on.
     Preferred,
 }
 
@@ -394,31 +377,12 @@ struct Role {
     in_roles: Vec<String>,
 }
 
-/// Whether something is to exist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+/// Whether something is to exist: `present` or `absent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Ensure {
-    /// It exists.
     Present,
-    /// It does not.
     Absent,
-}
-
-/// A Barman Cloud `ObjectStore`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct ObjectStore {
-    /// Where backups and WAL go (`s3://bucket/path`).
-    destination_path: String,
-    /// The object store's endpoint.
-    #[serde(rename = "endpointURL")]
-    endpoint_url: Option<String>,
-    /// A Secret with `ACCESS_KEY_ID` and `SECRET_ACCESS_KEY`.
-    secret_name: Option<String>,
-    /// How long backups are kept (`30d`, `4w`, `6m`).
-    retention_policy: Option<String>,
-    /// The server's name in the store (the cluster's).
-    server_name: Option<String>,
 }
 
 /// A database, as a `Database` object.
@@ -443,9 +407,7 @@ struct Database {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum ReclaimPolicy {
-    /// It stays.
     Retain,
-    /// It is dropped.
     Delete,
 }
 
@@ -461,6 +423,7 @@ struct Extension {
 /// Where the instances are scheduled.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[expect(clippy::struct_field_names, reason = "CloudNativePG's field names")]
 struct Affinity {
     /// Keep instances apart (true).
     enable_pod_anti_affinity: Option<bool>,
@@ -473,137 +436,94 @@ struct Affinity {
     node_selector: Texts,
 }
 
-/// Barman's object store settings, as `CloudNativePG` defines them.
-#[derive(Debug, Deserialize, JsonSchema)]
+/// Barman's object store settings: `CloudNativePG`'s
+/// `BarmanObjectStoreConfiguration` (`barman-cloud`'s `pkg/api`) key for
+/// key, written back as Go writes the type (see [`omit_empty`]). The
+/// types below are its parts.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct BarmanStore {
-    /// Where backups and WAL are (`s3://bucket/path`).
     destination_path: String,
-    /// The endpoint.
     #[serde(rename = "endpointURL")]
     endpoint_url: Option<String>,
-    /// The endpoint's CA bundle.
     #[serde(rename = "endpointCA")]
     endpoint_ca: Option<KeySelector>,
-    /// The server's name in the store.
     server_name: Option<String>,
-    /// S3 credentials.
     s3_credentials: Option<S3Credentials>,
-    /// Azure credentials.
     azure_credentials: Option<AzureCredentials>,
-    /// Google Cloud credentials.
     google_credentials: Option<GoogleCredentials>,
-    /// WAL settings.
     wal: Option<WalSettings>,
-    /// Base backup settings.
     data: Option<DataSettings>,
-    /// Tags of backup files.
-    #[serde(default)]
-    tags: BTreeMap<String, String>,
-    /// Tags of history files.
-    #[serde(default)]
-    history_tags: BTreeMap<String, String>,
+    tags: Option<BTreeMap<String, String>>,
+    history_tags: Option<BTreeMap<String, String>>,
 }
 
-/// A key of a Secret.
-#[derive(Debug, Deserialize, JsonSchema)]
+/// A key of a Secret (or of a ConfigMap, for monitoring queries).
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 struct KeySelector {
-    /// The Secret.
+    #[schemars(length(min = 1))]
     name: String,
-    /// The key.
+    #[schemars(length(min = 1))]
     key: String,
 }
 
-impl KeySelector {
-    /// As Go writes it: both fields, always.
-    fn json(&self) -> Value {
-        json!({"key": self.key, "name": self.name})
-    }
-}
-
 /// S3 credentials.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct S3Credentials {
-    /// The access key id.
     access_key_id: Option<KeySelector>,
-    /// The secret access key.
     secret_access_key: Option<KeySelector>,
-    /// The region.
     region: Option<KeySelector>,
-    /// A session token.
     session_token: Option<KeySelector>,
-    /// Use the pod's IAM role instead.
     #[serde(rename = "inheritFromIAMRole")]
     inherit_from_iam_role: Option<bool>,
 }
 
 /// Azure credentials.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct AzureCredentials {
-    /// A connection string.
     connection_string: Option<KeySelector>,
-    /// The storage account.
     storage_account: Option<KeySelector>,
-    /// The storage key.
     storage_key: Option<KeySelector>,
-    /// A SAS token.
     storage_sas_token: Option<KeySelector>,
-    /// Use Azure AD.
     #[serde(rename = "inheritFromAzureAD")]
     inherit_from_azure_ad: Option<bool>,
-    /// Use the default Azure credentials.
     #[serde(rename = "useDefaultAzureCredentials")]
     use_default: Option<bool>,
 }
 
 /// Google Cloud credentials.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct GoogleCredentials {
-    /// The application credentials.
     application_credentials: Option<KeySelector>,
-    /// Use GKE's workload identity.
     gke_environment: Option<bool>,
 }
 
 /// How WAL is archived.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct WalSettings {
-    /// The compression.
     compression: Option<String>,
-    /// The encryption.
     encryption: Option<String>,
-    /// Files archived or restored at once.
+    #[schemars(range(min = 1))]
     max_parallel: Option<i64>,
-    /// Extra arguments of `barman-cloud-wal-archive`.
-    #[serde(default)]
-    archive_additional_command_args: Vec<String>,
-    /// Extra arguments of `barman-cloud-wal-restore`.
-    #[serde(default)]
-    restore_additional_command_args: Vec<String>,
+    archive_additional_command_args: Option<Vec<String>>,
+    restore_additional_command_args: Option<Vec<String>>,
 }
 
 /// How base backups are taken.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct DataSettings {
-    /// The compression.
     compression: Option<String>,
-    /// The encryption.
     encryption: Option<String>,
-    /// Parallel upload jobs.
+    #[schemars(range(min = 1))]
     jobs: Option<i64>,
-    /// Checkpoint at once.
     immediate_checkpoint: Option<bool>,
-    /// Extra arguments of `barman-cloud-backup`.
-    #[serde(default)]
-    additional_command_args: Vec<String>,
-    /// Extra arguments of `barman-cloud-restore`.
-    #[serde(default)]
-    restore_additional_command_args: Vec<String>,
+    additional_command_args: Option<Vec<String>>,
+    restore_additional_command_args: Option<Vec<String>>,
 }
 
 /// The JSON Schema of the properties.
@@ -611,11 +531,11 @@ pub(crate) fn schema() -> &'static serde_json::Value {
     PROPERTIES.schema()
 }
 
-/// Builds a `postgresql` component: its objects in Kure's order (module
-/// documentation).
+/// Builds a `postgresql` component: its objects in Kure's order (see the
+/// module documentation).
 pub(crate) fn build(report: &mut Report<'_>, component: &Component<'_>) -> Built {
-    let properties = match PROPERTIES.decode(component.properties) {
-        Ok(properties) => properties,
+    let props = match PROPERTIES.decode(component.properties) {
+        Ok(props) => props,
         Err(problems) => {
             for problem in problems {
                 let path = problem.path.clone().unwrap_or_else(FieldPath::root);
@@ -624,16 +544,16 @@ pub(crate) fn build(report: &mut Report<'_>, component: &Component<'_>) -> Built
             return Built::default();
         }
     };
-    let mut objects = vec![cluster(report, component, &properties)];
-    if let Some(pooler) = &properties.pooler {
+    let mut objects = vec![cluster(report, component, &props)];
+    if let Some(pooler) = &props.pooler {
         objects.extend(pooler_object(report, component, pooler));
     }
-    if let Some(store) = &properties.object_store {
+    if let Some(store) = &props.object_store {
         objects.push(object_store(report, component, store));
     }
-    let path = FieldPath::root().key("databases");
-    for (index, entry) in properties.databases.iter().enumerate() {
-        objects.push(database(report, component, &path.index(index), entry));
+    for (index, entry) in props.databases.iter().enumerate() {
+        let at = path("databases").index(index);
+        objects.push(database(report, component, &at, entry));
     }
     Built {
         objects,
@@ -641,73 +561,21 @@ pub(crate) fn build(report: &mut Report<'_>, component: &Component<'_>) -> Built
     }
 }
 
-/// An object of `kind` named `name` in the build's namespace; Kure's
-/// `cnpg` constructors set no labels.
-fn object(
-    api_version: &str,
-    kind: &str,
-    component: &Component<'_>,
-    name: &str,
-    spec: Map<String, Value>,
-) -> Value {
-    json!({
-        "apiVersion": api_version,
-        "kind": kind,
-        "metadata": {"name": name, "namespace": component.namespace},
-        "spec": Value::Object(spec),
-    })
+/// The path of a property.
+fn path(key: &str) -> FieldPath {
+    FieldPath::root().key(key)
 }
 
-/// Puts `value` at `key` unless it is empty text, which Go's `omitempty`
-/// leaves out.
-fn put_text(map: &mut Map<String, Value>, key: &str, value: Option<&str>) {
-    if let Some(value) = value.filter(|value| !value.is_empty()) {
-        map.insert(key.to_owned(), json!(value));
-    }
-}
-
-/// Puts `true` at `key`; Go's `omitempty` leaves `false` out.
-fn put_flag(map: &mut Map<String, Value>, key: &str, value: Option<bool>) {
-    if value == Some(true) {
-        map.insert(key.to_owned(), Value::Bool(true));
-    }
-}
-
-/// Puts `value` at `key` when there is one.
-fn put(map: &mut Map<String, Value>, key: &str, value: Option<Value>) {
-    if let Some(value) = value {
-        map.insert(key.to_owned(), value);
-    }
-}
-
-/// Puts `items` at `key` unless there are none.
-fn put_list(map: &mut Map<String, Value>, key: &str, items: &[String]) {
-    if !items.is_empty() {
-        map.insert(key.to_owned(), json!(items));
-    }
-}
-
-/// A text map, its values as text; `None` when empty, as Go leaves an
-/// empty map out.
-fn texts(map: &Texts) -> Option<Value> {
-    (!map.is_empty()).then(|| {
-        Value::Object(
-            map.iter()
-                .map(|(key, value)| (key.clone(), Value::String(value.text())))
-                .collect(),
-        )
-    })
+/// An error about a bad value at `at`.
+fn invalid(report: &mut Report<'_>, at: &FieldPath, message: impl Into<String>) {
+    report.error(codes::INVALID_PROPERTY, at, message);
 }
 
 /// Reports the `key` under `at` when its `text` is empty: Kure requires
 /// it, and treats empty text as none.
 fn filled(report: &mut Report<'_>, at: &FieldPath, key: &str, text: &str) {
     if text.is_empty() {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &at.key(key),
-            format!("`{key}` may not be empty"),
-        );
+        invalid(report, &at.key(key), format!("`{key}` may not be empty"));
     }
 }
 
@@ -717,73 +585,113 @@ fn in_range(low: i64, count: i64) -> bool {
     (low..=i64::from(i32::MAX)).contains(&count)
 }
 
+/// Text, unless empty: Go's `omitempty` leaves empty text out.
+fn nonempty(text: Option<&str>) -> Option<&str> {
+    text.filter(|text| !text.is_empty())
+}
+
+/// `object` without its null fields. Fields Go's `omitempty` leaves out
+/// are built as `None`, which `json!` writes as null.
+fn present(mut object: Value) -> Value {
+    if let Value::Object(fields) = &mut object {
+        fields.retain(|_, field| !field.is_null());
+    }
+    object
+}
+
+/// A text map, its values as text; none when empty, which Go leaves out.
+fn texts(map: &Texts) -> Option<Value> {
+    let entries = map
+        .iter()
+        .map(|(key, value)| (key.clone(), json!(value.text())));
+    (!map.is_empty()).then(|| Value::Object(entries.collect()))
+}
+
+/// Leaves out of a value of Barman's type, at every depth, what Go's
+/// `omitempty` leaves out: null, empty text, `false`, empty lists and
+/// empty tag maps. Other empty objects stay, as Go keeps a pointer to an
+/// empty struct; the tag maps' values are the user's, kept as written.
+fn omit_empty(value: &mut Value) {
+    let Value::Object(fields) = value else {
+        return;
+    };
+    fields.retain(|key, field| match field {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(text) => !text.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(map) => !map.is_empty() || !TAG_MAPS.contains(&key.as_str()),
+        Value::Bool(true) | Value::Number(_) => true,
+    });
+    for (key, field) in fields.iter_mut() {
+        if !TAG_MAPS.contains(&key.as_str()) {
+            omit_empty(field);
+        }
+    }
+}
+
+/// An object of `kind` named `name` in the build's namespace, without
+/// the null fields of `spec`; Kure's `cnpg` constructors set no labels.
+fn object(kind: &str, component: &Component<'_>, name: &str, spec: Value) -> Value {
+    let api_version = if kind == "ObjectStore" { BARMAN } else { CNPG };
+    json!({
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": name, "namespace": component.namespace},
+        "spec": present(spec),
+    })
+}
+
 /// The `Cluster`.
-fn cluster(report: &mut Report<'_>, component: &Component<'_>, properties: &Properties) -> Value {
-    let instances = properties.replicas.unwrap_or(1);
+fn cluster(report: &mut Report<'_>, component: &Component<'_>, props: &Properties) -> Value {
+    let instances = props.replicas.unwrap_or(1);
     if !in_range(1, instances) {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &FieldPath::root().key("replicas"),
-            format!("`replicas` is between 1 and {}, not {instances}", i32::MAX),
-        );
+        let message = format!("`replicas` is between 1 and {}, not {instances}", i32::MAX);
+        invalid(report, &path("replicas"), message);
         report.help("`CloudNativePG` runs at least one instance");
     }
-    let size = storage_size(report, properties.storage_size.as_deref());
-    let mut spec = Map::new();
-    for (key, value) in [
-        ("affinity", affinity(properties.affinity.as_ref())),
-        ("enablePDB", json!(instances > 1)),
-        ("imageName", json!(image(report, properties))),
-        ("instances", json!(instances)),
-        ("postgresql", postgresql(report, properties)),
-        ("primaryUpdateStrategy", json!("unsupervised")),
-        ("resources", resources(report, properties.resources.as_ref())),
-        ("storage", json!({"size": size})),
-    ] {
-        spec.insert(key.to_owned(), value);
-    }
-    let metadata = properties.inherited_metadata.as_ref();
-    put(&mut spec, "inheritedMetadata", metadata.and_then(inherited_metadata));
-    put(&mut spec, "backup", backup(report, properties.backup.as_ref()));
-    put(&mut spec, "monitoring", monitoring(report, properties.monitoring.as_ref()));
-    put(&mut spec, "bootstrap", bootstrap(report, properties));
-    put(
-        &mut spec,
-        "externalClusters",
-        external_clusters(report, &properties.external_clusters),
-    );
-    put(&mut spec, "managed", managed(report, &properties.managed_roles));
-    if properties.object_store.is_some() {
-        // The cluster archives its WAL through the plugin, to the
-        // `ObjectStore` of its own name.
-        spec.insert(
-            "plugins".to_owned(),
-            json!([{
-                "isWALArchiver": true,
-                "name": "barman-cloud.barmancloud.cnpg.io",
-                "parameters": {"objectStoreName": component.name},
-            }]),
-        );
-    }
-    object(CNPG, "Cluster", component, component.name, spec)
+    // The cluster archives its WAL through the Barman Cloud plugin, to the
+    // `ObjectStore` of its own name.
+    let plugins = props.object_store.as_ref().map(|_| {
+        json!([{
+            "isWALArchiver": true,
+            "name": "barman-cloud.barmancloud.cnpg.io",
+            "parameters": {"objectStoreName": component.name},
+        }])
+    });
+    let metadata = props.inherited_metadata.as_ref();
+    let spec = json!({
+        "affinity": affinity(props.affinity.as_ref()),
+        "backup": backup(report, props.backup.as_ref()),
+        "bootstrap": bootstrap(report, props),
+        "enablePDB": instances > 1,
+        "externalClusters": external_clusters(report, &props.external_clusters),
+        "imageName": image(report, props),
+        "inheritedMetadata": metadata.and_then(inherited),
+        "instances": instances,
+        "managed": managed(report, &props.managed_roles),
+        "monitoring": monitoring(report, props.monitoring.as_ref()),
+        "plugins": plugins,
+        "postgresql": postgresql(report, props),
+        "primaryUpdateStrategy": "unsupervised",
+        "resources": resources(report, props.resources.as_ref()),
+        "storage": {"size": storage_size(report, props.storage_size.as_deref())},
+    });
+    object("Cluster", component, component.name, spec)
 }
 
 /// The image: `imageName`, else the default image tagged with `version`.
-fn image(report: &mut Report<'_>, properties: &Properties) -> String {
-    if let Some(name) = properties.image_name.as_deref().filter(|name| !name.is_empty()) {
+fn image(report: &mut Report<'_>, props: &Properties) -> String {
+    if let Some(name) = nonempty(props.image_name.as_deref()) {
         return name.to_owned();
     }
-    let version = match &properties.version {
+    let version = match &props.version {
         None => "16".to_owned(),
         Some(Version::Text(text)) => text.clone(),
         Some(Version::Number(number)) => number.to_string(),
     };
     if !is_tag(&version) {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &FieldPath::root().key("version"),
-            format!("`{version}` cannot be an image tag, as in `{DEFAULT_IMAGE}:<version>`"),
-        );
+        let message = format!("`{version}` cannot be the tag of `{DEFAULT_IMAGE}:<version>`");
+        invalid(report, &path("version"), message);
         report.help("write a version such as `16` or `16.4`, or give `imageName`");
     }
     format!("{DEFAULT_IMAGE}:{version}")
@@ -797,8 +705,8 @@ fn is_tag(tag: &str) -> bool {
         && tag.chars().all(|c| word(c) || c == '.' || c == '-')
 }
 
-/// The volume's size, as written: it must be a quantity above 0, which
-/// Kure does not check.
+/// The volume's size, as written; Kure does not check it, here it must be
+/// a quantity above 0.
 fn storage_size<'a>(report: &mut Report<'_>, size: Option<&'a str>) -> &'a str {
     let size = size.unwrap_or("1Gi");
     let problem = match parse_quantity(size) {
@@ -806,246 +714,213 @@ fn storage_size<'a>(report: &mut Report<'_>, size: Option<&'a str>) -> &'a str {
         Ok(_) => "a volume is larger than 0".to_owned(),
         Err(why) => format!("it is not a Kubernetes quantity: {why}"),
     };
-    report.error(
-        codes::INVALID_PROPERTY,
-        &FieldPath::root().key("storageSize"),
-        format!("`{size}` is not a storage size: {problem}"),
-    );
+    let message = format!("`{size}` is not a storage size: {problem}");
+    invalid(report, &path("storageSize"), message);
     size
 }
 
 /// `spec.affinity`: `{}` unless `affinity` is written, which turns
 /// anti-affinity on by default.
 fn affinity(affinity: Option<&Affinity>) -> Value {
-    let mut written = Map::new();
-    if let Some(affinity) = affinity {
-        let enabled = affinity.enable_pod_anti_affinity.unwrap_or(true);
-        written.insert("enablePodAntiAffinity".to_owned(), json!(enabled));
-        let key = affinity.topology_key.as_deref().unwrap_or("kubernetes.io/hostname");
-        put_text(&mut written, "topologyKey", Some(key));
-        let kind = affinity.pod_anti_affinity_type.map(|kind| match kind {
-            AntiAffinityType::Preferred => json!("preferred"),
-            AntiAffinityType::Required => json!("required"),
-        });
-        put(&mut written, "podAntiAffinityType", kind);
-        put(&mut written, "nodeSelector", texts(&affinity.node_selector));
-    }
-    Value::Object(written)
+    let Some(affinity) = affinity else {
+        return json!({});
+    };
+    let kind = affinity.pod_anti_affinity_type.map(|kind| match kind {
+        AntiAffinityType::Preferred => "preferred",
+        AntiAffinityType::Required => "required",
+    });
+    let key = affinity.topology_key.as_deref().unwrap_or(HOSTNAME);
+    present(json!({
+        "enablePodAntiAffinity": affinity.enable_pod_anti_affinity.unwrap_or(true),
+        "nodeSelector": texts(&affinity.node_selector),
+        "podAntiAffinityType": kind,
+        "topologyKey": nonempty(Some(key)),
+    }))
 }
 
 /// `spec.postgresql`: parameters, synchronous replication, and the
 /// election constraint Go always writes.
-fn postgresql(report: &mut Report<'_>, properties: &Properties) -> Value {
-    let mut written = Map::new();
-    written.insert(
-        "syncReplicaElectionConstraint".to_owned(),
-        json!({"enabled": false}),
-    );
-    let parameters = properties.postgresql.as_ref();
-    put(
-        &mut written,
-        "parameters",
-        parameters.and_then(|settings| texts(&settings.parameters)),
-    );
-    let synchronous = properties
-        .replication
-        .as_ref()
-        .and_then(|replication| replication.synchronous.as_ref());
-    if let Some(synchronous) = synchronous {
-        let number = synchronous.number.unwrap_or(1);
+fn postgresql(report: &mut Report<'_>, props: &Properties) -> Value {
+    let mut synchronous = None;
+    if let Some(Replication {
+        synchronous: Some(sync),
+    }) = &props.replication
+    {
+        let number = sync.number.unwrap_or(1);
         if !in_range(1, number) {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &FieldPath::root()
-                    .key("replication")
-                    .key("synchronous")
-                    .key("number"),
-                format!("`number` is between 1 and {}, not {number}", i32::MAX),
-            );
+            let at = path("replication").key("synchronous").key("number");
+            let message = format!("`number` is between 1 and {}, not {number}", i32::MAX);
+            invalid(report, &at, message);
             report.help("`CloudNativePG` refuses fewer than one synchronous standby");
         }
-        let method = match synchronous.method {
-            SyncMethod::Any => "any",
-            SyncMethod::First => "first",
-        };
-        let mut block = Map::new();
-        block.insert("method".to_owned(), json!(method));
-        block.insert("number".to_owned(), json!(number));
-        block.insert("failoverQuorum".to_owned(), json!(false));
-        let durability = synchronous.data_durability.map(|level| match level {
-            Durability::Required => json!("required"),
-            Durability::Preferred => json!("preferred"),
-        });
-        put(&mut block, "dataDurability", durability);
-        written.insert("synchronous".to_owned(), Value::Object(block));
+        synchronous = Some(present(json!({
+            "dataDurability": sync.data_durability,
+            "failoverQuorum": false,
+            "method": sync.method,
+            "number": number,
+        })));
     }
-    Value::Object(written)
+    let settings = props.postgresql.as_ref();
+    present(json!({
+        "parameters": settings.and_then(|settings| texts(&settings.parameters)),
+        "syncReplicaElectionConstraint": {"enabled": false},
+        "synchronous": synchronous,
+    }))
 }
 
-/// `spec.resources`: the quantities given, canonical, a request no larger
-/// than its limit (as Kure checks); `{}` when none is.
+/// `spec.resources`: the quantities given, canonical, each request no
+/// larger than its limit (as Kure checks); `{}` when none is given.
 fn resources(report: &mut Report<'_>, resources: Option<&ClusterResources>) -> Value {
     let mut written = Map::new();
-    let Some(resources) = resources else {
-        return Value::Object(written);
-    };
-    let path = FieldPath::root().key("resources");
-    let mut parsed: [[Option<Quantity>; 2]; 2] = Default::default();
-    let sides = [
-        ("requests", resources.requests.as_ref()),
-        ("limits", resources.limits.as_ref()),
-    ];
-    for (side, (key, list)) in sides.into_iter().enumerate() {
+    let at = path("resources");
+    let sides = resources.map_or([None, None], |resources| {
+        [resources.requests.as_ref(), resources.limits.as_ref()]
+    });
+    let mut parsed = Vec::new();
+    for (side, list) in ["requests", "limits"].into_iter().zip(sides) {
         let Some(list) = list else {
             continue;
         };
         let mut quantities = Map::new();
-        let entries = [("cpu", list.cpu.as_ref()), ("memory", list.memory.as_ref())];
-        for (index, (name, value)) in entries.into_iter().enumerate() {
-            let Some(value) = value else {
+        for (name, value) in [("cpu", list.cpu.as_ref()), ("memory", list.memory.as_ref())] {
+            let at = at.key(side).key(name);
+            let Some(quantity) = value.and_then(|value| pod::quantity(report, value, &at)) else {
                 continue;
             };
-            if let Some(quantity) = pod::quantity(report, value, &path.key(key).key(name)) {
-                quantities.insert(name.to_owned(), json!(quantity.canonical()));
-                parsed[side][index] = Some(quantity);
-            }
+            quantities.insert(name.to_owned(), json!(quantity.canonical()));
+            parsed.push((side, name, quantity));
         }
         if !quantities.is_empty() {
-            written.insert(key.to_owned(), Value::Object(quantities));
+            written.insert(side.to_owned(), Value::Object(quantities));
         }
     }
-    let [requests, limits] = &parsed;
-    for (name, (request, limit)) in ["cpu", "memory"].into_iter().zip(requests.iter().zip(limits)) {
-        if let (Some(request), Some(limit)) = (request, limit)
+    for (side, name, request) in &parsed {
+        let limit = parsed
+            .iter()
+            .find(|(other, n, _)| *other == "limits" && n == name);
+        if *side == "requests"
+            && let Some((_, _, limit)) = limit
             && request.to_f64() > limit.to_f64()
         {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &path.key("requests").key(name),
-                format!("the `{name}` request `{request}` exceeds its limit `{limit}`"),
-            );
+            let message = format!("the `{name}` request `{request}` exceeds its limit `{limit}`");
+            invalid(report, &at.key(side).key(name), message);
         }
     }
     Value::Object(written)
 }
 
 /// `spec.inheritedMetadata`, when a label or an annotation is given.
-fn inherited_metadata(metadata: &InheritedMetadata) -> Option<Value> {
-    let mut written = Map::new();
-    put(&mut written, "labels", texts(&metadata.labels));
-    put(&mut written, "annotations", texts(&metadata.annotations));
-    (!written.is_empty()).then_some(Value::Object(written))
+fn inherited(metadata: &InheritedMetadata) -> Option<Value> {
+    let labels = texts(&metadata.labels);
+    let annotations = texts(&metadata.annotations);
+    let given = labels.is_some() || annotations.is_some();
+    given.then(|| present(json!({"annotations": annotations, "labels": labels})))
 }
 
-/// S3 credentials from the keys `ACCESS_KEY_ID` and `SECRET_ACCESS_KEY`
-/// of the Secret `secret`, as Kure writes them.
-fn secret_credentials(secret: &str) -> Value {
-    json!({
-        "accessKeyId": {"key": "ACCESS_KEY_ID", "name": secret},
-        "secretAccessKey": {"key": "SECRET_ACCESS_KEY", "name": secret},
-    })
-}
-
-/// A retention policy, checked against `CloudNativePG`'s pattern
-/// `^[1-9][0-9]*[dwm]$`; `None` when none is given.
-fn retention<'a>(
+/// The Barman settings of a store Kure writes (S3 credentials from the
+/// keys `ACCESS_KEY_ID` and `SECRET_ACCESS_KEY` of the Secret
+/// `secretName`), and its retention policy.
+fn store_settings<'a>(
     report: &mut Report<'_>,
     at: &FieldPath,
-    policy: Option<&'a str>,
-) -> Option<&'a str> {
-    let policy = policy.filter(|policy| !policy.is_empty())?;
-    let number = policy.strip_suffix(['d', 'w', 'm']).unwrap_or_default();
-    if number.is_empty() || number.starts_with('0') || !number.bytes().all(|b| b.is_ascii_digit())
-    {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &at.key("retentionPolicy"),
-            format!("`{policy}` is not a retention policy: a number of days, weeks or months, like `30d`, `4w` or `6m`"),
-        );
+    store: &'a Store,
+    server_name: Option<&str>,
+) -> (Value, Option<&'a str>) {
+    filled(report, at, "destinationPath", &store.destination_path);
+    let credentials = nonempty(store.secret_name.as_deref()).map(|secret| {
+        json!({
+            "accessKeyId": {"key": "ACCESS_KEY_ID", "name": secret},
+            "secretAccessKey": {"key": "SECRET_ACCESS_KEY", "name": secret},
+        })
+    });
+    let policy = nonempty(store.retention_policy.as_deref());
+    if let Some(policy) = policy {
+        // `CloudNativePG`'s pattern: `^[1-9][0-9]*[dwm]$`.
+        let number = policy.strip_suffix(['d', 'w', 'm']).unwrap_or_default();
+        if number.is_empty()
+            || number.starts_with('0')
+            || !number.bytes().all(|byte| byte.is_ascii_digit())
+        {
+            let message = format!("`{policy}` is not a retention policy: like `30d`, `4w` or `6m`");
+            invalid(report, &at.key("retentionPolicy"), message);
+            report.help("write a number of days (`d`), weeks (`w`) or months (`m`)");
+        }
     }
-    Some(policy)
+    let settings = present(json!({
+        "destinationPath": store.destination_path,
+        "endpointURL": nonempty(store.endpoint_url.as_deref()),
+        "s3Credentials": credentials,
+        "serverName": nonempty(server_name),
+    }));
+    (settings, policy)
 }
 
-/// `spec.backup`: in-tree Barman backups to `destinationPath`.
-fn backup(report: &mut Report<'_>, backup: Option<&Backup>) -> Option<Value> {
-    let backup = backup?;
-    let path = FieldPath::root().key("backup");
-    filled(report, &path, "destinationPath", &backup.destination_path);
-    let mut store = Map::new();
-    store.insert(
-        "destinationPath".to_owned(),
-        json!(backup.destination_path),
-    );
-    put_text(&mut store, "endpointURL", backup.endpoint_url.as_deref());
-    let secret = backup.secret_name.as_deref().filter(|name| !name.is_empty());
-    put(&mut store, "s3Credentials", secret.map(secret_credentials));
-    let mut written = Map::new();
-    written.insert("barmanObjectStore".to_owned(), Value::Object(store));
-    let policy = retention(report, &path, backup.retention_policy.as_deref());
-    put_text(&mut written, "retentionPolicy", policy);
-    Some(Value::Object(written))
+/// `spec.backup`: in-tree Barman backups.
+fn backup(report: &mut Report<'_>, backup: Option<&Store>) -> Option<Value> {
+    let (store, policy) = store_settings(report, &path("backup"), backup?, None);
+    Some(present(
+        json!({"barmanObjectStore": store, "retentionPolicy": policy}),
+    ))
+}
+
+/// The Barman Cloud `ObjectStore` the cluster's WAL archiver writes to.
+fn object_store(report: &mut Report<'_>, component: &Component<'_>, store: &ObjectStore) -> Value {
+    let at = path("objectStore");
+    let server = store.server_name.as_deref();
+    let (configuration, policy) = store_settings(report, &at, &store.store, server);
+    // Go always writes the sidecar's settings, and their `resources`.
+    let spec = json!({
+        "configuration": configuration,
+        "instanceSidecarConfiguration": {"resources": {}},
+        "retentionPolicy": policy,
+    });
+    object("ObjectStore", component, component.name, spec)
 }
 
 /// `spec.monitoring`: a `PodMonitor` and the custom queries, only with
 /// `enabled: true`.
 fn monitoring(report: &mut Report<'_>, monitoring: Option<&Monitoring>) -> Option<Value> {
     let monitoring = monitoring?;
-    let path = FieldPath::root().key("monitoring").key("customQueries");
+    let queries = &monitoring.custom_queries;
     if monitoring.enabled != Some(true) {
-        if !monitoring.custom_queries.is_empty() {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &path,
-                "custom queries are written only with `monitoring.enabled: true`; Kure would drop these",
-            );
+        if !queries.is_empty() {
+            let at = path("monitoring").key("customQueries");
+            let message = "custom queries are written only with `enabled: true`; Kure drops them";
+            invalid(report, &at, message);
             report.help("add `enabled: true`, or remove `customQueries`");
         }
         return None;
     }
-    let mut written = Map::new();
-    written.insert("enablePodMonitor".to_owned(), json!(true));
-    let mut queries = Vec::new();
-    for (index, query) in monitoring.custom_queries.iter().enumerate() {
-        filled(report, &path.index(index), "name", &query.name);
-        filled(report, &path.index(index), "key", &query.key);
-        queries.push(json!({"key": query.key, "name": query.name}));
-    }
-    if !queries.is_empty() {
-        written.insert("customQueriesConfigMap".to_owned(), Value::Array(queries));
-    }
-    Some(Value::Object(written))
+    Some(present(json!({
+        "customQueriesConfigMap": (!queries.is_empty()).then_some(queries),
+        "enablePodMonitor": true,
+    })))
 }
 
 /// `spec.bootstrap`: recovery or `pg_basebackup` from an external cluster.
-fn bootstrap(report: &mut Report<'_>, properties: &Properties) -> Option<Value> {
-    let bootstrap = properties.bootstrap.as_ref()?;
-    let path = FieldPath::root().key("bootstrap");
+fn bootstrap(report: &mut Report<'_>, props: &Properties) -> Option<Value> {
+    let bootstrap = props.bootstrap.as_ref()?;
     let (method, source) = match (&bootstrap.recovery, &bootstrap.pg_basebackup) {
         (Some(_), Some(_)) => {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &path,
-                "`recovery` and `pg_basebackup` exclude each other: a cluster is bootstrapped one way",
-            );
+            let message = "`recovery` and `pg_basebackup` exclude each other";
+            invalid(report, &path("bootstrap"), message);
+            report.help("a cluster is bootstrapped one way: keep one of them");
             return None;
         }
         (Some(source), None) => ("recovery", &source.source),
         (None, Some(source)) => ("pg_basebackup", &source.source),
         (None, None) => return None,
     };
-    let at = path.key(method);
+    let at = path("bootstrap").key(method);
     filled(report, &at, "source", source);
-    let named = properties
+    let named = props
         .external_clusters
         .iter()
         .any(|cluster| &cluster.name == source);
     if !source.is_empty() && !named {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &at.key("source"),
-            format!("no entry of `externalClusters` is named `{source}`; `CloudNativePG` refuses a source it cannot find"),
-        );
-        report.help("add the source cluster to `externalClusters`");
+        let message = format!("no entry of `externalClusters` is named `{source}`");
+        invalid(report, &at.key("source"), message);
+        report.help("add the source cluster to `externalClusters`, as `CloudNativePG` requires");
     }
     let mut written = Map::new();
     written.insert(method.to_owned(), json!({"source": source}));
@@ -1054,191 +929,93 @@ fn bootstrap(report: &mut Report<'_>, properties: &Properties) -> Option<Value> 
 
 /// `spec.externalClusters`, in order.
 fn external_clusters(report: &mut Report<'_>, clusters: &[ExternalCluster]) -> Option<Value> {
-    let path = FieldPath::root().key("externalClusters");
     let mut written = Vec::new();
     for (index, cluster) in clusters.iter().enumerate() {
-        let at = path.index(index);
+        let at = path("externalClusters").index(index);
         filled(report, &at, "name", &cluster.name);
         if clusters[..index]
             .iter()
             .any(|earlier| earlier.name == cluster.name)
         {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &at.key("name"),
-                format!("another external cluster is named `{}`", cluster.name),
+            let message = format!("another external cluster is named `{}`", cluster.name);
+            invalid(report, &at.key("name"), message);
+        }
+        let mut store = None;
+        if let Some(settings) = &cluster.barman_object_store {
+            let destination = &settings.destination_path;
+            filled(
+                report,
+                &at.key("barmanObjectStore"),
+                "destinationPath",
+                destination,
             );
+            // Kure writes the store as Go's Barman type reads it back.
+            let mut value = serde_json::to_value(settings).unwrap_or_default();
+            omit_empty(&mut value);
+            store = Some(value);
         }
-        let mut entry = Map::new();
-        entry.insert("name".to_owned(), json!(cluster.name));
-        put(
-            &mut entry,
-            "connectionParameters",
-            texts(&cluster.connection_parameters),
-        );
-        if let Some(store) = &cluster.barman_object_store {
-            let store_path = at.key("barmanObjectStore");
-            filled(report, &store_path, "destinationPath", &store.destination_path);
-            entry.insert("barmanObjectStore".to_owned(), barman_store(store));
+        let parameters = texts(&cluster.connection_parameters);
+        if store.is_none() && parameters.is_none() {
+            let message = "an external cluster needs `connectionParameters` or `barmanObjectStore`";
+            invalid(report, &at, message);
+            report.help("`CloudNativePG` refuses an external cluster it cannot reach");
         }
-        if entry.len() == 1 {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &at,
-                "an external cluster needs `connectionParameters` or `barmanObjectStore`; `CloudNativePG` refuses one with neither",
-            );
-        }
-        written.push(Value::Object(entry));
+        written.push(present(json!({
+            "barmanObjectStore": store,
+            "connectionParameters": parameters,
+            "name": cluster.name,
+        })));
     }
     (!written.is_empty()).then_some(Value::Array(written))
 }
 
-/// An external cluster's object store, as Go writes Barman's type back:
-/// `destinationPath` and Secret keys always, the rest when not empty.
-fn barman_store(store: &BarmanStore) -> Value {
-    let mut written = Map::new();
-    written.insert(
-        "destinationPath".to_owned(),
-        json!(store.destination_path),
-    );
-    put_text(&mut written, "endpointURL", store.endpoint_url.as_deref());
-    put(
-        &mut written,
-        "endpointCA",
-        store.endpoint_ca.as_ref().map(KeySelector::json),
-    );
-    put_text(&mut written, "serverName", store.server_name.as_deref());
-    credentials(store, &mut written);
-    if let Some(wal) = &store.wal {
-        let mut settings = Map::new();
-        put_text(&mut settings, "compression", wal.compression.as_deref());
-        put_text(&mut settings, "encryption", wal.encryption.as_deref());
-        // A Go `int` with `omitempty`: 0 is left out.
-        let parallel = wal.max_parallel.filter(|count| *count != 0);
-        put(&mut settings, "maxParallel", parallel.map(Value::from));
-        let archive = &wal.archive_additional_command_args;
-        put_list(&mut settings, "archiveAdditionalCommandArgs", archive);
-        let restore = &wal.restore_additional_command_args;
-        put_list(&mut settings, "restoreAdditionalCommandArgs", restore);
-        written.insert("wal".to_owned(), Value::Object(settings));
-    }
-    if let Some(data) = &store.data {
-        let mut settings = Map::new();
-        put_text(&mut settings, "compression", data.compression.as_deref());
-        put_text(&mut settings, "encryption", data.encryption.as_deref());
-        // A Go pointer: written whenever given, 0 included.
-        put(&mut settings, "jobs", data.jobs.map(Value::from));
-        put_flag(&mut settings, "immediateCheckpoint", data.immediate_checkpoint);
-        put_list(&mut settings, "additionalCommandArgs", &data.additional_command_args);
-        let restore = &data.restore_additional_command_args;
-        put_list(&mut settings, "restoreAdditionalCommandArgs", restore);
-        written.insert("data".to_owned(), Value::Object(settings));
-    }
-    for (key, tags) in [("tags", &store.tags), ("historyTags", &store.history_tags)] {
-        if !tags.is_empty() {
-            written.insert(key.to_owned(), json!(tags));
-        }
-    }
-    Value::Object(written)
-}
-
-/// The credentials of an object store, each kind given written (`{}` too,
-/// as Go keeps a pointer to an empty struct).
-fn credentials(store: &BarmanStore, written: &mut Map<String, Value>) {
-    if let Some(s3) = &store.s3_credentials {
-        let mut kind = Map::new();
-        for (key, selector) in [
-            ("accessKeyId", &s3.access_key_id),
-            ("secretAccessKey", &s3.secret_access_key),
-            ("region", &s3.region),
-            ("sessionToken", &s3.session_token),
-        ] {
-            put(&mut kind, key, selector.as_ref().map(KeySelector::json));
-        }
-        put_flag(&mut kind, "inheritFromIAMRole", s3.inherit_from_iam_role);
-        written.insert("s3Credentials".to_owned(), Value::Object(kind));
-    }
-    if let Some(azure) = &store.azure_credentials {
-        let mut kind = Map::new();
-        for (key, selector) in [
-            ("connectionString", &azure.connection_string),
-            ("storageAccount", &azure.storage_account),
-            ("storageKey", &azure.storage_key),
-            ("storageSasToken", &azure.storage_sas_token),
-        ] {
-            put(&mut kind, key, selector.as_ref().map(KeySelector::json));
-        }
-        put_flag(&mut kind, "inheritFromAzureAD", azure.inherit_from_azure_ad);
-        put_flag(&mut kind, "useDefaultAzureCredentials", azure.use_default);
-        written.insert("azureCredentials".to_owned(), Value::Object(kind));
-    }
-    if let Some(google) = &store.google_credentials {
-        let mut kind = Map::new();
-        let application = google.application_credentials.as_ref();
-        put(&mut kind, "applicationCredentials", application.map(KeySelector::json));
-        put_flag(&mut kind, "gkeEnvironment", google.gke_environment);
-        written.insert("googleCredentials".to_owned(), Value::Object(kind));
-    }
-}
-
 /// `spec.managed.roles`, when there are roles.
 fn managed(report: &mut Report<'_>, roles: &[Role]) -> Option<Value> {
-    if roles.is_empty() {
-        return None;
+    let mut written = Vec::new();
+    for (index, role) in roles.iter().enumerate() {
+        let at = path("managedRoles").index(index);
+        written.push(managed_role(report, &at, role));
     }
-    let path = FieldPath::root().key("managedRoles");
-    let written: Vec<Value> = roles
-        .iter()
-        .enumerate()
-        .map(|(index, role)| managed_role(report, &path.index(index), role))
-        .collect();
-    Some(json!({"roles": written}))
+    (!written.is_empty()).then(|| json!({"roles": written}))
 }
 
 /// One managed role, as Go writes it: `ensure` only when `absent`, flags
 /// only when true, `inherit` whenever given.
 fn managed_role(report: &mut Report<'_>, at: &FieldPath, role: &Role) -> Value {
     filled(report, at, "name", &role.name);
-    let mut written = Map::new();
-    written.insert("name".to_owned(), json!(role.name));
-    put_text(&mut written, "comment", role.comment.as_deref());
-    let absent = role.ensure == Some(Ensure::Absent);
-    put_text(&mut written, "ensure", absent.then_some("absent"));
-    let secret = role.password_secret.as_deref().filter(|name| !name.is_empty());
-    put(&mut written, "passwordSecret", secret.map(|name| json!({"name": name})));
-    if let Some(limit) = role.connection_limit {
-        let limit_path = at.key("connectionLimit");
+    if let Some(limit) = role.connection_limit
+        && limit != -1
+        && !in_range(1, limit)
+    {
+        let at = at.key("connectionLimit");
         if limit == 0 {
             // Go's `omitempty` drops 0, and `CloudNativePG` then reads its
             // default, -1: no limit at all.
-            report.error(
-                codes::INVALID_PROPERTY,
-                &limit_path,
-                "`connectionLimit: 0` cannot be written: Kure leaves 0 out, and `CloudNativePG` then reads -1, no limit",
-            );
+            let message =
+                "`connectionLimit: 0` cannot be written: Kure leaves 0 out, which means no limit";
+            invalid(report, &at, message);
             report.help("to keep the role from connecting, leave out `login`");
-        } else if limit != -1 && !in_range(1, limit) {
-            report.error(
-                codes::INVALID_PROPERTY,
-                &limit_path,
-                format!("`connectionLimit` is -1 (no limit) or between 1 and {}, not {limit}", i32::MAX),
-            );
         } else {
-            written.insert("connectionLimit".to_owned(), json!(limit));
+            let message = format!("`connectionLimit` is -1 or 1 to {}, not {limit}", i32::MAX);
+            invalid(report, &at, message);
         }
     }
-    put_list(&mut written, "inRoles", &role.in_roles);
-    put(&mut written, "inherit", role.inherit.map(Value::Bool));
-    for (key, flag) in [
-        ("superuser", role.superuser),
-        ("createdb", role.createdb),
-        ("createrole", role.createrole),
-        ("login", role.login),
-        ("replication", role.replication),
-    ] {
-        put_flag(&mut written, key, flag);
-    }
-    Value::Object(written)
+    let flag = |value: Option<bool>| value.filter(|set| *set);
+    let secret = nonempty(role.password_secret.as_deref());
+    present(json!({
+        "comment": nonempty(role.comment.as_deref()),
+        "connectionLimit": role.connection_limit.filter(|limit| *limit != 0),
+        "createdb": flag(role.createdb),
+        "createrole": flag(role.createrole),
+        "ensure": (role.ensure == Some(Ensure::Absent)).then_some(Ensure::Absent),
+        "inRoles": (!role.in_roles.is_empty()).then_some(&role.in_roles),
+        "inherit": role.inherit,
+        "login": flag(role.login),
+        "name": role.name,
+        "passwordSecret": secret.map(|name| json!({"name": name})),
+        "replication": flag(role.replication),
+        "superuser": flag(role.superuser),
+    }))
 }
 
 /// The `Pooler`, when enabled; its settings are checked either way, as
@@ -1248,71 +1025,30 @@ fn pooler_object(
     component: &Component<'_>,
     pooler: &Pooler,
 ) -> Option<Value> {
-    let path = FieldPath::root().key("pooler");
+    let at = path("pooler");
     let instances = pooler.instances.unwrap_or(3);
     if !in_range(1, instances) {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &path.key("instances"),
-            format!("`instances` is between 1 and {}, not {instances}", i32::MAX),
-        );
+        let message = format!("`instances` is between 1 and {}, not {instances}", i32::MAX);
+        invalid(report, &at.key("instances"), message);
         report.help("Kure leaves out fewer than one instance, and `CloudNativePG` then runs one");
     }
     let mode = pooler.pool_mode.unwrap_or(PoolMode::Session);
     if mode == PoolMode::Statement {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &path.key("poolMode"),
-            "`CloudNativePG`'s `Pooler` takes the pool modes `session` and `transaction`, not `statement`",
-        );
+        let message = "`CloudNativePG` refuses the pool mode `statement`";
+        invalid(report, &at.key("poolMode"), message);
+        report.help("use `session` or `transaction`");
     }
     if pooler.enabled != Some(true) {
         return None;
     }
-    let mode = match mode {
-        PoolMode::Session => "session",
-        PoolMode::Transaction => "transaction",
-        PoolMode::Statement => "statement",
-    };
-    let mut bouncer = Map::new();
-    bouncer.insert("poolMode".to_owned(), json!(mode));
-    put(&mut bouncer, "parameters", texts(&pooler.parameters));
-    let kind = match pooler.kind.unwrap_or(PoolerType::Rw) {
-        PoolerType::Rw => "rw",
-        PoolerType::Ro => "ro",
-    };
-    let mut spec = Map::new();
-    spec.insert("cluster".to_owned(), json!({"name": component.name}));
-    spec.insert("instances".to_owned(), json!(instances));
-    spec.insert("pgbouncer".to_owned(), Value::Object(bouncer));
-    spec.insert("type".to_owned(), json!(kind));
+    let spec = json!({
+        "cluster": {"name": component.name},
+        "instances": instances,
+        "pgbouncer": present(json!({"parameters": texts(&pooler.parameters), "poolMode": mode})),
+        "type": pooler.kind.unwrap_or(PoolerType::Rw),
+    });
     let name = format!("{}-pooler", component.name);
-    Some(object(CNPG, "Pooler", component, &name, spec))
-}
-
-/// The Barman Cloud `ObjectStore` the cluster's WAL archiver writes to.
-fn object_store(report: &mut Report<'_>, component: &Component<'_>, store: &ObjectStore) -> Value {
-    let path = FieldPath::root().key("objectStore");
-    filled(report, &path, "destinationPath", &store.destination_path);
-    let mut configuration = Map::new();
-    configuration.insert(
-        "destinationPath".to_owned(),
-        json!(store.destination_path),
-    );
-    put_text(&mut configuration, "endpointURL", store.endpoint_url.as_deref());
-    put_text(&mut configuration, "serverName", store.server_name.as_deref());
-    let secret = store.secret_name.as_deref().filter(|name| !name.is_empty());
-    put(&mut configuration, "s3Credentials", secret.map(secret_credentials));
-    let mut spec = Map::new();
-    spec.insert("configuration".to_owned(), Value::Object(configuration));
-    // A struct Go always writes, with its always-written `resources`.
-    spec.insert(
-        "instanceSidecarConfiguration".to_owned(),
-        json!({"resources": {}}),
-    );
-    let policy = retention(report, &path, store.retention_policy.as_deref());
-    put_text(&mut spec, "retentionPolicy", policy);
-    object(BARMAN, "ObjectStore", component, component.name, spec)
+    Some(object("Pooler", component, &name, spec))
 }
 
 /// A `Database`, named `<component>-<database>`.
@@ -1326,54 +1062,31 @@ fn database(
     filled(report, at, "owner", &database.owner);
     let name = format!("{}-{}", component.name, database.name);
     if !database.name.is_empty() && !is_dns1123_subdomain(&name) {
-        report.error(
-            codes::INVALID_PROPERTY,
-            &at.key("name"),
-            format!("the `Database` object would be named `{name}`, which is not a DNS-1123 subdomain"),
+        let message = format!("the `Database` object's name `{name}` is not a DNS-1123 subdomain");
+        invalid(report, &at.key("name"), message);
+        report.help(
+            "Kure names it `<component>-<database>`: use lowercase letters, digits, `-` and `.`",
         );
-        report.help("Kure names it `<component>-<database>`: use lowercase letters, digits, `-` and `.` in the database's name");
     }
-    let mut spec = Map::new();
-    spec.insert("cluster".to_owned(), json!({"name": component.name}));
-    spec.insert("name".to_owned(), json!(database.name));
-    spec.insert("owner".to_owned(), json!(database.owner));
-    let absent = database.ensure == Some(Ensure::Absent);
-    put_text(&mut spec, "ensure", absent.then_some("absent"));
-    let delete = database.reclaim_policy == Some(ReclaimPolicy::Delete);
-    put_text(&mut spec, "databaseReclaimPolicy", delete.then_some("delete"));
-    let path = at.key("extensions");
     let mut extensions = Vec::new();
     for (index, extension) in database.extensions.iter().enumerate() {
-        filled(report, &path.index(index), "name", &extension.name);
-        let ensure = if extension.ensure == Some(Ensure::Absent) {
-            "absent"
-        } else {
-            "present"
-        };
+        filled(
+            report,
+            &at.key("extensions").index(index),
+            "name",
+            &extension.name,
+        );
+        let ensure = extension.ensure.unwrap_or(Ensure::Present);
         extensions.push(json!({"ensure": ensure, "name": extension.name}));
     }
-    if !extensions.is_empty() {
-        spec.insert("extensions".to_owned(), Value::Array(extensions));
-    }
-    object(CNPG, "Database", component, &name, spec)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Setting, is_tag};
-
-    #[test]
-    fn tags_follow_the_image_grammar() {
-        assert!(is_tag("16") && is_tag("16.4-bookworm") && is_tag("_x"));
-        assert!(!is_tag("") && !is_tag("-16") && !is_tag(".16") && !is_tag("16 4"));
-        assert!(is_tag(&"a".repeat(128)) && !is_tag(&"a".repeat(129)));
-    }
-
-    #[test]
-    fn settings_are_written_as_text() {
-        assert_eq!(Setting::Whole(200).text(), "200");
-        assert_eq!(Setting::Fraction(1.1).text(), "1.1");
-        assert_eq!(Setting::Flag(true).text(), "true");
-        assert_eq!(Setting::Text("256MB".into()).text(), "256MB");
-    }
+    let delete = database.reclaim_policy == Some(ReclaimPolicy::Delete);
+    let spec = json!({
+        "cluster": {"name": component.name},
+        "databaseReclaimPolicy": delete.then_some("delete"),
+        "ensure": (database.ensure == Some(Ensure::Absent)).then_some(Ensure::Absent),
+        "extensions": (!extensions.is_empty()).then_some(extensions),
+        "name": database.name,
+        "owner": database.owner,
+    });
+    object("Database", component, &name, spec)
 }

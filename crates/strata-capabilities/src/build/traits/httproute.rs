@@ -43,6 +43,8 @@
 //!   bits, 70000 becoming 4464);
 //! - a value of the wrong type is an error where Kure ignores it.
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value, json};
 use strata_k8s::Duration;
 use strata_syntax::Node;
@@ -778,11 +780,10 @@ fn gateway_duration(duration: Duration) -> Option<String> {
         (millis / 1000 % 60, "s"),
         (millis % 1000, "ms"),
     ];
-    let text: String = parts
-        .iter()
-        .filter(|(value, _)| *value > 0)
-        .map(|(value, unit)| format!("{value}{unit}"))
-        .collect();
+    let mut text = String::new();
+    for (value, unit) in parts.iter().filter(|(value, _)| *value > 0) {
+        let _ = write!(text, "{value}{unit}");
+    }
     is_gateway_duration(&text).then_some(text)
 }
 
