@@ -5,7 +5,8 @@
 //! `certificate`, `external-secret`, `pvc`, and custom capabilities), 50
 //! `CapabilityDefinition`s in the package's `definitions/`, and an
 //! Application of 200 components with three traits each (a scoped
-//! `expose`, a `scaler`, a custom capability). The files are held in a
+//! `expose` or a mounted `configmap`, a `scaler` with a
+//! `PodDisruptionBudget`, a custom capability). The files are held in a
 //! `MemoryFs`, so no disk is measured.
 //!
 //! Groups (byte throughput over the three files):
@@ -14,7 +15,10 @@
 //! - `check`: open the package (read and parse `app.yaml` and the
 //!   definitions), parse the profile, evaluate it (every binding validated
 //!   and defaulted) and dispatch the Application (every trait's binding,
-//!   reserved properties, effective properties).
+//!   reserved properties, effective properties);
+//! - `build`: the checked Application built into its objects
+//!   (`capabilities build`: 1,100 objects), without and with writing them
+//!   as Kure's YAML.
 //!
 //! Run with:
 //!
@@ -35,7 +39,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use strata_capabilities::{
-    Dialect, Options, Package, PassThroughTrait, Registry, RenderRequest, Rendered, Settings,
+    BuildOptions, Dialect, Options, Package, PassThroughTrait, Registry, RenderRequest, Rendered,
+    Settings, build,
 };
 use strata_fs::{Files, MemoryFs};
 use strata_syntax::{Format, Limits, Node, Outcome, SourceDb};
@@ -95,7 +100,18 @@ fn benches(c: &mut Criterion) {
         outcome.diagnostics.first()
     );
     let rendered = outcome.value.expect("the package checks");
-    let application = rendered.application.expect("an application");
+    let options = BuildOptions {
+        registry: settings.registry.clone(),
+        ..BuildOptions::default()
+    };
+    let built = build(&rendered, &options);
+    let objects = built
+        .value
+        .as_ref()
+        .expect("the package builds")
+        .objects
+        .len();
+    let application = rendered.application.clone().expect("an application");
     let components = application
         .get("spec")
         .and_then(|spec| spec.get("components"))
@@ -108,6 +124,7 @@ fn benches(c: &mut Criterion) {
         package::Size::BENCH.definitions,
         package::Size::BENCH.components,
     );
+    eprintln!("build: {objects} objects");
 
     let id = format!("3files-{bytes}B");
     let throughput = Throughput::Bytes(u64::try_from(bytes).expect("fits"));
@@ -130,6 +147,20 @@ fn benches(c: &mut Criterion) {
     group.throughput(throughput);
     group.bench_function(&id, |b| {
         b.iter_with_large_drop(|| check(&files, black_box(&generated.profile), &settings));
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("build");
+    group.throughput(Throughput::Elements(u64::try_from(objects).expect("fits")));
+    group.bench_function(format!("{objects}objects"), |b| {
+        b.iter_with_large_drop(|| build(black_box(&rendered), &options));
+    });
+    group.bench_function(format!("{objects}objects-yaml"), |b| {
+        b.iter_with_large_drop(|| {
+            build(black_box(&rendered), &options)
+                .value
+                .map(|manifests| manifests.to_yaml())
+        });
     });
     group.finish();
 }

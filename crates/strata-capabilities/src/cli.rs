@@ -92,7 +92,7 @@ struct SchemaArgs {
     /// Which document's schema.
     #[arg(value_enum)]
     kind: SchemaKind,
-    /// With `rendering`: the capability-aware trait type.
+    /// With `rendering`: the capability-aware trait type; with `component`: the component type.
     #[arg(value_name = "TYPE")]
     trait_type: Option<String>,
 }
@@ -108,6 +108,8 @@ enum SchemaKind {
     Application,
     /// The rendering keys of a capability-aware built-in trait.
     Rendering,
+    /// The properties `capabilities build` reads of a built-in component type.
+    Component,
 }
 
 /// `strata capabilities`.
@@ -379,6 +381,20 @@ fn schema(session: Session, args: &SchemaArgs) -> Result<Done, Usage> {
             };
             rendering.schema()
         }
+        (SchemaKind::Component, Some(name)) => {
+            let Some(schema) = crate::component_schema(name) else {
+                return Err(Usage(format!(
+                    "`{name}` has no property schema; the component types with one are: webservice, worker, cronjob, daemonset, statefulset, postgresql"
+                )));
+            };
+            schema
+        }
+        (SchemaKind::Component, None) => {
+            return Err(Usage(
+                "`schema component` takes the component type (`schema component webservice`)"
+                    .to_owned(),
+            ));
+        }
         (SchemaKind::Rendering, None) => {
             return Err(Usage(
                 "`schema rendering` takes the trait type (`schema rendering expose`)".to_owned(),
@@ -386,7 +402,7 @@ fn schema(session: Session, args: &SchemaArgs) -> Result<Done, Usage> {
         }
         (_, Some(_)) => {
             return Err(Usage(
-                "only `schema rendering` takes a trait type".to_owned(),
+                "only `schema rendering` and `schema component` take a type".to_owned(),
             ));
         }
     };

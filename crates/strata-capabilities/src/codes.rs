@@ -365,18 +365,17 @@ spec:
     }
 
     UNSUPPORTED_COMPONENT = "capabilities/unsupported-component" {
-        when: "`capabilities build` does not build this built-in component type yet",
-        why: r"`capabilities check` validates every component type Kure knows; `capabilities build` produces the objects of the workload types (`webservice`, `worker`, `cronjob`, `daemonset`, `statefulset`) and reports the others by this code rather than leaving them out of the output.",
-        fix: r"Build the package with Kure's `kurel build` until the type is supported.",
-        example: r"# app.yaml, with `strata capabilities build app.yaml --profile cluster.yaml`
+        when: "a component's type is a custom one a library user registered: `capabilities build` builds Kure's eleven built-in component types",
+        why: r"`capabilities check` accepts any component type with a registered handler; a build makes the objects of Kure's built-in types (and custom traits through their handlers). A custom component type has no way to build its objects, so it is reported rather than left out of the output.",
+        fix: r"Use a built-in component type (`passthrough` carries any object as written), or build the custom type with the tool that defines it.",
+        example: r"# app.yaml, built by a program that registered a component handler `lambda`
 apiVersion: launcher.gokure.dev/v1alpha1
 kind: Application
 metadata: {name: shop}
 spec:
   components:
-    - name: db
-      type: postgresql
-      properties: {instances: 1}",
+    - name: resize
+      type: lambda",
     }
 
     UNSUPPORTED_TRAIT = "capabilities/unsupported-trait" {

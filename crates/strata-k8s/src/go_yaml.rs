@@ -74,60 +74,59 @@ pub fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// yaml.v2's `keyList.Less` for two strings.
+/// yaml.v2's `keyList.Less` for two strings, without allocating: the
+/// strings are walked together to the first character that differs.
 fn key_less(a: &str, b: &str) -> bool {
-    let ar: Vec<char> = a.chars().collect();
-    let br: Vec<char> = b.chars().collect();
-    for i in 0..ar.len().min(br.len()) {
-        if ar[i] == br[i] {
+    // Whether the run of digits just before the difference has a digit
+    // other than zero (yaml.v2's look-behind for leading zeros).
+    let mut nonzero_run = false;
+    let mut a_chars = a.char_indices();
+    let mut b_chars = b.chars();
+    loop {
+        let Some((at, ca)) = a_chars.next() else {
+            return b_chars.next().is_some();
+        };
+        let Some(cb) = b_chars.next() else {
+            return false;
+        };
+        if ca == cb {
+            if ca.is_ascii_digit() {
+                nonzero_run |= ca != '0';
+            } else {
+                nonzero_run = false;
+            }
             continue;
         }
-        let al = ar[i].is_alphabetic();
-        let bl = br[i].is_alphabetic();
+        let (al, bl) = (ca.is_alphabetic(), cb.is_alphabetic());
         if al && bl {
-            return ar[i] < br[i];
+            return ca < cb;
         }
         if al || bl {
             return bl;
         }
-        let mut an: i64 = 0;
-        let mut bn: i64 = 0;
-        if ar[i] == '0' || br[i] == '0' {
-            // A zero within a number that started earlier is a digit of
-            // it, not a leading zero.
-            if ar[..i]
-                .iter()
-                .rev()
-                .take_while(|c| c.is_ascii_digit())
-                .any(|c| *c != '0')
-            {
-                an = 1;
-                bn = 1;
-            }
-        }
-        let mut ai = i;
-        while ai < ar.len() && ar[ai].is_ascii_digit() {
-            an = an
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(ar[ai].to_digit(10).unwrap_or_default()));
-            ai += 1;
-        }
-        let mut bi = i;
-        while bi < br.len() && br[bi].is_ascii_digit() {
-            bn = bn
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(br[bi].to_digit(10).unwrap_or_default()));
-            bi += 1;
-        }
+        let seed = i64::from((ca == '0' || cb == '0') && nonzero_run);
+        let (an, a_len) = digit_run(&a[at..], seed);
+        let (bn, b_len) = digit_run(&b[at..], seed);
         if an != bn {
             return an < bn;
         }
-        if ai != bi {
-            return ai < bi;
+        if a_len != b_len {
+            return a_len < b_len;
         }
-        return ar[i] < br[i];
+        return ca < cb;
     }
-    ar.len() < br.len()
+}
+
+/// The number the leading digits of `text` make after `seed` (wrapping as
+/// Go's `int64` does), and how many digits there are.
+fn digit_run(text: &str, seed: i64) -> (i64, usize) {
+    let mut number = seed;
+    let mut count = 0;
+    for digit in text.chars().map_while(|c| c.to_digit(10)) {
+        number = number.wrapping_mul(10).wrapping_add(i64::from(digit));
+        count += 1;
+    }
+    (number, count)
 }
 
 /// Where a node is written (libyaml's `*_context` flags).
@@ -248,6 +247,18 @@ impl Emitter {
     }
 
     fn scalar(&mut self, text: &str, wanted: Style, context: Context) {
+        if wanted == Style::Plain && is_simple(text) {
+            // What the general path would write, without analysing it: no
+            // indicator, no space to fold at, one line.
+            if !self.whitespace {
+                self.put(' ');
+            }
+            self.out.push_str(text);
+            self.column += text.len();
+            self.whitespace = false;
+            self.indention = false;
+            return;
+        }
         let analysis = analyze(text);
         let mut style = wanted;
         if context.simple_key && analysis.multiline {
@@ -509,6 +520,18 @@ impl Emitter {
     }
 }
 
+/// Whether `text` is a plain scalar any context writes as it is: ASCII
+/// letters, digits and `.`, `_`, `/`, `-`, starting with a letter or a
+/// digit.
+fn is_simple(text: &str) -> bool {
+    text.as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphanumeric)
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-'))
+}
+
 /// libyaml's short escapes in double-quoted scalars.
 fn escape(c: char) -> Option<char> {
     Some(match c {
@@ -735,7 +758,63 @@ fn go_number(number: &serde_json::Number) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{key_order, to_go_yaml, to_go_yaml_stream};
+    use super::{key_less, key_order, to_go_yaml, to_go_yaml_stream};
+    use proptest::prelude::*;
+
+    /// yaml.v2's `keyList.Less` as written in Go, rune slices and all: the
+    /// reference the walking version must agree with.
+    fn reference_less(a: &str, b: &str) -> bool {
+        let ar: Vec<char> = a.chars().collect();
+        let br: Vec<char> = b.chars().collect();
+        for i in 0..ar.len().min(br.len()) {
+            if ar[i] == br[i] {
+                continue;
+            }
+            let (al, bl) = (ar[i].is_alphabetic(), br[i].is_alphabetic());
+            if al && bl {
+                return ar[i] < br[i];
+            }
+            if al || bl {
+                return bl;
+            }
+            let (mut an, mut bn) = (0_i64, 0_i64);
+            if (ar[i] == '0' || br[i] == '0')
+                && ar[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.is_ascii_digit())
+                    .any(|c| *c != '0')
+            {
+                an = 1;
+                bn = 1;
+            }
+            let mut ai = i;
+            while ai < ar.len() && ar[ai].is_ascii_digit() {
+                an = an * 10 + i64::from(ar[ai].to_digit(10).unwrap());
+                ai += 1;
+            }
+            let mut bi = i;
+            while bi < br.len() && br[bi].is_ascii_digit() {
+                bn = bn * 10 + i64::from(br[bi].to_digit(10).unwrap());
+                bi += 1;
+            }
+            if an != bn {
+                return an < bn;
+            }
+            if ai != bi {
+                return ai < bi;
+            }
+            return ar[i] < br[i];
+        }
+        ar.len() < br.len()
+    }
+
+    proptest! {
+        #[test]
+        fn the_walk_agrees_with_yaml_v2s_comparison(a in "[a-c0-2_.A/]{0,8}", b in "[a-c0-2_.A/]{0,8}") {
+            prop_assert_eq!(key_less(&a, &b), reference_less(&a, &b));
+        }
+    }
     use serde_json::json;
     use std::cmp::Ordering;
 

@@ -1,7 +1,9 @@
 //! A generated cluster profile, definitions and package for the
 //! capabilities benchmark: at [`Size::BENCH`], 500 bindings (built-in and
 //! custom), 50 `CapabilityDefinition`s and an Application of 200 components
-//! with three traits each; the generator example takes other sizes.
+//! with three traits each (`expose` or a mounted `configmap`, a `scaler`
+//! with a disruption budget, a custom capability), which builds; the
+//! generator example takes other sizes.
 //! Deterministic.
 
 use std::fmt::Write;
@@ -93,12 +95,28 @@ pub(crate) fn generate(size: Size) -> Generated {
         "apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: bench, namespace: bench}\nspec:\n  components:\n",
     );
     for i in 0..components {
-        let kind = if i % 2 == 0 { "webservice" } else { "worker" };
         let custom = &custom_traits[i % definition_count];
+        let (kind, properties, own_trait) = if i % 2 == 0 {
+            (
+                "webservice",
+                format!("{{image: 'registry.example.com/c{i}:1.0', port: 8080}}"),
+                format!(
+                    "{{type: expose, properties: {{hostnames: [c{i}.apps.example.com], scope: scope-{}}}}}",
+                    (i * 6) % bindings
+                ),
+            )
+        } else {
+            (
+                "worker",
+                format!("{{image: 'registry.example.com/c{i}:1.0', replicas: 2}}"),
+                format!(
+                    "{{type: configmap, properties: {{name: component-{i}-config, mountPath: /etc/config, data: {{mode: batch, workers: 4}}}}}}"
+                ),
+            )
+        };
         let _ = write!(
             application,
-            "    - name: component-{i}\n      type: {kind}\n      properties: {{image: 'registry.example.com/c{i}:1.0', port: 8080}}\n      traits:\n        - {{type: expose, properties: {{hostnames: [c{i}.apps.example.com], scope: scope-{}}}}}\n        - {{type: scaler, properties: {{min: 1, max: 3}}}}\n        - {{type: {custom}}}\n",
-            (i * 6) % bindings
+            "    - name: component-{i}\n      type: {kind}\n      properties: {properties}\n      traits:\n        - {own_trait}\n        - {{type: scaler, properties: {{minReplicas: 2, maxReplicas: 6, enablePDB: true}}}}\n        - {{type: {custom}}}\n"
         );
     }
     Generated {

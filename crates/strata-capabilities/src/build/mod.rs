@@ -27,6 +27,7 @@ mod probes;
 mod props;
 mod report;
 mod security;
+mod sources;
 mod spec;
 mod traits;
 mod workloads;
@@ -120,7 +121,7 @@ pub(crate) struct Component<'a> {
 pub fn component_schema(component_type: &str) -> Option<&'static serde_json::Value> {
     match component_type {
         "postgresql" => Some(postgres::schema()),
-        _ => workloads::schema(component_type),
+        _ => workloads::schema(component_type).or_else(|| sources::schema(component_type)),
     }
 }
 
@@ -158,6 +159,7 @@ pub(crate) fn build_application(application: &Node, options: &BuildOptions) -> O
         tiers: Default::default(),
         routes: Vec::new(),
         targets: Vec::new(),
+        sources: sources::Sources::new(),
     };
     let components = FieldPath::root().key("spec").key("components");
     for (index, component) in items(application, &components).iter().enumerate() {
@@ -228,6 +230,8 @@ struct Builder<'r> {
     routes: Vec<traits::Route>,
     /// Every component built: its tier, name, type and Service name.
     targets: Vec<(usize, String, String, String)>,
+    /// The Flux sources written so far, shared by later components.
+    sources: sources::Sources,
 }
 
 impl Builder<'_> {
@@ -248,13 +252,15 @@ impl Builder<'_> {
         let mut report = Report::new(properties, path.key("properties"));
         let built = match component_type {
             "postgresql" => Some(postgres::build(&mut report, &component)),
-            _ => workloads::build(&mut report, &component, component_type),
+            _ => workloads::build(&mut report, &component, component_type).or_else(|| {
+                sources::build(&mut report, &component, component_type, &mut self.sources)
+            }),
         };
         let built = built.unwrap_or_else(|| {
             report.error(
                 codes::UNSUPPORTED_COMPONENT,
                 &FieldPath::root(),
-                format!("`capabilities build` does not build `{component_type}` components yet"),
+                format!("`{component_type}` is a custom component type: `capabilities build` builds Kure's built-in types"),
             );
             Built::default()
         });

@@ -534,15 +534,8 @@ pub(crate) fn schema() -> &'static serde_json::Value {
 /// Builds a `postgresql` component: its objects in Kure's order (see the
 /// module documentation).
 pub(crate) fn build(report: &mut Report<'_>, component: &Component<'_>) -> Built {
-    let props = match PROPERTIES.decode(component.properties) {
-        Ok(props) => props,
-        Err(problems) => {
-            for problem in problems {
-                let path = problem.path.clone().unwrap_or_else(FieldPath::root);
-                report.push(problem, &path);
-            }
-            return Built::default();
-        }
+    let Some(props) = report.decode(&PROPERTIES) else {
+        return Built::default();
     };
     let mut objects = vec![cluster(report, component, &props)];
     if let Some(pooler) = &props.pooler {

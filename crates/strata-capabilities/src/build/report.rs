@@ -2,6 +2,8 @@
 //! properties they concern (or the nearest one written), with the field
 //! path from the document's root.
 
+use serde::de::DeserializeOwned;
+use strata_schema::Decoder;
 use strata_syntax::{Code, Diagnostic, FieldPath, Node, Span};
 
 /// The problems found while building one component or trait.
@@ -63,5 +65,22 @@ impl<'a> Report<'a> {
         if let Some(last) = self.problems.pop() {
             self.problems.push(last.with_help(help));
         }
+    }
+
+    /// The properties decoded strictly: every problem of the strict
+    /// decoder reported, and as much of the value as decodes
+    /// ([`Decoder::decode_partial`]), so that the builder's own checks run
+    /// on the rest; `None` when the properties are unusable (a required
+    /// key missing at the top).
+    pub(crate) fn decode<T: DeserializeOwned>(&mut self, decoder: &Decoder<T>) -> Option<T> {
+        let mut problems = Vec::new();
+        let value = decoder
+            .decode_partial(self.properties)
+            .report(&mut problems);
+        for problem in problems {
+            let path = problem.path.clone().unwrap_or_else(FieldPath::root);
+            self.push(problem, &path);
+        }
+        value
     }
 }

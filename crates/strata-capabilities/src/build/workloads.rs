@@ -59,27 +59,19 @@ pub(crate) fn build(
     })
 }
 
-/// Decodes the properties strictly, then builds them: as much as
-/// decodes is built, so that every problem is reported in one run (the
-/// strict decoder's and the builder's); nothing when the properties are
-/// unusable (no `image`).
+/// Decodes the properties strictly ([`Report::decode`]), then builds
+/// what decodes.
 fn decode<T: DeserializeOwned>(
     report: &mut Report<'_>,
     component: &Component<'_>,
     decoder: &Decoder<T>,
     build: fn(&mut Report<'_>, &Component<'_>, &T) -> Built,
 ) -> Built {
-    let mut problems = Vec::new();
-    let properties = decoder
-        .decode_partial(component.properties)
-        .report(&mut problems);
-    for problem in problems {
-        let path = problem.path.clone().unwrap_or_else(FieldPath::root);
-        report.push(problem, &path);
-    }
-    properties.map_or_else(Built::default, |properties| {
-        build(report, component, &properties)
-    })
+    report
+        .decode(decoder)
+        .map_or_else(Built::default, |properties| {
+            build(report, component, &properties)
+        })
 }
 
 /// `metadata` of a workload's object: `app` label, name, namespace.
