@@ -534,7 +534,7 @@ pub(crate) fn schema() -> &'static serde_json::Value {
 /// Builds a `postgresql` component: its objects in Kure's order (see the
 /// module documentation).
 pub(crate) fn build(report: &mut Report<'_>, component: &Component<'_>) -> Built {
-    let Some(props) = report.decode(&PROPERTIES) else {
+    let Some(props) = report.decode(&PROPERTIES, true) else {
         return Built::default();
     };
     let mut objects = vec![cluster(report, component, &props)];

@@ -4,7 +4,7 @@
 
 use serde::de::DeserializeOwned;
 use strata_schema::Decoder;
-use strata_syntax::{Code, Diagnostic, FieldPath, Node, Span};
+use strata_syntax::{Code, Diagnostic, FieldPath, Node, Severity, Span};
 
 /// The problems found while building one component or trait.
 pub(crate) struct Report<'a> {
@@ -72,12 +72,32 @@ impl<'a> Report<'a> {
     /// ([`Decoder::decode_partial`]), so that the builder's own checks run
     /// on the rest; `None` when the properties are unusable (a required
     /// key missing at the top).
-    pub(crate) fn decode<T: DeserializeOwned>(&mut self, decoder: &Decoder<T>) -> Option<T> {
+    ///
+    /// With `lenient_top`, an unknown top-level property is a warning (an
+    /// error with `--strict`): Kure ignores those of most component types,
+    /// and Kure's own examples write properties Kure never reads (a
+    /// cronjob's `concurrencyPolicy`), so files build unchanged while the
+    /// author learns that the property does nothing. Deeper unknown keys,
+    /// which Kure mostly refuses, stay errors.
+    pub(crate) fn decode<T: DeserializeOwned>(
+        &mut self,
+        decoder: &Decoder<T>,
+        lenient_top: bool,
+    ) -> Option<T> {
         let mut problems = Vec::new();
         let value = decoder
             .decode_partial(self.properties)
             .report(&mut problems);
-        for problem in problems {
+        for mut problem in problems {
+            let top = problem
+                .path
+                .as_ref()
+                .is_some_and(|path| path.segments().len() == 1);
+            if lenient_top && top && problem.code == strata_schema::codes::UNKNOWN_KEY {
+                problem.severity = Severity::Warning;
+                problem =
+                    problem.with_note("Kure ignores it too: it has no effect on the objects built");
+            }
             let path = problem.path.clone().unwrap_or_else(FieldPath::root);
             self.push(problem, &path);
         }

@@ -325,14 +325,14 @@ pub(crate) fn build(
     sources: &mut Sources,
 ) -> Option<Built> {
     let objects = match component_type {
-        "helmchart" => decode(report, &HELMCHART, &[VERSION_NOTE])
+        "helmchart" => decode(report, &HELMCHART, &[VERSION_NOTE], true)
             .map(|properties| helmchart(report, component, &properties, sources)),
-        "oci" => decode(report, &OCI, &[VERSION_NOTE])
+        "oci" => decode(report, &OCI, &[VERSION_NOTE], true)
             .map(|properties| oci(report, component, &properties, sources)),
-        "passthrough" => decode(report, &PASSTHROUGH, &[])
+        "passthrough" => decode(report, &PASSTHROUGH, &[], false)
             .map(|properties| passthrough(report, component, properties)),
-        "crd" => decode(report, &CRD, &[]).map(|properties| crd(report, &properties)),
-        "manifests" => decode(report, &MANIFESTS, &[])
+        "crd" => decode(report, &CRD, &[], false).map(|properties| crd(report, &properties)),
+        "manifests" => decode(report, &MANIFESTS, &[], false)
             .map(|properties| manifests(report, component, &properties)),
         _ => return None,
     };
@@ -343,14 +343,17 @@ pub(crate) fn build(
 }
 
 /// Decodes the properties strictly ([`Report::decode`]); a problem of a
-/// key and code `notes` names gets that note.
+/// key and code `notes` names gets that note. `lenient`: an unknown
+/// top-level property is a warning, as Kure ignores those of `helmchart`
+/// and `oci` (and refuses those of `passthrough`, `crd` and `manifests`).
 fn decode<T: DeserializeOwned>(
     report: &mut Report<'_>,
     decoder: &Decoder<T>,
     notes: &[(&str, Code, &str)],
+    lenient: bool,
 ) -> Option<T> {
     let first = report.problems.len();
-    let value = report.decode(decoder);
+    let value = report.decode(decoder, lenient);
     let wanted: Vec<(FieldPath, Code, &str)> = notes
         .iter()
         .map(|(key, code, note)| (report.full_path(&at(key)), *code, *note))
@@ -1087,6 +1090,26 @@ fn unusable(object: &Value) -> Option<String> {
         return Some(message.to_owned());
     }
     let namespace = &object["metadata"]["namespace"];
-    let textual = namespace.is_null() || namespace.is_string();
-    (!textual).then(|| "has a `metadata.namespace` that is not a string".to_owned())
+    if !(namespace.is_null() || namespace.is_string()) {
+        return Some("has a `metadata.namespace` that is not a string".to_owned());
+    }
+    // YAML 1.1 reads `on`, `yes` or `8080` as other types; a ConfigMap's
+    // or Secret's values must stay text (Kure's typed decode fails here).
+    let core = object["apiVersion"] == "v1";
+    for key in ["data", "stringData"] {
+        let values = object.get(key).and_then(Value::as_object);
+        let typed = values
+            .into_iter()
+            .flatten()
+            .find(|(_, value)| !value.is_string());
+        if core
+            && matches!(text(&object["kind"]), "ConfigMap" | "Secret")
+            && let Some((name, value)) = typed
+        {
+            return Some(format!(
+                "has `{key}.{name}: {value}`, which is not text: quote it (YAML 1.1 reads `on`, `yes` and numbers as other types)"
+            ));
+        }
+    }
+    None
 }

@@ -68,7 +68,7 @@ fn decode<T: DeserializeOwned>(
     build: fn(&mut Report<'_>, &Component<'_>, &T) -> Built,
 ) -> Built {
     report
-        .decode(decoder)
+        .decode(decoder, true)
         .map_or_else(Built::default, |properties| {
             build(report, component, &properties)
         })
