@@ -63,9 +63,14 @@ impl Handler for RedisCache {
     }
 }
 
-/// Checks the package against the profile, then builds it with `registry`.
-fn built(registry: Registry, profile: &str) -> (Outcome<strata_capabilities::Manifests>, SourceDb) {
-    let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("app.yaml", APP));
+/// Checks the package `app` against the profile, then builds it with
+/// `registry`.
+fn built(
+    registry: Registry,
+    app: &str,
+    profile: &str,
+) -> (Outcome<strata_capabilities::Manifests>, SourceDb) {
+    let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("app.yaml", app));
     let settings = Settings {
         registry: registry.clone(),
         ..Settings::default()
@@ -97,7 +102,7 @@ fn built(registry: Registry, profile: &str) -> (Outcome<strata_capabilities::Man
 fn a_custom_handler_builds_from_its_binding_and_the_author_wins() {
     let mut registry = Registry::builtin();
     registry.register(Arc::new(RedisCache)).expect("a new type");
-    let (outcome, _) = built(registry, PROFILE);
+    let (outcome, _) = built(registry, APP, PROFILE);
     let manifests = outcome.value.expect("built");
     let kinds: Vec<&str> = manifests
         .objects
@@ -136,7 +141,7 @@ fn a_handler_that_refuses_is_an_error_at_the_trait() {
     let mut registry = Registry::builtin();
     registry.register(Arc::new(RedisCache)).expect("a new type");
     let unbound = PROFILE.replace("image: 'redis:7.4', ", "");
-    let (outcome, db) = built(registry, &unbound);
+    let (outcome, db) = built(registry, APP, &unbound);
     assert!(outcome.value.is_none());
     let records: Vec<_> = outcome.diagnostics.iter().map(|d| d.record(&db)).collect();
     assert_eq!(records.len(), 1, "{records:?}");
@@ -161,9 +166,38 @@ fn a_pass_through_handler_builds_nothing_and_says_so() {
     registry
         .register(Arc::new(PassThroughTrait::new("redis-cache")))
         .expect("a new type");
-    let (outcome, db) = built(registry, PROFILE);
+    let (outcome, db) = built(registry, APP, PROFILE);
     let records: Vec<_> = outcome.diagnostics.iter().map(|d| d.record(&db)).collect();
     assert_eq!(records.len(), 1, "{records:?}");
     assert_eq!(records[0].code, "capabilities/no-effect");
     assert_eq!(outcome.value.expect("built").objects.len(), 3);
+}
+
+/// A component handler a library registered, for a custom type.
+struct Lambda;
+
+impl Handler for Lambda {
+    fn type_name(&self) -> &'static str {
+        "lambda"
+    }
+
+    fn kind(&self) -> HandlerKind {
+        HandlerKind::Component
+    }
+}
+
+#[test]
+fn a_custom_component_type_is_reported_not_left_out() {
+    let mut registry = Registry::builtin();
+    registry.register(Arc::new(Lambda)).expect("a new type");
+    registry.register(Arc::new(RedisCache)).expect("a new type");
+    let app = APP.replace("type: webservice", "type: lambda");
+    let (outcome, db) = built(registry, &app, PROFILE);
+    let records: Vec<_> = outcome.diagnostics.iter().map(|d| d.record(&db)).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].code, "capabilities/unsupported-component");
+    assert_eq!(
+        records[0].path.as_deref(),
+        Some("spec.components[0].properties")
+    );
 }

@@ -443,7 +443,7 @@ fn claim(
     };
     if first_interval != interval {
         let message = format!(
-            "the source is shared with `{first}` and keeps its interval, {first_interval}: Kure shares a source by URL and ignores intervals, so {interval} applies to this component's own object only"
+            "the source is shared with `{first}` and keeps its interval, {first_interval}: Kure shares a source by URL and ignores intervals (Kure bug B12), so {interval} applies to this component's own object only"
         );
         report.warning(codes::KURE_BUG, &at("interval"), message);
         let help = format!("write the interval of `{first}`; no option changes this");
@@ -566,7 +566,7 @@ fn chart_oci_reference(
     if component.fixes {
         return json!({ "digest": version });
     }
-    let message = "Kure writes this digest as the OCIRepository's `ref.tag`, which Flux cannot pull (a tag holds no `:`); the build keeps Kure's output";
+    let message = "Kure writes this digest as the OCIRepository's `ref.tag`, which Flux cannot pull (a tag holds no `:`; Kure bug B11); the build keeps Kure's output";
     report.warning(codes::KURE_BUG, &at("version"), message);
     report.help("`--fix-kure-bugs` writes `ref.digest`, as the `oci` component does");
     json!({ "tag": version })

@@ -95,7 +95,8 @@ fn jsonnet_imports_lead_to_their_files() {
 }
 
 /// In a capabilities package: a trait's `type` that names one of the
-/// package's definitions leads to it, and the outline of `app.yaml` lists
+/// package's definitions leads to it, a built-in trait's or a component's
+/// `type` shows the objects it builds, and the outline of `app.yaml` lists
 /// its components.
 #[test]
 fn navigation_in_a_capabilities_package() {
@@ -132,6 +133,28 @@ fn navigation_in_a_capabilities_package() {
     );
     let completion = client.at("textDocument/completion", &uri, line, column, Value::Null);
     assert_eq!(labels(&completion), ["redis-sidecar"], "{completion}");
+    // A built-in trait's `type`: the objects it builds.
+    let (line, column) = position_of(&text, "- type: scaler", "scaler");
+    let hover = client.at("textDocument/hover", &uri, line, column + 2, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        "`scaler` builds:\n- HorizontalPodAutoscaler `web-hpa`",
+        "{hover}"
+    );
+    let (line, column) = position_of(&text, "- type: expose", "expose");
+    let hover = client.at("textDocument/hover", &uri, line, column + 2, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        "`expose` builds, by the profile's `controllerType`:\n\n`ingress`:\n- Ingress `web-ingress`\n\n`gateway`:\n- HTTPRoute `web-httproute`",
+        "{hover}"
+    );
+    let (line, column) = position_of(&text, "type: worker", "worker");
+    let hover = client.at("textDocument/hover", &uri, line, column + 2, Value::Null);
+    assert_eq!(
+        markdown(&hover),
+        "`worker` builds:\n- Deployment `orders`\n- ServiceAccount `orders`",
+        "{hover}"
+    );
     let symbols = client.at("textDocument/documentSymbol", &uri, 0, 0, Value::Null);
     let names: Vec<&str> = symbols
         .as_array()
