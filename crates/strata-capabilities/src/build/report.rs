@@ -93,7 +93,7 @@ impl<'a> Report<'a> {
                 .path
                 .as_ref()
                 .is_some_and(|path| path.segments().len() == 1);
-            if lenient_top && top && problem.code == strata_schema::codes::UNKNOWN_KEY {
+            if lenient_top && top && matches!(problem.code, strata_schema::codes::UNKNOWN_KEY) {
                 problem.severity = Severity::Warning;
                 problem =
                     problem.with_note("Kure ignores it too: it has no effect on the objects built");
