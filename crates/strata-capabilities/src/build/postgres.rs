@@ -213,7 +213,8 @@ struct ObjectStore {
     /// The store.
     #[serde(flatten)]
     store: Store,
-    /// The server's name in the store (the cluster's).
+    /// The server's name in the store (the cluster's), given to the
+    /// cluster's barman plugin.
     server_name: Option<String>,
 }
 
@@ -644,11 +645,17 @@ fn cluster(report: &mut Report<'_>, component: &Component<'_>, props: &Propertie
     }
     // The cluster archives its WAL through the Barman Cloud plugin, to the
     // `ObjectStore` of its own name.
-    let plugins = props.object_store.as_ref().map(|_| {
+    let plugins = props.object_store.as_ref().map(|store| {
+        // The barman plugin takes the server's name here: its ObjectStore
+        // refuses one (Kure writes it there, bug B14).
+        let mut parameters = json!({"objectStoreName": component.name});
+        if let Some(server) = nonempty(store.server_name.as_deref()) {
+            parameters["serverName"] = json!(server);
+        }
         json!([{
             "isWALArchiver": true,
             "name": "barman-cloud.barmancloud.cnpg.io",
-            "parameters": {"objectStoreName": component.name},
+            "parameters": parameters,
         }])
     });
     let metadata = props.inherited_metadata.as_ref();
@@ -859,8 +866,7 @@ fn backup(report: &mut Report<'_>, backup: Option<&Store>) -> Option<Value> {
 /// The Barman Cloud `ObjectStore` the cluster's WAL archiver writes to.
 fn object_store(report: &mut Report<'_>, component: &Component<'_>, store: &ObjectStore) -> Value {
     let at = path("objectStore");
-    let server = store.server_name.as_deref();
-    let (configuration, policy) = store_settings(report, &at, &store.store, server);
+    let (configuration, policy) = store_settings(report, &at, &store.store, None);
     // Go always writes the sidecar's settings, and their `resources`.
     let spec = json!({
         "configuration": configuration,

@@ -9,7 +9,9 @@
 //!   to nothing.
 //! - **Rules**: at least one. A rule without `backendRefs` routes to the
 //!   component's Service on its port (`rules: [{}]` is a catch-all); an
-//!   explicit `backendRefs: []` routes nowhere (a redirect-only rule). A
+//!   explicit `backendRefs: []` routes nowhere, as a rule with a
+//!   `RequestRedirect` filter does (the Gateway API refuses backends beside
+//!   a redirect; Kure adds the default one, bug B13). A
 //!   backendRef without a `name`, or naming the component's Service, is
 //!   the component's port (another port is an error); one naming another
 //!   Service needs its `port`. A component without a Service port needs
@@ -255,9 +257,23 @@ fn rule(
     if !matches.is_empty() {
         written.insert("matches".into(), Value::Array(matches));
     }
+    // A redirect answers the request itself: the Gateway API refuses
+    // backends beside it (Kure adds the default one, an object the API
+    // server refuses, bug B13).
+    let redirects = rule
+        .list(report, "filters")
+        .iter()
+        .any(|filter| filter.get("type").and_then(Node::as_str) == Some("RequestRedirect"));
+    if redirects && !rule.list(report, "backendRefs").is_empty() {
+        report.error(
+            codes::INVALID_PROPERTY,
+            &rule.at("backendRefs"),
+            "a rule with a `RequestRedirect` filter has no `backendRefs`: the redirect answers the request",
+        );
+    }
     // Only an absent `backendRefs` means the component's Service: Kure
     // keeps an empty list empty.
-    let refs: Vec<Value> = if rule.has("backendRefs") {
+    let refs: Vec<Value> = if rule.has("backendRefs") || redirects {
         rule.objects(report, "backendRefs")
             .iter()
             .map(|reference| backend_ref(report, owner, backend, reference, route))
@@ -331,11 +347,11 @@ fn header_match(report: &mut Report<'_>, header: &Props<'_>) -> Value {
         "header match type",
     );
     let value = header.string(report, "value");
-    if !header.has("value") {
+    if value.is_none_or(str::is_empty) {
         report.error(
             codes::INVALID_PROPERTY,
             &header.at("value"),
-            "a header match needs a `value`",
+            "a header match needs a `value` (the Gateway API refuses an empty one)",
         );
     }
     json!({"name": name.unwrap_or_default(), "type": kind, "value": value.unwrap_or_default()})
@@ -538,8 +554,15 @@ fn header_modifier(report: &mut Report<'_>, block: &Props<'_>) -> Value {
             .map(|header| {
                 header.unknown(report, &["name", "value"]);
                 let name = required_text(report, header, "name", "a header needs a `name`");
-                // Kure writes a missing value as an empty one.
-                let value = header.string(report, "value").unwrap_or_default();
+                // Kure writes a missing value as an empty one, which the
+                // Gateway API refuses.
+                let value = required_text(
+                    report,
+                    header,
+                    "value",
+                    "a header needs a `value` (the Gateway API refuses an empty one)",
+                )
+                .unwrap_or_default();
                 json!({"name": name.unwrap_or_default(), "value": value})
             })
             .collect();
@@ -654,6 +677,17 @@ fn external_auth(report: &mut Report<'_>, block: &Props<'_>) -> Value {
         let mut written = Map::new();
         insert_names(report, &grpc, "allowedHeaders", &mut written);
         out.insert("grpc".into(), Value::Object(written));
+    }
+    // The Gateway API needs the block of the protocol, even empty; Kure
+    // leaves it out when nothing is written in it.
+    match protocol {
+        Some("GRPC") if !block.has("grpc") => {
+            out.insert("grpc".into(), Value::Object(Map::new()));
+        }
+        Some("HTTP") if !block.has("http") => {
+            out.insert("http".into(), Value::Object(Map::new()));
+        }
+        _ => {}
     }
     if let Some(http) = block.object(report, "http") {
         http.unknown(

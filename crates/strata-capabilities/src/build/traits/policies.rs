@@ -237,7 +237,38 @@ pub(crate) fn cilium(report: &mut Report<'_>, owner: &Owner<'_>, props: &Props<'
         );
     }
     if !props.has("endpointSelector") {
-        report.warning(codes::INVALID_PROPERTY, &props.path, "without `endpointSelector` the policy applies to every endpoint of the namespace, not only this component's");
+        // Kure writes the policy without one, which Cilium's CRD refuses.
+        report.error(
+            codes::INVALID_PROPERTY,
+            &props.at("endpointSelector"),
+            "a `cilium-networkpolicy` needs `endpointSelector`: the endpoints it applies to (`matchLabels: {app: NAME}` for the component's pods)",
+        );
+    }
+    for key in ["ingress", "egress"] {
+        for (index, rule) in props.list(report, key).iter().enumerate() {
+            for (number, ports) in rule.items("toPorts").iter().enumerate() {
+                for (item, port) in ports.items("ports").iter().enumerate() {
+                    if port
+                        .get("port")
+                        .is_some_and(|value| value.as_str().is_none())
+                    {
+                        let at = props
+                            .at(key)
+                            .index(index)
+                            .key("toPorts")
+                            .index(number)
+                            .key("ports")
+                            .index(item)
+                            .key("port");
+                        report.error(
+                            codes::INVALID_PROPERTY,
+                            &at,
+                            "Cilium writes a port as text: quote it (`\"8080\"`)",
+                        );
+                    }
+                }
+            }
+        }
     }
     let mut spec = Map::new();
     for key in ["endpointSelector", "ingress", "egress"] {
