@@ -28,8 +28,10 @@ pub(crate) fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalAr
             }
         }
         DiagnosticFormat::Human => {
-            let stream = termcolor::StandardStream::stderr(color_choice(global.color));
-            let mut stream = stream.lock();
+            // Written whole, once: standard error is unbuffered, and the
+            // renderer writes a diagnostic in many small pieces.
+            let writer = termcolor::BufferWriter::stderr(color_choice(global.color));
+            let mut stream = writer.buffer();
             let config = term::Config::default();
             let files = SourceFiles(db);
             for diagnostic in diagnostics {
@@ -45,6 +47,7 @@ pub(crate) fn print(db: &SourceDb, diagnostics: &[Diagnostic], global: &GlobalAr
                     );
                 }
             }
+            let _ = writer.print(&stream);
         }
     }
 }
