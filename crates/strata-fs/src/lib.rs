@@ -49,11 +49,15 @@ use std::path::{Component, Path, PathBuf};
 use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
 
 pub mod codes;
+mod lock;
 mod recorded;
 mod write;
 
+pub use lock::{Holder, LockError, LockFile};
 pub use recorded::{Recorded, Stamp};
-pub use write::{WriteError, write_atomically};
+pub use write::{
+    WriteError, remove_stale_temporaries, write_atomically, write_atomically_with_mode,
+};
 
 /// Why a file could not be had.
 #[derive(Debug)]

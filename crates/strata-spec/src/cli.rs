@@ -1,4 +1,4 @@
-//! `strata spec check|render|graph|plan|eval|functions|schema`: the
+//! `strata spec check|render|graph|plan|deploy|destroy|drift|state|eval|functions|schema`: the
 //! dialect's verbs on the command line
 //! ([`strata_dialect::Describe::command`]).
 
@@ -13,6 +13,8 @@ use strata_syntax::{Diagnostic, Span};
 
 use crate::{Given, GivenValue, Inputs, Origin, RenderRequest, Settings, Spec};
 
+mod deploy;
+
 // The verbs; the `about` of the subcommand is set where it is built,
 // as a doc comment here would replace it.
 #[derive(Debug, clap::Subcommand)]
@@ -25,6 +27,15 @@ enum SpecCommand {
     Graph(ResolveArgs),
     /// The changes from a previous deployment's state to the resolved blueprint.
     Plan(PlanArgs),
+    /// Apply the plan through providers, recording every change in a state store.
+    Deploy(deploy::DeployArgs),
+    /// Delete every resource an instance's state records, dependents first.
+    Destroy(deploy::InstanceArgs),
+    /// Read every recorded resource back and name what differs (exit 2).
+    Drift(deploy::DriftArgs),
+    /// Show, export, import or unlock an instance's state.
+    #[command(subcommand)]
+    State(deploy::StateCommand),
     /// Evaluate one field text (with or without `${..}`) and print its value.
     Eval(EvalArgs),
     /// List the core functions with their signatures.
@@ -137,6 +148,10 @@ pub(crate) fn run(matches: &clap::ArgMatches, invocation: Invocation) -> Result<
         SpecCommand::Render(args) => render(session, &args),
         SpecCommand::Graph(args) => Ok(graph(session, &args)),
         SpecCommand::Plan(args) => plan(session, &args),
+        SpecCommand::Deploy(args) => deploy::deploy(session, &args),
+        SpecCommand::Destroy(args) => deploy::destroy(session, &args),
+        SpecCommand::Drift(args) => deploy::drift(session, &args),
+        SpecCommand::State(command) => deploy::state(session, &command),
         SpecCommand::Eval(args) => eval(session, &args),
         SpecCommand::Functions => functions(session),
         SpecCommand::Schema => {
@@ -225,6 +240,14 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
 /// Opens and resolves the blueprint of `args`; `None` (reported) when
 /// something fails.
 fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::ResolvedBlueprint)> {
+    let (spec, request) = prepare(session, args)?;
+    let resolved = session.render(&spec, &request)?;
+    Some((spec, resolved))
+}
+
+/// Opens the blueprint of `args` and makes the request that resolves it;
+/// `None` (reported) when something fails.
+fn prepare(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, RenderRequest)> {
     if args.file == Path::new("-") {
         let source = session.db.add("<stdin>", "");
         session.diagnostics.push(Diagnostic::error(
@@ -271,8 +294,7 @@ fn resolve(session: &mut Session, args: &ResolveArgs) -> Option<(Spec, crate::Re
         child_source,
         ..request(inputs, datasources)
     };
-    let resolved = session.render(&spec, &request)?;
-    Some((spec, resolved))
+    Some((spec, request))
 }
 
 /// A render request of the given values, at the working directory and the

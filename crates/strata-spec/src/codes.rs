@@ -816,4 +816,34 @@ resources:
     spec:
       handler: index.handler",
     }
+
+    DEPLOY = "spec/deploy" {
+        when: "a deploy or destroy could not make a change: a provider failed (a file in the way, a folder that is a file), or a spec still waits on a state no deployed resource gives",
+        why: r"A deploy applies its plan change by change, recording each in the state store. When one fails, the changes this deploy made are undone newest first (`--rollback auto`, the default), so the instance is as it was, or kept (`--rollback none`); the failure is recorded in the instance's journal, never among its resources. An undo step that fails is reported too, and the state records what is there.",
+        fix: r"Remove what is in the way (a file Strata did not create is never overwritten), or correct the spec, then deploy again.",
+        example: r"# blueprint.yaml, with `touch out && strata spec deploy blueprint.yaml --instance dev`
+version: 2023-04-20
+resources:
+  config:
+    type: core/file
+    spec:
+      path: out/config.txt
+      content: hello",
+    }
+
+    LOCKED = "spec/locked" {
+        when: "another deploy holds the state store's lock (exit 3); the message names its process, host and start",
+        why: r"One deploy at a time changes a state store: a second would apply a plan made from a state the first is changing. The lock is a `flock` on a file beside the store, which the kernel releases when its holder ends however it ends (`kill -9` too), so a deploy that died never leaves the state locked; a deploy that finds the lock going away waits up to 2 s for it.",
+        fix: r"Wait for the other deploy, or stop it; no unlock is needed after it ends.",
+        example: r"# two deploys of one state at once
+strata spec deploy blueprint.yaml --instance dev & strata spec deploy blueprint.yaml --instance dev",
+    }
+
+    RECOVERY = "spec/recovery" {
+        when: "recovery found, where an interrupted change was being made, something neither that change nor the state made (exit 4); nothing is touched",
+        why: r"Every change's intent is recorded before its provider call and its outcome after it. A deploy that died between the two leaves an intent; the next deploy reads the resource back and adopts it (the change happened), or does it again (it did not). When what is there is neither, someone else changed it in between, and a deploy that went on could overwrite or delete what is not its own.",
+        fix: r"Look at the resource the message names, move the foreign one away (or `strata spec state import` a state that records it), then deploy again.",
+        example: r"# a deploy killed while writing out/config.txt, then the file edited by hand
+strata spec deploy blueprint.yaml --instance dev",
+    }
 }

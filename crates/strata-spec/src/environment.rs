@@ -47,6 +47,8 @@ pub struct Environment<'a> {
     values: RefCell<HashMap<String, Lookup>>,
     resources: RefCell<HashMap<String, Lookup>>,
     evaluating: RefCell<Vec<String>>,
+    /// The state fields of resources already deployed, by name.
+    deployed: HashMap<String, Value>,
 }
 
 impl<'a> Environment<'a> {
@@ -73,7 +75,23 @@ impl<'a> Environment<'a> {
             values: RefCell::new(HashMap::new()),
             resources: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
+            deployed: HashMap::new(),
         }
+    }
+
+    /// With the state fields of resources already deployed (by resource
+    /// name, an `each` instance as `<name>_<index>`): their `state` reads
+    /// those instead of waiting on deployment.
+    #[must_use]
+    pub fn with_deployed(
+        mut self,
+        deployed: &std::collections::BTreeMap<String, serde_json::Value>,
+    ) -> Environment<'a> {
+        self.deployed = deployed
+            .iter()
+            .map(|(name, state)| (name.clone(), Value::from_json(state)))
+            .collect();
+        self
     }
 
     /// With the data sources' fields known (by data source, then by the
@@ -174,7 +192,12 @@ impl<'a> Environment<'a> {
         }
         self.evaluating.borrow_mut().push(name.to_owned());
         let found = match self.each_items(resource) {
-            None => Lookup::Shared(Arc::new(resource_value(resource, name, self))),
+            None => Lookup::Shared(Arc::new(resource_value(
+                resource,
+                name,
+                self,
+                self.deployed.get(name),
+            ))),
             Some(Ok(items)) => Lookup::Shared(Arc::new(Value::Array(
                 items
                     .into_iter()
@@ -182,7 +205,8 @@ impl<'a> Environment<'a> {
                     .map(|(index, elem)| {
                         let instance = Instance::new(self, elem, index)
                             .with_secret_elem(self.secrets.each.contains(name));
-                        resource_value(resource, &format!("{name}[{index}]"), &instance)
+                        let deployed = self.deployed.get(&format!("{name}_{index}"));
+                        resource_value(resource, &format!("{name}[{index}]"), &instance, deployed)
                     })
                     .collect(),
             ))),
@@ -249,8 +273,13 @@ fn computed_field(found: Lookup, path: &[Accessor]) -> Lookup {
 
 /// A resource as references read it: `spec` (as written; a field it does
 /// not write is known after deployment, [`computed_field`]), `metadata`,
-/// and `state` (unknown until deployment).
-fn resource_value(resource: &Resource, name: &str, env: &dyn Env) -> Value {
+/// and `state` (`deployed`, else unknown until deployment).
+fn resource_value(
+    resource: &Resource,
+    name: &str,
+    env: &dyn Env,
+    deployed: Option<&Value>,
+) -> Value {
     let mut fields = IndexMap::new();
     fields.insert("spec".to_owned(), partial(&resource.spec, env));
     fields.insert(
@@ -259,7 +288,9 @@ fn resource_value(resource: &Resource, name: &str, env: &dyn Env) -> Value {
     );
     fields.insert(
         "state".to_owned(),
-        Value::Unknown(format!("resources.{name}.state").into()),
+        deployed
+            .cloned()
+            .unwrap_or_else(|| Value::Unknown(format!("resources.{name}.state").into())),
     );
     Value::Object(fields)
 }

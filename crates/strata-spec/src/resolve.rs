@@ -49,6 +49,7 @@ mod values;
 use datasources::datasource_values;
 use includes::{child_order, exports_seen_from_parent};
 
+use std::collections::BTreeMap;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -123,6 +124,12 @@ pub struct RenderRequest {
     /// The most evaluation steps the render may take
     /// ([`strata_subst::Steps`]; `None`: its default limit).
     pub max_steps: Option<u64>,
+    /// The state fields of the blueprint's resources deployed so far, by
+    /// resource name (an `each` instance as `<name>_<index>`): a deployer
+    /// renders again between groups, so that `${resources.x.state.f}`
+    /// reads what `x`'s provider reported. Empty: every state is known
+    /// only after deployment.
+    pub deployed: BTreeMap<String, serde_json::Value>,
 }
 
 impl std::fmt::Debug for RenderRequest {
@@ -134,6 +141,7 @@ impl std::fmt::Debug for RenderRequest {
             .field("child_source", &self.child_source.is_some())
             .field("datasource_providers", &self.datasource_providers.len())
             .field("max_steps", &self.max_steps)
+            .field("deployed", &self.deployed.len())
             .finish_non_exhaustive()
     }
 }
@@ -328,7 +336,7 @@ impl Resolver<'_> {
             resolved.children.insert(name, child);
         }
         let secrets = secret_elements(blueprint, &secret_variables, &secret_exports);
-        let env = Environment::new(
+        let mut env = Environment::new(
             Some(blueprint),
             plain,
             cwd,
@@ -338,6 +346,11 @@ impl Resolver<'_> {
         .with_datasources(datasource_values)
         .with_children(exports_of_children)
         .with_secrets(secrets.clone());
+        // Only the top blueprint's resources are deployed by name (its
+        // chain holds itself alone).
+        if chain.len() <= 1 {
+            env = env.with_deployed(&self.request.deployed);
+        }
         self.values(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.resources(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.exports(blueprint, &env, &secrets, &mut resolved, &mut problems);

@@ -52,7 +52,7 @@ pub struct State {
 }
 
 /// One deployed resource.
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StateResource {
     /// The resource type.
@@ -151,65 +151,6 @@ pub trait ResourceProvider: Send + Sync {
 
     /// Whether changing the spec field at `path` needs a new resource.
     fn recreates(&self, resource_type: &str, path: &FieldPath) -> bool;
-}
-
-/// The built-in provider: `core/file` (`path`, a string that forces a new
-/// file when changed, and `content`, a string) and `core/value` (`value`,
-/// anything).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CoreProvider;
-
-impl ResourceProvider for CoreProvider {
-    fn handles(&self, resource_type: &str) -> bool {
-        matches!(resource_type, "core/file" | "core/value")
-    }
-
-    fn check_spec(&self, resource_type: &str, spec: &Value) -> Vec<(FieldPath, String)> {
-        let Value::Object(fields) = spec else {
-            return vec![(FieldPath::root(), "the spec must be a mapping".to_owned())];
-        };
-        let (required, allowed): (&[&str], &[&str]) = match resource_type {
-            "core/file" => (&["path"], &["path", "content"]),
-            _ => (&["value"], &["value"]),
-        };
-        let mut problems = Vec::new();
-        for name in required {
-            if !fields.contains_key(*name) {
-                problems.push((
-                    FieldPath::root(),
-                    format!("`{resource_type}` needs `{name}`"),
-                ));
-            }
-        }
-        for (name, value) in fields {
-            let path = FieldPath::root().key(name);
-            if !allowed.contains(&name.as_str()) {
-                let known = allowed
-                    .iter()
-                    .map(|name| format!("`{name}`"))
-                    .collect::<Vec<_>>();
-                problems.push((
-                    path,
-                    format!(
-                        "`{resource_type}` has no field `{name}` (it has {})",
-                        known.join(", ")
-                    ),
-                ));
-            } else if resource_type == "core/file"
-                && !matches!(value, Value::String(_) | Value::Unknown(_))
-            {
-                problems.push((
-                    path,
-                    format!("`{name}` of a file is a string, not {}", value.types()),
-                ));
-            }
-        }
-        problems
-    }
-
-    fn recreates(&self, resource_type: &str, path: &FieldPath) -> bool {
-        resource_type == "core/file" && path.to_string() == "path"
-    }
 }
 
 /// What happens to one resource, link or child.

@@ -1,0 +1,498 @@
+//! `strata spec deploy|destroy|drift|state`: deployments on the command
+//! line, their state in a store named by `--state`:
+//!
+//! - `sqlite:PATH` (the default, `sqlite:.strata/state.db` in the working
+//!   directory): the embedded store ([`crate::deploy::SqliteStore`]);
+//! - a `.json` file: a state as `plan --state` reads it, read-only.
+//!
+//! Exit status: 0 done; 1 failed (after the rollback); 2 drift found; 3
+//! another deploy holds the state (the message names its process, host
+//! and start); 4 recovery found something it must not touch.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::{Value as Json, json};
+use strata_dialect::{Dialect as _, Done, Expect, Session, Usage};
+use strata_syntax::{Diagnostic, Span};
+
+use super::{ResolveArgs, prepare};
+use crate::codes;
+use crate::deploy::{
+    CoreProvider, DeployError, Deployer, Live, Provider, SqliteStore, State, StateStore,
+};
+
+/// Where an instance's state is.
+#[derive(Debug, Args)]
+pub(super) struct StoreArgs {
+    /// The instance: one deployment of a blueprint.
+    #[arg(long, value_name = "NAME")]
+    instance: String,
+    /// The state store: `sqlite:PATH`, or a JSON state file (read-only).
+    #[arg(
+        long = "state",
+        value_name = "STORE",
+        default_value = "sqlite:.strata/state.db"
+    )]
+    store: String,
+}
+
+/// Whether a failed deploy undoes its changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Rollback {
+    /// Undo this deploy's changes, newest first.
+    Auto,
+    /// Keep what succeeded.
+    None,
+}
+
+/// `deploy` arguments.
+#[derive(Debug, Args)]
+pub(super) struct DeployArgs {
+    #[command(flatten)]
+    resolve: ResolveArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Undo this deploy's changes when one fails (`auto`), or keep them (`none`).
+    #[arg(long, value_enum, default_value = "auto")]
+    rollback: Rollback,
+}
+
+/// `destroy` arguments.
+#[derive(Debug, Args)]
+pub(super) struct InstanceArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `drift` arguments.
+#[derive(Debug, Args)]
+pub(super) struct DriftArgs {
+    /// The blueprint the instance was deployed from (checked).
+    #[command(flatten)]
+    resolve: ResolveArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `state` verbs.
+#[derive(Debug, Subcommand)]
+pub(super) enum StateCommand {
+    /// Print the instance's state (secret fields masked).
+    Show(ShowArgs),
+    /// Print the instance's state as the JSON `plan --state` reads (secret fields masked).
+    Export(ShowArgs),
+    /// Replace the instance's state by a JSON state file.
+    Import(ImportArgs),
+    /// Say who holds the state's lock; a lock goes with its process.
+    Unlock(UnlockArgs),
+}
+
+/// `state show|export` arguments.
+#[derive(Debug, Args)]
+pub(super) struct ShowArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Write secret fields instead of masking them.
+    #[arg(long)]
+    show_secrets: bool,
+}
+
+/// `state import` arguments.
+#[derive(Debug, Args)]
+pub(super) struct ImportArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The JSON state file.
+    #[arg(value_name = "FILE")]
+    file: String,
+}
+
+/// `state unlock` arguments.
+#[derive(Debug, Args)]
+pub(super) struct UnlockArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Break a lock whose holder cannot be reached.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The providers of the command line.
+fn providers() -> Vec<Arc<dyn Provider>> {
+    vec![Arc::new(CoreProvider)]
+}
+
+/// The SQLite store `store` names; a JSON file or another kind is a
+/// problem for a verb that writes.
+fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
+    let span = strata_dialect::command_line(&mut session.db, "--state", store);
+    let Some(path) = store.strip_prefix("sqlite:") else {
+        let message = if Path::new(store)
+            .extension()
+            .is_some_and(|ext| ext == "json")
+        {
+            format!(
+                "`{store}` is a JSON state, which only `plan --state` reads; deploys keep their state in `sqlite:PATH`"
+            )
+        } else {
+            format!(
+                "`{store}` is not a state store: `sqlite:PATH`, or a JSON state file for `plan`"
+            )
+        };
+        session
+            .diagnostics
+            .push(Diagnostic::error(codes::STATE, message, span));
+        return None;
+    };
+    match SqliteStore::open(Path::new(path)) {
+        Ok(opened) => Some(opened),
+        Err(error) => {
+            session
+                .diagnostics
+                .push(Diagnostic::error(codes::STATE, error.to_string(), span));
+            None
+        }
+    }
+}
+
+/// A deploy's id: its start and process.
+fn deploy_id() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    format!("{nanos}-{}", std::process::id())
+}
+
+/// The diagnostic of a deploy that stopped, and its exit status.
+fn stopped(session: &mut Session, error: &DeployError) -> u8 {
+    let at = Span::file_start(session.db.add("<state>", ""));
+    let (code, status) = match error {
+        DeployError::Held(_) => (codes::LOCKED, 3),
+        DeployError::Foreign(_) => (codes::RECOVERY, 4),
+        DeployError::Failed(_) => (codes::DEPLOY, 1),
+    };
+    session
+        .diagnostics
+        .push(Diagnostic::error(code, error.to_string(), at));
+    status
+}
+
+pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Result<Done, Usage> {
+    let json_output = session.invocation.output.is_some();
+    let Some((spec, request)) = prepare(&mut session, &args.resolve) else {
+        return Ok(session.finish(|_| None));
+    };
+    let first = session.render(&spec, &request);
+    if first.is_none() {
+        return Ok(session.finish(|_| None));
+    }
+    let Some(store) = open_store(&mut session, &args.store.store) else {
+        return Ok(session.finish(|_| None));
+    };
+    let providers = providers();
+    let instance = args.store.instance.as_str();
+    let mut render = |deployed: &BTreeMap<String, Json>| {
+        let request = crate::RenderRequest {
+            deployed: deployed.clone(),
+            ..request.clone()
+        };
+        let mut db = strata_syntax::SourceDb::extending(spec.sources().clone());
+        let resolved = spec
+            .render(&request, &mut db)
+            .value
+            .ok_or("the blueprint no longer resolves with the states deployed")?;
+        let graph = spec
+            .graph(&resolved, &[])
+            .value
+            .ok_or("the blueprint's links cannot be drawn")?;
+        Ok((resolved, graph))
+    };
+    let deployer = Deployer {
+        store: &store,
+        providers: &providers,
+        instance,
+        deploy: deploy_id(),
+        rollback: args.rollback == Rollback::Auto,
+    };
+    let outcome = deployer.deploy(&mut render);
+    let report = match outcome {
+        Ok(report) => report,
+        Err(error) => {
+            let status = stopped(&mut session, &error);
+            let mut done = session.finish(|_| None);
+            done.status = status;
+            return Ok(done);
+        }
+    };
+    if let Some((step, why)) = &report.failed {
+        let at = Span::file_start(session.db.add("<deploy>", ""));
+        session.diagnostics.push(
+            Diagnostic::error(
+                codes::DEPLOY,
+                format!("{} of `{}` failed: {why}", step.action, step.resource),
+                at,
+            )
+            .with_note(if args.rollback == Rollback::Auto {
+                format!("{} change(s) of this deploy undone", report.reverted.len())
+            } else {
+                "what succeeded is kept (`--rollback none`)".to_owned()
+            }),
+        );
+        for (step, why) in &report.unreverted {
+            session.diagnostics.push(Diagnostic::error(
+                codes::DEPLOY,
+                format!(
+                    "undoing the {} of `{}` failed: {why}; the state records what is there",
+                    step.action, step.resource
+                ),
+                at,
+            ));
+        }
+    }
+    Ok(session.finish(|_| {
+        let plan = &report.plan;
+        if json_output {
+            let steps = |list: &[crate::deploy::Step]| -> Vec<Json> {
+                list.iter().map(|step| json!({"resource": step.resource, "action": step.action})).collect()
+            };
+            let value = json!({
+                "plan": plan.to_json(),
+                "recovered": report.recovered.iter().map(|(resource, how)| json!({"resource": resource, "how": how})).collect::<Vec<_>>(),
+                "applied": steps(&report.applied),
+                "reverted": steps(&report.reverted),
+            });
+            return serde_json::to_string_pretty(&value).ok().map(|text| text + "\n");
+        }
+        let mut text = plan.to_text();
+        for (resource, how) in &report.recovered {
+            text.push_str(&format!("recovered {resource}: {how}\n"));
+        }
+        for step in &report.applied {
+            text.push_str(&format!("{} {}\n", past(&step.action), step.resource));
+        }
+        Some(text)
+    }))
+}
+
+/// The past tense of an action.
+fn past(action: &str) -> &'static str {
+    match action {
+        "create" => "created",
+        "update" => "updated",
+        _ => "deleted",
+    }
+}
+
+pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Result<Done, Usage> {
+    let Some(store) = open_store(&mut session, &args.store.store) else {
+        return Ok(session.finish(|_| None));
+    };
+    let providers = providers();
+    let deployer = Deployer {
+        store: &store,
+        providers: &providers,
+        instance: &args.store.instance,
+        deploy: deploy_id(),
+        rollback: false,
+    };
+    // The plan of an empty blueprint: every recorded resource deleted.
+    let mut render = |_: &BTreeMap<String, Json>| {
+        Ok((
+            crate::ResolvedBlueprint::default(),
+            crate::deploy::Graph::default(),
+        ))
+    };
+    match deployer.deploy(&mut render) {
+        Ok(report) => {
+            if let Some((step, why)) = &report.failed {
+                let at = Span::file_start(session.db.add("<destroy>", ""));
+                session.diagnostics.push(Diagnostic::error(
+                    codes::DEPLOY,
+                    format!("{} of `{}` failed: {why}", step.action, step.resource),
+                    at,
+                ));
+            }
+            Ok(session.finish(|_| {
+                let lines: Vec<String> = report
+                    .applied
+                    .iter()
+                    .map(|step| format!("deleted {}\n", step.resource))
+                    .collect();
+                Some(lines.concat())
+            }))
+        }
+        Err(error) => {
+            let status = stopped(&mut session, &error);
+            let mut done = session.finish(|_| None);
+            done.status = status;
+            Ok(done)
+        }
+    }
+}
+
+pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Result<Done, Usage> {
+    if prepare(&mut session, &args.resolve).is_none() {
+        return Ok(session.finish(|_| None));
+    }
+    let Some(store) = open_store(&mut session, &args.store.store) else {
+        return Ok(session.finish(|_| None));
+    };
+    let state = match store.load(&args.store.instance) {
+        Ok(state) => state,
+        Err(error) => {
+            let at = Span::file_start(session.db.add("<state>", ""));
+            session
+                .diagnostics
+                .push(Diagnostic::error(codes::STATE, error.to_string(), at));
+            return Ok(session.finish(|_| None));
+        }
+    };
+    let providers = providers();
+    let mut lines = Vec::new();
+    for (name, record) in &state.resources {
+        let Some(provider) = providers.iter().find(|p| p.handles(&record.resource_type)) else {
+            continue;
+        };
+        match provider.read(&record.resource_type, record) {
+            Ok(Live::Absent) => lines.push(format!("- {name}: missing\n")),
+            Ok(Live::Present { spec, .. }) => {
+                let mut changed: Vec<&String> = record
+                    .spec
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(key, value)| spec.get(key.as_str()) != Some(value))
+                    .map(|(key, _)| key)
+                    .collect();
+                changed.sort();
+                if !changed.is_empty() {
+                    let fields: Vec<String> =
+                        changed.iter().map(|key| format!("`{key}`")).collect();
+                    lines.push(format!("~ {name}: changed {}\n", fields.join(", ")));
+                }
+            }
+            Err(error) => lines.push(format!("? {name}: cannot be read: {error}\n")),
+        }
+    }
+    let drifted = !lines.is_empty();
+    let done = session.finish(|_| Some(lines.concat()));
+    Ok(if drifted {
+        done.succeeding_with(2)
+    } else {
+        done
+    })
+}
+
+pub(super) fn state(mut session: Session, command: &StateCommand) -> Result<Done, Usage> {
+    match command {
+        StateCommand::Show(args) | StateCommand::Export(args) => {
+            let export = matches!(command, StateCommand::Export(_));
+            let Some(store) = open_store(&mut session, &args.store.store) else {
+                return Ok(session.finish(|_| None));
+            };
+            let loaded = store.load(&args.store.instance);
+            Ok(session.finish(|session| {
+                let mut state = loaded
+                    .map_err(|error| {
+                        let at = Span::file_start(session.db.add("<state>", ""));
+                        session.diagnostics.push(Diagnostic::error(
+                            codes::STATE,
+                            error.to_string(),
+                            at,
+                        ));
+                    })
+                    .ok()?;
+                if !args.show_secrets {
+                    mask(&mut state);
+                }
+                let value = serde_json::to_value(&state).ok()?;
+                if export {
+                    serde_json::to_string_pretty(&value)
+                        .ok()
+                        .map(|text| text + "\n")
+                } else {
+                    session.write_value(&value, strata_dialect::DocumentFormat::Yaml)
+                }
+            }))
+        }
+        StateCommand::Import(args) => {
+            let Some(store) = open_store(&mut session, &args.store.store) else {
+                return Ok(session.finish(|_| None));
+            };
+            let state = session
+                .read(&args.file, Expect::One)
+                .report(&mut session.diagnostics)
+                .and_then(strata_dialect::Read::into_document)
+                .and_then(|document| {
+                    crate::deploy::read_state(&document).report(&mut session.diagnostics)
+                });
+            if let Some(state) = state {
+                let imported = store
+                    .lock(crate::deploy::LOCK_WAIT)
+                    .and_then(|_lock| store.replace(&args.store.instance, &state));
+                if let Err(error) = imported {
+                    let status = stopped(&mut session, &error.into());
+                    let mut done = session.finish(|_| None);
+                    done.status = status;
+                    return Ok(done);
+                }
+            }
+            Ok(session.finish(|_| None))
+        }
+        StateCommand::Unlock(args) => {
+            let Some(store) = open_store(&mut session, &args.store.store) else {
+                return Ok(session.finish(|_| None));
+            };
+            let holder = strata_fs::LockFile::holder(&store.lock_path());
+            if let Some(holder) = holder {
+                let at = Span::file_start(session.db.add("<state>", ""));
+                let forced = if args.force {
+                    " (`--force` cannot take a lock from a live process)"
+                } else {
+                    ""
+                };
+                session.diagnostics.push(Diagnostic::error(
+                    codes::LOCKED,
+                    format!(
+                        "the state is {}, which is running: a lock is released when its process ends, so stop that deploy{forced}",
+                        strata_fs::LockError::Held(Some(holder))
+                    ),
+                    at,
+                ));
+                let mut done = session.finish(|_| None);
+                done.status = 3;
+                return Ok(done);
+            }
+            Ok(session.finish(|_| Some("the state is not locked\n".to_owned())))
+        }
+    }
+}
+
+/// The secret fields of every record, masked.
+fn mask(state: &mut State) {
+    for record in state.resources.values_mut() {
+        for field in &record.secret_fields {
+            let Ok(path) = strata_syntax::FieldPath::parse(field) else {
+                continue;
+            };
+            let pointer: String = path
+                .segments()
+                .iter()
+                .map(|segment| match segment {
+                    strata_syntax::Segment::Key(key) => {
+                        format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+                    }
+                    strata_syntax::Segment::Index(index) => format!("/{index}"),
+                    _ => "/*".to_owned(),
+                })
+                .collect();
+            if let Some(value) = record.spec.pointer_mut(&pointer) {
+                *value = Json::String("********".to_owned());
+            }
+        }
+    }
+}
