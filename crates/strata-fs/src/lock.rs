@@ -166,14 +166,13 @@ impl LockFile {
     #[must_use]
     pub fn holder(path: &Path) -> Option<Holder> {
         let file = OpenOptions::new().read(true).write(true).open(path).ok()?;
-        match file.try_lock() {
-            Ok(()) => None,
-            Err(_) => {
-                let mut text = String::new();
-                let mut file = file;
-                file.read_to_string(&mut text).ok()?;
-                Holder::parse(&text)
-            }
+        if let Ok(()) = file.try_lock() {
+            None
+        } else {
+            let mut text = String::new();
+            let mut file = file;
+            file.read_to_string(&mut text).ok()?;
+            Holder::parse(&text)
         }
     }
 

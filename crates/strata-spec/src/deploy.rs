@@ -42,7 +42,7 @@ pub(crate) fn failpoint(point: &str) {
         }
         if wanted.strip_suffix(":pause") == Some(point) {
             loop {
-                std::thread::sleep(std::time::Duration::from_secs(60));
+                std::thread::sleep(std::time::Duration::from_mins(1));
             }
         }
     }

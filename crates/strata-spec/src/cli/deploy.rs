@@ -10,13 +10,14 @@
 //! and start); 4 recovery found something it must not touch.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value as Json, json};
-use strata_dialect::{Dialect as _, Done, Expect, Session, Usage};
+use strata_dialect::{Dialect as _, Done, Expect, Session};
 use strata_syntax::{Diagnostic, Span};
 
 use super::{ResolveArgs, prepare};
@@ -126,7 +127,7 @@ fn providers() -> Vec<Arc<dyn Provider>> {
     vec![Arc::new(CoreProvider)]
 }
 
-/// The SQLite store `store` names; a JSON file or another kind is a
+/// The `SQLite` store `store` names; a JSON file or another kind is a
 /// problem for a verb that writes.
 fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
     let span = strata_dialect::command_line(&mut session.db, "--state", store);
@@ -181,17 +182,17 @@ fn stopped(session: &mut Session, error: &DeployError) -> u8 {
     status
 }
 
-pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Result<Done, Usage> {
+pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
     let json_output = session.invocation.output.is_some();
     let Some((spec, request)) = prepare(&mut session, &args.resolve) else {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     };
     let first = session.render(&spec, &request);
     if first.is_none() {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     }
     let Some(store) = open_store(&mut session, &args.store.store) else {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     };
     let providers = providers();
     let instance = args.store.instance.as_str();
@@ -225,7 +226,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Result<Done, Us
             let status = stopped(&mut session, &error);
             let mut done = session.finish(|_| None);
             done.status = status;
-            return Ok(done);
+            return done;
         }
     };
     if let Some((step, why)) = &report.failed {
@@ -253,7 +254,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Result<Done, Us
             ));
         }
     }
-    Ok(session.finish(|_| {
+    session.finish(|_| {
         let plan = &report.plan;
         if json_output {
             let steps = |list: &[crate::deploy::Step]| -> Vec<Json> {
@@ -269,13 +270,13 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Result<Done, Us
         }
         let mut text = plan.to_text();
         for (resource, how) in &report.recovered {
-            text.push_str(&format!("recovered {resource}: {how}\n"));
+            let _ = writeln!(text, "recovered {resource}: {how}");
         }
         for step in &report.applied {
-            text.push_str(&format!("{} {}\n", past(&step.action), step.resource));
+            let _ = writeln!(text, "{} {}", past(&step.action), step.resource);
         }
         Some(text)
-    }))
+    })
 }
 
 /// The past tense of an action.
@@ -287,9 +288,9 @@ fn past(action: &str) -> &'static str {
     }
 }
 
-pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Result<Done, Usage> {
+pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Done {
     let Some(store) = open_store(&mut session, &args.store.store) else {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     };
     let providers = providers();
     let deployer = Deployer {
@@ -316,30 +317,30 @@ pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Result<Done,
                     at,
                 ));
             }
-            Ok(session.finish(|_| {
+            session.finish(|_| {
                 let lines: Vec<String> = report
                     .applied
                     .iter()
                     .map(|step| format!("deleted {}\n", step.resource))
                     .collect();
                 Some(lines.concat())
-            }))
+            })
         }
         Err(error) => {
             let status = stopped(&mut session, &error);
             let mut done = session.finish(|_| None);
             done.status = status;
-            Ok(done)
+            done
         }
     }
 }
 
-pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Result<Done, Usage> {
+pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Done {
     if prepare(&mut session, &args.resolve).is_none() {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     }
     let Some(store) = open_store(&mut session, &args.store.store) else {
-        return Ok(session.finish(|_| None));
+        return session.finish(|_| None);
     };
     let state = match store.load(&args.store.instance) {
         Ok(state) => state,
@@ -348,7 +349,7 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Result<Done, Usag
             session
                 .diagnostics
                 .push(Diagnostic::error(codes::STATE, error.to_string(), at));
-            return Ok(session.finish(|_| None));
+            return session.finish(|_| None);
         }
     };
     let providers = providers();
@@ -380,22 +381,22 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Result<Done, Usag
     }
     let drifted = !lines.is_empty();
     let done = session.finish(|_| Some(lines.concat()));
-    Ok(if drifted {
+    if drifted {
         done.succeeding_with(2)
     } else {
         done
-    })
+    }
 }
 
-pub(super) fn state(mut session: Session, command: &StateCommand) -> Result<Done, Usage> {
+pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
     match command {
         StateCommand::Show(args) | StateCommand::Export(args) => {
             let export = matches!(command, StateCommand::Export(_));
             let Some(store) = open_store(&mut session, &args.store.store) else {
-                return Ok(session.finish(|_| None));
+                return session.finish(|_| None);
             };
             let loaded = store.load(&args.store.instance);
-            Ok(session.finish(|session| {
+            session.finish(|session| {
                 let mut state = loaded
                     .map_err(|error| {
                         let at = Span::file_start(session.db.add("<state>", ""));
@@ -417,11 +418,11 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Result<Done
                 } else {
                     session.write_value(&value, strata_dialect::DocumentFormat::Yaml)
                 }
-            }))
+            })
         }
         StateCommand::Import(args) => {
             let Some(store) = open_store(&mut session, &args.store.store) else {
-                return Ok(session.finish(|_| None));
+                return session.finish(|_| None);
             };
             let state = session
                 .read(&args.file, Expect::One)
@@ -438,14 +439,14 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Result<Done
                     let status = stopped(&mut session, &error.into());
                     let mut done = session.finish(|_| None);
                     done.status = status;
-                    return Ok(done);
+                    return done;
                 }
             }
-            Ok(session.finish(|_| None))
+            session.finish(|_| None)
         }
         StateCommand::Unlock(args) => {
             let Some(store) = open_store(&mut session, &args.store.store) else {
-                return Ok(session.finish(|_| None));
+                return session.finish(|_| None);
             };
             let holder = strata_fs::LockFile::holder(&store.lock_path());
             if let Some(holder) = holder {
@@ -465,14 +466,15 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Result<Done
                 ));
                 let mut done = session.finish(|_| None);
                 done.status = 3;
-                return Ok(done);
+                return done;
             }
-            Ok(session.finish(|_| Some("the state is not locked\n".to_owned())))
+            session.finish(|_| Some("the state is not locked\n".to_owned()))
         }
     }
 }
 
-/// The secret fields of every record, masked.
+/// The secret fields of every record, masked, in its spec and its
+/// state.
 fn mask(state: &mut State) {
     for record in state.resources.values_mut() {
         for field in &record.secret_fields {
@@ -487,11 +489,15 @@ fn mask(state: &mut State) {
                         format!("/{}", key.replace('~', "~0").replace('/', "~1"))
                     }
                     strata_syntax::Segment::Index(index) => format!("/{index}"),
-                    _ => "/*".to_owned(),
+                    strata_syntax::Segment::Wildcard => "/*".to_owned(),
                 })
                 .collect();
-            if let Some(value) = record.spec.pointer_mut(&pointer) {
-                *value = Json::String("********".to_owned());
+            // The state field of the same name reports the same value
+            // (`core/value`'s `value`).
+            for tree in [&mut record.spec, &mut record.state] {
+                if let Some(value) = tree.pointer_mut(&pointer) {
+                    *value = Json::String("********".to_owned());
+                }
             }
         }
     }

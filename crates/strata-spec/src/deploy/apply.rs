@@ -165,7 +165,10 @@ impl Deployer<'_> {
         'groups: for group in &graph.groups {
             let state = self.store.load(self.instance)?;
             let (resolved, graph) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
-            let plan = self.plan(&resolved, &graph, &drift)?;
+            let plan = self.plan_from(state.clone(), &resolved, &graph, &drift)?;
+            // The records as this deploy changes them (it alone writes,
+            // under the lock).
+            let mut records = state.resources;
             for name in group {
                 let Some(planned) = plan.resources.iter().find(|r| &r.name == name) else {
                     continue;
@@ -176,7 +179,7 @@ impl Deployer<'_> {
                     Action::Delete | Action::NoChange => Vec::new(),
                 };
                 for action in steps {
-                    let current = self.store.load(self.instance)?.resources.get(name).cloned();
+                    let current = records.get(name).cloned();
                     let after = match action {
                         Action::Delete => None,
                         _ => match record_of(&resolved, &graph, name) {
@@ -196,6 +199,10 @@ impl Deployer<'_> {
                         Ok(record) => {
                             report.applied.push(step(name, action));
                             drift.remove(name);
+                            match &record {
+                                Some(record) => records.insert(name.clone(), record.clone()),
+                                None => records.remove(name),
+                            };
                             done.push((name.clone(), current, record));
                         }
                         Err(why) => {
@@ -289,7 +296,18 @@ impl Deployer<'_> {
         graph: &Graph,
         drift: &BTreeMap<String, Option<Json>>,
     ) -> Result<Plan, DeployError> {
-        let mut state = self.store.load(self.instance)?;
+        let state = self.store.load(self.instance)?;
+        self.plan_from(state, resolved, graph, drift)
+    }
+
+    /// The plan from `state`, as refreshed by `drift`, to `resolved`.
+    fn plan_from(
+        &self,
+        mut state: State,
+        resolved: &ResolvedBlueprint,
+        graph: &Graph,
+        drift: &BTreeMap<String, Option<Json>>,
+    ) -> Result<Plan, DeployError> {
         for (name, live) in drift {
             match live {
                 None => {

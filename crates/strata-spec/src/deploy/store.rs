@@ -8,7 +8,7 @@
 //! An intent without an outcome is what recovery resolves at the next
 //! deploy.
 //!
-//! [`SqliteStore`] is the embedded store: one SQLite file (WAL, full
+//! [`SqliteStore`] is the embedded store: one `SQLite` file (WAL, full
 //! synchronous commits), locked with `flock` on a side file beside it
 //! (`<file>.lock`, [`strata_fs::LockFile`]): the kernel releases the lock
 //! of a process that dies, so a killed deploy never leaves the instance
@@ -147,7 +147,7 @@ pub trait StateStore {
     fn replace(&self, instance: &str, state: &State) -> Result<(), StoreError>;
 }
 
-/// The embedded store: one SQLite file.
+/// The embedded store: one `SQLite` file.
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Connection,
@@ -200,9 +200,28 @@ impl SqliteStore {
             let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
         }
         connection.busy_timeout(Duration::from_secs(5))?;
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "FULL")?;
-        connection.execute_batch(SCHEMA)?;
+        // Switching to WAL takes the database whole for a moment and does
+        // not wait for another process doing the same: retried.
+        let mut attempts = 0;
+        loop {
+            let initialised = connection
+                .pragma_update(None, "journal_mode", "WAL")
+                .and_then(|()| connection.pragma_update(None, "synchronous", "FULL"))
+                .and_then(|()| connection.execute_batch(SCHEMA));
+            match initialised {
+                Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error {
+                        code: rusqlite::ErrorCode::DatabaseBusy,
+                        ..
+                    },
+                    _,
+                )) if attempts < 200 => {
+                    attempts += 1;
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                other => break other?,
+            }
+        }
         Ok(SqliteStore {
             connection,
             path: path.to_owned(),
