@@ -102,9 +102,12 @@ struct RenderArgs {
 struct PlanArgs {
     #[command(flatten)]
     resolve: ResolveArgs,
-    /// The state file of the previous deployment (JSON); without one, everything is created.
+    /// The state of the previous deployment: a JSON state file, or a store (`sqlite:PATH`, with `--instance`); without one, everything is created.
     #[arg(long, value_name = "STATE")]
     state: Option<String>,
+    /// The instance whose state a store holds.
+    #[arg(long, value_name = "NAME")]
+    instance: Option<String>,
     /// Exit 2 when the plan has changes (0 when it has none), as terraform does.
     #[arg(long)]
     detailed_exitcode: bool,
@@ -202,8 +205,11 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
     let providers: [Arc<dyn crate::deploy::ResourceProvider>; 1] =
         [Arc::new(crate::deploy::CoreProvider)];
     // The blueprint is opened first: its sources are the session's first.
-    let staged = resolve(&mut session, &args.resolve).and_then(|(spec, resolved)| {
+    let staged = prepare(&mut session, &args.resolve).and_then(|(spec, request)| {
         let state = match &args.state {
+            Some(store) if store.starts_with("sqlite:") => {
+                Some(deploy::stored_state(&mut session, store, args.instance.as_deref())?)
+            }
             Some(file) => {
                 let document = session
                     .read(file, Expect::One)
@@ -213,6 +219,18 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
             }
             None => None,
         };
+        // What the deployed resources reported is known to the render.
+        let deployed = state.iter().flat_map(|state| {
+            state
+                .resources
+                .iter()
+                .map(|(name, record)| (name.clone(), record.state.clone()))
+        });
+        let request = RenderRequest {
+            deployed: deployed.collect(),
+            ..request
+        };
+        let resolved = session.render(&spec, &request)?;
         let graph = spec
             .graph(&resolved, &[])
             .report(&mut session.diagnostics)?;

@@ -160,6 +160,35 @@ fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
     }
 }
 
+/// The state of `instance` in the store `store` (for `plan`); `None`
+/// (reported) when it cannot be read or no instance is named.
+pub(super) fn stored_state(
+    session: &mut Session,
+    store: &str,
+    instance: Option<&str>,
+) -> Option<State> {
+    let Some(instance) = instance else {
+        let span = strata_dialect::command_line(&mut session.db, "--state", store);
+        session.diagnostics.push(Diagnostic::error(
+            codes::STATE,
+            "a state store holds instances: name one with `--instance`",
+            span,
+        ));
+        return None;
+    };
+    let opened = open_store(session, store)?;
+    match opened.load(instance) {
+        Ok(state) => Some(state),
+        Err(error) => {
+            let span = strata_dialect::command_line(&mut session.db, "--state", store);
+            session
+                .diagnostics
+                .push(Diagnostic::error(codes::STATE, error.to_string(), span));
+            None
+        }
+    }
+}
+
 /// A deploy's id: its start and process.
 fn deploy_id() -> String {
     let nanos = SystemTime::now()
