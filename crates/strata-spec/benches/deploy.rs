@@ -1,0 +1,109 @@
+//! Deploy time of 1,000 `core/file` resources with the `SQLite` state store,
+//! on the real file system (a temporary folder):
+//!
+//! - `first`: a fresh folder and store: 1,000 files written whole (each a
+//!   temporary file, synced, renamed, the folder synced) and 2,000
+//!   committed journal transactions (an intent before each write, its
+//!   outcome after);
+//! - `unchanged`: the same blueprint again: every file read back (the
+//!   refresh), planned, nothing written.
+//!
+//! Run with:
+//!
+//! ```text
+//! cargo bench -p strata-spec --bench deploy -- --warm-up-time 1 --measurement-time 10
+//! ```
+#![expect(
+    clippy::expect_used,
+    reason = "a benchmark stops on an input that is not what it claims"
+)]
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use serde_json::Value as Json;
+use strata_fs::{Files, MemoryFs};
+use strata_spec::deploy::{CoreProvider, Deployer, Provider, SqliteStore};
+use strata_spec::{Dialect as _, Options, RenderRequest, Settings, Spec};
+use strata_syntax::{Limits, SourceDb};
+
+/// The allocator of the `strata` binary, so that what is measured is what runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const FILES: usize = 1_000;
+
+/// The blueprint of `FILES` files below `folder`.
+fn blueprint(folder: &Path) -> String {
+    let mut text = String::from("version: 2023-04-20\nresources:\n");
+    for i in 0..FILES {
+        let _ = writeln!(
+            text,
+            "  f{i}:\n    type: core/file\n    spec: {{path: '{}/out/d{}/f{i}.txt', content: 'file {i}'}}",
+            folder.display(),
+            i % 10
+        );
+    }
+    text
+}
+
+/// Deploys the blueprint of `folder` with the store in it; the changes made.
+fn deploy(folder: &Path) -> usize {
+    let files: Arc<dyn Files> =
+        Arc::new(MemoryFs::new().with("blueprint.yaml", &blueprint(folder)));
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+        root: None,
+    };
+    let opened = Spec::open(files, Options::new(Limits::default(), settings));
+    let spec = opened.outcome.value.expect("the blueprint opens");
+    let store = SqliteStore::open(&folder.join("state.db")).expect("a store");
+    let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
+    let deployer = Deployer {
+        store: &store,
+        providers: &providers,
+        instance: "bench",
+        deploy: "bench".to_owned(),
+        rollback: true,
+    };
+    let mut render = |deployed: &BTreeMap<String, Json>| {
+        let request = RenderRequest {
+            deployed: deployed.clone(),
+            ..RenderRequest::default()
+        };
+        let mut db = SourceDb::extending(opened.sources.clone());
+        let resolved = spec.render(&request, &mut db).value.ok_or("no render")?;
+        let graph = spec.graph(&resolved, &[]).value.ok_or("no graph")?;
+        Ok((resolved, graph))
+    };
+    let report = deployer.deploy(&mut render).expect("deployed");
+    assert!(report.succeeded());
+    report.applied.len()
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("deploy");
+    group.sample_size(10);
+    group.bench_function(format!("first-{FILES}files"), |b| {
+        b.iter_batched(
+            || tempfile::tempdir().expect("a folder"),
+            |folder| {
+                assert_eq!(deploy(folder.path()), FILES);
+                folder
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    let folder = tempfile::tempdir().expect("a folder");
+    assert_eq!(deploy(folder.path()), FILES);
+    group.bench_function(format!("unchanged-{FILES}files"), |b| {
+        b.iter(|| assert_eq!(deploy(folder.path()), 0));
+    });
+    group.finish();
+}
+
+criterion_group!(deploy_benches, benches);
+criterion_main!(deploy_benches);
