@@ -15,24 +15,40 @@
 //! - a held state is exit 3 naming its holder, free at once when the
 //!   holder is killed; of two deploys started at once, one applies;
 //! - something foreign where an interrupted change was made is exit 4;
-//! - a secret is never printed, and masked in `state export`.
+//! - a secret is never printed, and masked in `state export`;
+//! - each of these with the `PostgreSQL` store too (a server of the test's
+//!   own), and a deploy whose lock was ended cannot write (the epoch).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
+
+#[path = "support/postgres.rs"]
+mod postgres;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-/// `strata spec ARGS` in `folder`, with `env`.
-fn spec(folder: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
+/// The embedded store, in the scratch folder.
+const SQLITE: &str = "sqlite:.strata/state.db";
+
+/// `strata spec ARGS --state STORE` in `folder`, with `env`.
+fn spec(folder: &Path, store: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(folder, store, args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("strata runs")
+}
+
+/// The command of `strata spec ARGS --state STORE` in `folder`.
+fn command(folder: &Path, store: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_strata"));
+    command
         .current_dir(folder)
         .arg("spec")
         .args(args)
-        .envs(env.iter().copied())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("strata runs")
+        .args(["--state", store])
+        .env("NO_COLOR", "1");
+    command
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -97,8 +113,7 @@ fn scratch_with(blueprint: &str) -> (tempfile::TempDir, PathBuf) {
 
 const DEPLOY: &[&str] = &["deploy", "bp.yaml", "--instance", "dev"];
 
-#[test]
-fn a_deploy_makes_the_declared_files_and_reads_states_it_recorded() {
+fn a_deploy_makes_the_declared_files_and_reads_states_it_recorded(store: &str) {
     let blueprint = "version: 2023-04-20
 resources:
   config:
@@ -111,7 +126,7 @@ resources:
       content: ${resources.config.state.sha256}
 ";
     let (_scratch, folder) = scratch_with(blueprint);
-    let first = spec(&folder, DEPLOY, &[]);
+    let first = spec(&folder, store, DEPLOY, &[]);
     assert!(first.status.success(), "{first:?}");
     let stdout = text(&first.stdout);
     assert!(
@@ -125,37 +140,45 @@ resources:
             "digest.txt = 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
         ]
     );
-    let again = spec(&folder, DEPLOY, &[]);
+    let again = spec(&folder, store, DEPLOY, &[]);
     assert!(again.status.success(), "{again:?}");
     assert!(
         text(&again.stdout)
             .contains("0 to create, 0 to update, 0 to replace, 0 to delete, 2 unchanged")
     );
     // The state store and its lock are beside, never in the deployed folder.
-    assert!(folder.join(".strata/state.db").is_file());
+    assert_eq!(folder.join(".strata/state.db").is_file(), store == SQLITE);
 }
 
-#[test]
-fn drift_is_named_and_repaired() {
+fn drift_is_named_and_repaired(store: &str) {
     let (_scratch, folder) = scratch_with(&files_blueprint(3));
-    assert!(spec(&folder, DEPLOY, &[]).status.success());
+    assert!(spec(&folder, store, DEPLOY, &[]).status.success());
     std::fs::write(folder.join("out/d0/f0.txt"), "edited").expect("edited");
     std::fs::remove_file(folder.join("out/d1/f1.txt")).expect("removed");
-    let drift = spec(&folder, &["drift", "bp.yaml", "--instance", "dev"], &[]);
+    let drift = spec(
+        &folder,
+        store,
+        &["drift", "bp.yaml", "--instance", "dev"],
+        &[],
+    );
     assert_eq!(drift.status.code(), Some(2));
     assert_eq!(
         text(&drift.stdout),
         "~ f0: changed `content`\n- f1: missing\n"
     );
-    let repaired = spec(&folder, DEPLOY, &[]);
+    let repaired = spec(&folder, store, DEPLOY, &[]);
     assert!(repaired.status.success(), "{repaired:?}");
     assert_eq!(tree(&folder.join("out")), declared(3));
-    let clean = spec(&folder, &["drift", "bp.yaml", "--instance", "dev"], &[]);
+    let clean = spec(
+        &folder,
+        store,
+        &["drift", "bp.yaml", "--instance", "dev"],
+        &[],
+    );
     assert_eq!(clean.status.code(), Some(0), "{clean:?}");
 }
 
-#[test]
-fn a_failure_is_undone_or_kept_as_asked() {
+fn a_failure_is_undone_or_kept_as_asked(store: &str) {
     let blueprint = format!(
         "{}  z_blocked:\n    type: core/file\n    spec: {{path: blocker/x.txt, content: x}}\n",
         files_blueprint(3)
@@ -163,7 +186,7 @@ fn a_failure_is_undone_or_kept_as_asked() {
     let (_scratch, folder) = scratch_with(&blueprint);
     // A regular file where the folder should be.
     std::fs::write(folder.join("blocker"), "").expect("written");
-    let failed = spec(&folder, DEPLOY, &[]);
+    let failed = spec(&folder, store, DEPLOY, &[]);
     assert_eq!(failed.status.code(), Some(1));
     let stderr = text(&failed.stderr);
     assert!(stderr.contains("spec/deploy"), "{stderr}");
@@ -172,11 +195,17 @@ fn a_failure_is_undone_or_kept_as_asked() {
         "{stderr}"
     );
     assert!(tree(&folder.join("out")).is_empty());
-    let export = spec(&folder, &["state", "export", "--instance", "dev"], &[]);
+    let export = spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    );
     let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("JSON");
     assert_eq!(state["resources"], serde_json::json!({}));
     let kept = spec(
         &folder,
+        store,
         &[
             "deploy",
             "bp.yaml",
@@ -189,7 +218,12 @@ fn a_failure_is_undone_or_kept_as_asked() {
     );
     assert_eq!(kept.status.code(), Some(1));
     assert_eq!(tree(&folder.join("out")), declared(3));
-    let export = spec(&folder, &["state", "export", "--instance", "dev"], &[]);
+    let export = spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    );
     let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("JSON");
     let names: Vec<&String> = state["resources"]
         .as_object()
@@ -201,31 +235,39 @@ fn a_failure_is_undone_or_kept_as_asked() {
 
 /// After a crash, the next deploy converges: the files as declared,
 /// nothing more in the folder, nothing left to do, no drift.
-fn converges(folder: &Path, count: usize) {
-    let deploy = spec(folder, DEPLOY, &[]);
+fn converges(folder: &Path, store: &str, count: usize) {
+    let deploy = spec(folder, store, DEPLOY, &[]);
     assert!(deploy.status.success(), "{deploy:?}");
     assert_eq!(tree(&folder.join("out")), declared(count));
-    let again = spec(folder, DEPLOY, &[]);
+    let again = spec(folder, store, DEPLOY, &[]);
     let stdout = text(&again.stdout);
     assert!(stdout.contains(&format!("{count} unchanged")), "{stdout}");
-    let drift = spec(folder, &["drift", "bp.yaml", "--instance", "dev"], &[]);
+    let drift = spec(
+        folder,
+        store,
+        &["drift", "bp.yaml", "--instance", "dev"],
+        &[],
+    );
     assert_eq!(drift.status.code(), Some(0), "{drift:?}");
 }
 
-#[test]
-fn a_crash_around_a_provider_call_converges() {
+fn a_crash_around_a_provider_call_converges(store: &str) {
     for point in ["before-call", "after-call"] {
         let (_scratch, folder) = scratch_with(&files_blueprint(5));
-        let crashed = spec(&folder, DEPLOY, &[("STRATA_FAILPOINT", point)]);
+        let crashed = spec(&folder, store, DEPLOY, &[("STRATA_FAILPOINT", point)]);
         assert!(!crashed.status.success(), "{point}: {crashed:?}");
-        converges(&folder, 5);
-        let recovered = spec(&folder, &["state", "export", "--instance", "dev"], &[]);
+        converges(&folder, store, 5);
+        let recovered = spec(
+            &folder,
+            store,
+            &["state", "export", "--instance", "dev"],
+            &[],
+        );
         assert!(recovered.status.success());
     }
 }
 
-#[test]
-fn random_kills_of_a_large_deploy_converge() {
+fn random_kills_of_a_large_deploy_converge(store: &str) {
     let count = 1_000;
     let (_scratch, folder) = scratch_with(&files_blueprint(count));
     // Deterministic "random" moments: a linear congruential sequence.
@@ -233,10 +275,7 @@ fn random_kills_of_a_large_deploy_converge() {
     for _ in 0..8 {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         let delay = Duration::from_millis(50 + (seed >> 33) % 600);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
-            .current_dir(&folder)
-            .arg("spec")
-            .args(DEPLOY)
+        let mut child = command(&folder, store, DEPLOY)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -246,16 +285,12 @@ fn random_kills_of_a_large_deploy_converge() {
         let _ = child.kill();
         let _ = child.wait();
     }
-    converges(&folder, count);
+    converges(&folder, store, count);
 }
 
-#[test]
-fn a_held_state_is_exit_3_and_free_once_its_holder_is_killed() {
+fn a_held_state_is_exit_3_and_free_once_its_holder_is_killed(store: &str) {
     let (_scratch, folder) = scratch_with(&files_blueprint(2));
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_strata"))
-        .current_dir(&folder)
-        .arg("spec")
-        .args(DEPLOY)
+    let mut holder = command(&folder, store, DEPLOY)
         .env("STRATA_FAILPOINT", "after-call:pause")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -268,7 +303,7 @@ fn a_held_state_is_exit_3_and_free_once_its_holder_is_killed() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let refused = spec(&folder, DEPLOY, &[]);
+    let refused = spec(&folder, store, DEPLOY, &[]);
     assert_eq!(refused.status.code(), Some(3), "{refused:?}");
     let stderr = text(&refused.stderr);
     assert!(stderr.contains("spec/locked"), "{stderr}");
@@ -276,23 +311,24 @@ fn a_held_state_is_exit_3_and_free_once_its_holder_is_killed() {
         stderr.contains(&format!("held by process {}", holder.id())),
         "{stderr}"
     );
-    let unlock = spec(&folder, &["state", "unlock", "--instance", "dev"], &[]);
+    let unlock = spec(
+        &folder,
+        store,
+        &["state", "unlock", "--instance", "dev"],
+        &[],
+    );
     assert_eq!(unlock.status.code(), Some(3));
     holder.kill().expect("killed");
     holder.wait().expect("reaped");
     // No unlock needed: the kernel released the lock with the process.
-    converges(&folder, 2);
+    converges(&folder, store, 2);
 }
 
-#[test]
-fn of_two_deploys_started_at_once_one_applies() {
+fn of_two_deploys_started_at_once_one_applies(store: &str) {
     for round in 0..5 {
         let (_scratch, folder) = scratch_with(&files_blueprint(20));
         let start = || {
-            Command::new(env!("CARGO_BIN_EXE_strata"))
-                .current_dir(&folder)
-                .arg("spec")
-                .args(DEPLOY)
+            command(&folder, store, DEPLOY)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -315,14 +351,18 @@ fn of_two_deploys_started_at_once_one_applies() {
     }
 }
 
-#[test]
-fn something_foreign_where_a_change_was_interrupted_is_exit_4() {
+fn something_foreign_where_a_change_was_interrupted_is_exit_4(store: &str) {
     let (_scratch, folder) = scratch_with(&files_blueprint(1));
-    let crashed = spec(&folder, DEPLOY, &[("STRATA_FAILPOINT", "before-call")]);
+    let crashed = spec(
+        &folder,
+        store,
+        DEPLOY,
+        &[("STRATA_FAILPOINT", "before-call")],
+    );
     assert!(!crashed.status.success());
     std::fs::create_dir_all(folder.join("out/d0")).expect("made");
     std::fs::write(folder.join("out/d0/f0.txt"), "someone else's").expect("written");
-    let refused = spec(&folder, DEPLOY, &[]);
+    let refused = spec(&folder, store, DEPLOY, &[]);
     assert_eq!(refused.status.code(), Some(4), "{refused:?}");
     assert!(text(&refused.stderr).contains("spec/recovery"));
     assert_eq!(
@@ -331,8 +371,7 @@ fn something_foreign_where_a_change_was_interrupted_is_exit_4() {
     );
 }
 
-#[test]
-fn a_secret_is_never_printed_and_masked_in_exports() {
+fn a_secret_is_never_printed_and_masked_in_exports(store: &str) {
     let blueprint = "version: 2023-04-20
 variables:
   token:
@@ -347,6 +386,7 @@ resources:
     let (_scratch, folder) = scratch_with(blueprint);
     let deploy = spec(
         &folder,
+        store,
         &[
             "deploy",
             "bp.yaml",
@@ -360,13 +400,129 @@ resources:
     assert!(deploy.status.success(), "{deploy:?}");
     assert!(!text(&deploy.stdout).contains("hunter2"));
     assert!(!text(&deploy.stderr).contains("hunter2"));
-    let export = spec(&folder, &["state", "export", "--instance", "dev"], &[]);
+    let export = spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    );
     assert!(!text(&export.stdout).contains("hunter2"), "{export:?}");
     assert!(text(&export.stdout).contains("********"));
     let shown = spec(
         &folder,
+        store,
         &["state", "export", "--instance", "dev", "--show-secrets"],
         &[],
     );
     assert!(text(&shown.stdout).contains("hunter2"));
+}
+
+#[test]
+fn a_deploy_makes_the_declared_files_and_reads_states_it_recorded_sqlite() {
+    a_deploy_makes_the_declared_files_and_reads_states_it_recorded(SQLITE);
+}
+
+#[test]
+fn drift_is_named_and_repaired_sqlite() {
+    drift_is_named_and_repaired(SQLITE);
+}
+
+#[test]
+fn a_failure_is_undone_or_kept_as_asked_sqlite() {
+    a_failure_is_undone_or_kept_as_asked(SQLITE);
+}
+
+#[test]
+fn a_crash_around_a_provider_call_converges_sqlite() {
+    a_crash_around_a_provider_call_converges(SQLITE);
+}
+
+#[test]
+fn random_kills_of_a_large_deploy_converge_sqlite() {
+    random_kills_of_a_large_deploy_converge(SQLITE);
+}
+
+#[test]
+fn a_held_state_is_exit_3_and_free_once_its_holder_is_killed_sqlite() {
+    a_held_state_is_exit_3_and_free_once_its_holder_is_killed(SQLITE);
+}
+
+#[test]
+fn of_two_deploys_started_at_once_one_applies_sqlite() {
+    of_two_deploys_started_at_once_one_applies(SQLITE);
+}
+
+#[test]
+fn something_foreign_where_a_change_was_interrupted_is_exit_4_sqlite() {
+    something_foreign_where_a_change_was_interrupted_is_exit_4(SQLITE);
+}
+
+#[test]
+fn a_secret_is_never_printed_and_masked_in_exports_sqlite() {
+    a_secret_is_never_printed_and_masked_in_exports(SQLITE);
+}
+
+#[test]
+fn every_guarantee_holds_with_postgresql() {
+    let server = postgres::Postgres::start();
+    a_deploy_makes_the_declared_files_and_reads_states_it_recorded(
+        &server.database("a_deploy_makes_the_declared_files_and_re"),
+    );
+    drift_is_named_and_repaired(&server.database("drift_is_named_and_repaired"));
+    a_failure_is_undone_or_kept_as_asked(&server.database("a_failure_is_undone_or_kept_as_asked"));
+    a_crash_around_a_provider_call_converges(
+        &server.database("a_crash_around_a_provider_call_converges"),
+    );
+    random_kills_of_a_large_deploy_converge(
+        &server.database("random_kills_of_a_large_deploy_converge"),
+    );
+    a_held_state_is_exit_3_and_free_once_its_holder_is_killed(
+        &server.database("a_held_state_is_exit_3_and_free_once_its"),
+    );
+    of_two_deploys_started_at_once_one_applies(
+        &server.database("of_two_deploys_started_at_once_one_appli"),
+    );
+    something_foreign_where_a_change_was_interrupted_is_exit_4(
+        &server.database("something_foreign_where_a_change_was_int"),
+    );
+    a_secret_is_never_printed_and_masked_in_exports(
+        &server.database("a_secret_is_never_printed_and_masked_in_"),
+    );
+    a_writer_that_lost_its_lock_cannot_write(&server.database("fencing"));
+}
+
+/// A deploy whose lock was ended (`state unlock --force`, for a holder that
+/// cannot be reached) while it worked, and another deploy that then took
+/// the lock and finished: the first one's next write is refused by the
+/// epoch, and the state is the second one's.
+fn a_writer_that_lost_its_lock_cannot_write(store: &str) {
+    let (_scratch, folder) = scratch_with(&files_blueprint(3));
+    let stale = command(&folder, store, DEPLOY)
+        .env("STRATA_FAILPOINT", "after-call:sleep")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("strata starts");
+    for _ in 0..100 {
+        if folder.join("out/d0/f0.txt").is_file() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let ended = spec(
+        &folder,
+        store,
+        &["state", "unlock", "--instance", "dev", "--force"],
+        &[],
+    );
+    assert!(ended.status.success(), "{ended:?}");
+    let took_over = spec(&folder, store, DEPLOY, &[]);
+    assert!(took_over.status.success(), "{took_over:?}");
+    let stale = stale.wait_with_output().expect("ran");
+    assert_eq!(stale.status.code(), Some(1), "{stale:?}");
+    assert!(
+        text(&stale.stderr).contains("no longer holds the state's lock"),
+        "{stale:?}"
+    );
+    converges(&folder, store, 3);
 }

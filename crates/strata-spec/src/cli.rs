@@ -207,7 +207,7 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
     // The blueprint is opened first: its sources are the session's first.
     let staged = prepare(&mut session, &args.resolve).and_then(|(spec, request)| {
         let state = match &args.state {
-            Some(store) if store.starts_with("sqlite:") => Some(deploy::stored_state(
+            Some(store) if deploy::is_store(store) => Some(deploy::stored_state(
                 &mut session,
                 store,
                 args.instance.as_deref(),

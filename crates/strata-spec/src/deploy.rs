@@ -8,14 +8,16 @@
 //!   and deciding replacements.
 //! - `provider`: [`Provider`]s creating, reading, updating and deleting
 //!   resources; the built-in [`CoreProvider`] (`core/file`, `core/value`).
-//! - `store`: where deployed states and the journal of changes are kept
-//!   ([`StateStore`], [`SqliteStore`]).
+//! - `store`, `postgres`: where deployed states and the journal of
+//!   changes are kept ([`StateStore`]; [`SqliteStore`] embedded,
+//!   [`PostgresStore`] for teams).
 //! - `apply`: the [`Deployer`]: lock, recovery, the plan applied group by
 //!   group through providers, rollback.
 
 mod apply;
 mod graph;
 mod plan;
+mod postgres;
 mod provider;
 mod store;
 
@@ -25,14 +27,15 @@ pub use plan::{
     Action, Change, LinkPlan, Plan, ResourcePlan, ResourceProvider, STATE_FORMAT, State,
     StateResource, plan, read_state,
 };
+pub use postgres::PostgresStore;
 pub use provider::{CoreProvider, Live, Provider, ProviderError};
 pub use store::{Entry, Intent, Outcome, SqliteStore, StateStore, StoreError};
 
 /// A crash on purpose, for the tests that prove recovery and locking: in
 /// a debug build, when `STRATA_FAILPOINT` names `point` (`before-call`,
 /// `after-call`), the process aborts there, as `kill -9` would stop it;
-/// `point:pause` stops there until the process is killed. Release builds
-/// have no failpoints.
+/// `point:pause` stops there until the process is killed, `point:sleep`
+/// for three seconds. Release builds have no failpoints.
 pub(crate) fn failpoint(point: &str) {
     #[cfg(debug_assertions)]
     if let Some(wanted) = std::env::var_os("STRATA_FAILPOINT") {
@@ -44,6 +47,9 @@ pub(crate) fn failpoint(point: &str) {
             loop {
                 std::thread::sleep(std::time::Duration::from_mins(1));
             }
+        }
+        if wanted.strip_suffix(":sleep") == Some(point) {
+            std::thread::sleep(std::time::Duration::from_secs(3));
         }
     }
     #[cfg(not(debug_assertions))]

@@ -23,7 +23,8 @@ use strata_syntax::{Diagnostic, Span};
 use super::{ResolveArgs, prepare};
 use crate::codes;
 use crate::deploy::{
-    CoreProvider, DeployError, Deployer, Live, Provider, SqliteStore, State, StateStore,
+    CoreProvider, DeployError, Deployer, Live, PostgresStore, Provider, SqliteStore, State,
+    StateStore,
 };
 
 /// Where an instance's state is.
@@ -127,21 +128,25 @@ fn providers() -> Vec<Arc<dyn Provider>> {
     vec![Arc::new(CoreProvider)]
 }
 
-/// The `SQLite` store `store` names; a JSON file or another kind is a
-/// problem for a verb that writes.
-fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
+/// The store `--state` names: `sqlite:PATH` or `postgres://…`; a JSON
+/// file (read only by `plan`) or another kind is a problem.
+fn open_store(session: &mut Session, store: &str) -> Option<Box<dyn StateStore>> {
     let span = strata_dialect::command_line(&mut session.db, "--state", store);
-    let Some(path) = store.strip_prefix("sqlite:") else {
+    let opened = if let Some(path) = store.strip_prefix("sqlite:") {
+        SqliteStore::open(Path::new(path)).map(|store| Box::new(store) as Box<dyn StateStore>)
+    } else if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+        PostgresStore::connect(store).map(|store| Box::new(store) as Box<dyn StateStore>)
+    } else {
         let message = if Path::new(store)
             .extension()
             .is_some_and(|ext| ext == "json")
         {
             format!(
-                "`{store}` is a JSON state, which only `plan --state` reads; deploys keep their state in `sqlite:PATH`"
+                "`{store}` is a JSON state, which only `plan --state` reads; deploys keep their state in `sqlite:PATH` or `postgres://…`"
             )
         } else {
             format!(
-                "`{store}` is not a state store: `sqlite:PATH`, or a JSON state file for `plan`"
+                "`{store}` is not a state store: `sqlite:PATH`, `postgres://…`, or a JSON state file for `plan`"
             )
         };
         session
@@ -149,7 +154,7 @@ fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
             .push(Diagnostic::error(codes::STATE, message, span));
         return None;
     };
-    match SqliteStore::open(Path::new(path)) {
+    match opened {
         Ok(opened) => Some(opened),
         Err(error) => {
             session
@@ -158,6 +163,13 @@ fn open_store(session: &mut Session, store: &str) -> Option<SqliteStore> {
             None
         }
     }
+}
+
+/// Whether `store` names a store (not a JSON state file).
+pub(super) fn is_store(store: &str) -> bool {
+    store.starts_with("sqlite:")
+        || store.starts_with("postgres://")
+        || store.starts_with("postgresql://")
 }
 
 /// The state of `instance` in the store `store` (for `plan`); `None`
@@ -242,7 +254,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
         Ok((resolved, graph))
     };
     let deployer = Deployer {
-        store: &store,
+        store: store.as_ref(),
         providers: &providers,
         instance,
         deploy: deploy_id(),
@@ -323,7 +335,7 @@ pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Done {
     };
     let providers = providers();
     let deployer = Deployer {
-        store: &store,
+        store: store.as_ref(),
         providers: &providers,
         instance: &args.store.instance,
         deploy: deploy_id(),
@@ -477,27 +489,45 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
             let Some(store) = open_store(&mut session, &args.store.store) else {
                 return session.finish(|_| None);
             };
-            let holder = strata_fs::LockFile::holder(&store.lock_path());
-            if let Some(holder) = holder {
-                let at = Span::file_start(session.db.add("<state>", ""));
-                let forced = if args.force {
-                    " (`--force` cannot take a lock from a live process)"
-                } else {
-                    ""
-                };
+            let at = Span::file_start(session.db.add("<state>", ""));
+            let holder = match store.holder() {
+                Ok(holder) => holder,
+                Err(error) => {
+                    session.diagnostics.push(Diagnostic::error(
+                        codes::STATE,
+                        error.to_string(),
+                        at,
+                    ));
+                    return session.finish(|_| None);
+                }
+            };
+            let Some(holder) = holder else {
+                return session.finish(|_| Some("the state is not locked\n".to_owned()));
+            };
+            if args.force {
+                match store.break_lock() {
+                    Ok(_) => {
+                        return session.finish(|_| Some("the lock is ended\n".to_owned()));
+                    }
+                    Err(error) => session.diagnostics.push(Diagnostic::error(
+                        codes::LOCKED,
+                        error.to_string(),
+                        at,
+                    )),
+                }
+            } else {
                 session.diagnostics.push(Diagnostic::error(
                     codes::LOCKED,
                     format!(
-                        "the state is {}, which is running: a lock is released when its process ends, so stop that deploy{forced}",
-                        strata_fs::LockError::Held(Some(holder))
+                        "the state is {}: a lock ends with its holder, so stop that deploy (`--force` ends a lock whose holder cannot be reached)",
+                        strata_fs::LockError::Held(holder)
                     ),
                     at,
                 ));
-                let mut done = session.finish(|_| None);
-                done.status = 3;
-                return done;
             }
-            session.finish(|_| Some("the state is not locked\n".to_owned()))
+            let mut done = session.finish(|_| None);
+            done.status = 3;
+            done
         }
     }
 }

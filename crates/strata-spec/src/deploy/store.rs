@@ -145,6 +145,20 @@ pub trait StateStore {
     /// # Errors
     /// The store failed.
     fn replace(&self, instance: &str, state: &State) -> Result<(), StoreError>;
+
+    /// Who holds the lock, when someone does (`Some(None)`: held, by a
+    /// holder that wrote nothing).
+    ///
+    /// # Errors
+    /// The store failed.
+    fn holder(&self) -> Result<Option<Option<strata_fs::Holder>>, StoreError>;
+
+    /// Ends a lock whose holder cannot be reached (`state unlock
+    /// --force`); whether one was ended.
+    ///
+    /// # Errors
+    /// The store cannot end it (a `flock` goes only with its process).
+    fn break_lock(&self) -> Result<bool, StoreError>;
 }
 
 /// The embedded store: one `SQLite` file.
@@ -247,6 +261,24 @@ fn decode(text: Option<String>) -> Result<Option<StateResource>, StoreError> {
 }
 
 impl StateStore for SqliteStore {
+    fn holder(&self) -> Result<Option<Option<strata_fs::Holder>>, StoreError> {
+        let path = self.lock_path();
+        match strata_fs::LockFile::acquire(&path, &strata_fs::Holder::current(), Duration::ZERO) {
+            Ok(_free) => Ok(None),
+            Err(strata_fs::LockError::Held(holder)) => Ok(Some(holder)),
+            Err(error) => Err(StoreError::Failed(error.to_string())),
+        }
+    }
+
+    fn break_lock(&self) -> Result<bool, StoreError> {
+        if self.holder()?.is_none() {
+            return Ok(false);
+        }
+        Err(StoreError::Failed(
+            "a `flock` lock is released only when its process ends, which it does however it ends: stop that deploy".to_owned(),
+        ))
+    }
+
     fn lock(&self, wait: Duration) -> Result<Box<dyn std::any::Any>, StoreError> {
         match strata_fs::LockFile::acquire(&self.lock_path(), &strata_fs::Holder::current(), wait) {
             Ok(lock) => Ok(Box::new(lock)),
