@@ -159,6 +159,13 @@ impl Deployer<'_> {
         let state = self.store.load(self.instance)?;
         let mut drift = self.refresh(&state)?;
         let (resolved, graph) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
+        if let Some(child) = resolved.children.keys().next() {
+            // Refused rather than left out: a deploy that skipped them
+            // would report success for resources it never made.
+            return Err(DeployError::Failed(format!(
+                "the blueprint includes `{child}`: deploying the resources of included blueprints is not supported yet, so nothing is deployed"
+            )));
+        }
         report.plan = self.plan(&resolved, &graph, &drift)?;
         let mut done: Vec<(String, Option<StateResource>, Option<StateResource>)> = Vec::new();
         let mut failure = None;
