@@ -526,3 +526,21 @@ fn a_writer_that_lost_its_lock_cannot_write(store: &str) {
     );
     converges(&folder, store, 3);
 }
+
+/// Included blueprints are not deployed yet: refused, nothing deployed,
+/// rather than a success that left their resources out.
+#[test]
+fn a_blueprint_with_includes_is_refused_whole() {
+    let (_scratch, folder) = scratch_with(
+        "version: 2023-04-20\ninclude:\n  child:\n    path: child.yaml\nresources:\n  p:\n    type: core/file\n    spec: {path: out/p.txt, content: p}\n",
+    );
+    std::fs::write(
+        folder.join("child.yaml"),
+        "version: 2023-04-20\nresources:\n  c:\n    type: core/value\n    spec: {value: 1}\n",
+    )
+    .expect("written");
+    let refused = spec(&folder, SQLITE, DEPLOY, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(text(&refused.stderr).contains("included blueprints is not supported yet"));
+    assert!(tree(&folder.join("out")).is_empty());
+}
