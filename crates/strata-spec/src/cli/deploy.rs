@@ -209,9 +209,10 @@ fn deploy_id() -> String {
     format!("{nanos}-{}", std::process::id())
 }
 
-/// The diagnostic of a deploy that stopped, and its exit status.
-fn stopped(session: &mut Session, error: &DeployError) -> u8 {
-    let at = Span::file_start(session.db.add("<state>", ""));
+/// The diagnostic of a deploy that stopped, at the `--state` value, and
+/// its exit status.
+fn stopped(session: &mut Session, store: &str, error: &DeployError) -> u8 {
+    let at = strata_dialect::command_line(&mut session.db, "--state", store);
     let (code, status) = match error {
         DeployError::Held(_) => (codes::LOCKED, 3),
         DeployError::Foreign(_) => (codes::RECOVERY, 4),
@@ -223,15 +224,40 @@ fn stopped(session: &mut Session, error: &DeployError) -> u8 {
     status
 }
 
+/// Where a change of `resource` is written: its spec in the blueprint
+/// (with its field path), else the `--state` value (a resource the
+/// blueprint no longer has).
+fn place_of(
+    session: &mut Session,
+    resolved: &crate::ResolvedBlueprint,
+    store: &str,
+    resource: &str,
+) -> (Span, Option<strata_syntax::FieldPath>) {
+    match resolved.resources.get(resource) {
+        Some(written) => (
+            written.spec_span,
+            Some(
+                strata_syntax::FieldPath::root()
+                    .key("resources")
+                    .key(&written.template)
+                    .key("spec"),
+            ),
+        ),
+        None => (
+            strata_dialect::command_line(&mut session.db, "--state", store),
+            None,
+        ),
+    }
+}
+
 pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
     let json_output = session.invocation.output.is_some();
     let Some((spec, request)) = prepare(&mut session, &args.resolve) else {
         return session.finish(|_| None);
     };
-    let first = session.render(&spec, &request);
-    if first.is_none() {
+    let Some(first) = session.render(&spec, &request) else {
         return session.finish(|_| None);
-    }
+    };
     let Some(store) = open_store(&mut session, &args.store.store) else {
         return session.finish(|_| None);
     };
@@ -264,35 +290,42 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
     let report = match outcome {
         Ok(report) => report,
         Err(error) => {
-            let status = stopped(&mut session, &error);
+            let status = stopped(&mut session, &args.store.store, &error);
             let mut done = session.finish(|_| None);
             done.status = status;
             return done;
         }
     };
     if let Some((step, why)) = &report.failed {
-        let at = Span::file_start(session.db.add("<deploy>", ""));
-        session.diagnostics.push(
-            Diagnostic::error(
-                codes::DEPLOY,
-                format!("{} of `{}` failed: {why}", step.action, step.resource),
-                at,
-            )
-            .with_note(if args.rollback == Rollback::Auto {
-                format!("{} change(s) of this deploy undone", report.reverted.len())
-            } else {
-                "what succeeded is kept (`--rollback none`)".to_owned()
-            }),
-        );
+        let (at, path) = place_of(&mut session, &first, &args.store.store, &step.resource);
+        let mut failed = Diagnostic::error(
+            codes::DEPLOY,
+            format!("{} of `{}` failed: {why}", step.action, step.resource),
+            at,
+        )
+        .with_note(if args.rollback == Rollback::Auto {
+            format!("{} change(s) of this deploy undone", report.reverted.len())
+        } else {
+            "what succeeded is kept (`--rollback none`)".to_owned()
+        });
+        if let Some(path) = path {
+            failed = failed.with_path(path);
+        }
+        session.diagnostics.push(failed);
         for (step, why) in &report.unreverted {
-            session.diagnostics.push(Diagnostic::error(
+            let (at, path) = place_of(&mut session, &first, &args.store.store, &step.resource);
+            let mut unreverted = Diagnostic::error(
                 codes::DEPLOY,
                 format!(
                     "undoing the {} of `{}` failed: {why}; the state records what is there",
                     step.action, step.resource
                 ),
                 at,
-            ));
+            );
+            if let Some(path) = path {
+                unreverted = unreverted.with_path(path);
+            }
+            session.diagnostics.push(unreverted);
         }
     }
     session.finish(|_| {
@@ -351,7 +384,8 @@ pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Done {
     match deployer.deploy(&mut render) {
         Ok(report) => {
             if let Some((step, why)) = &report.failed {
-                let at = Span::file_start(session.db.add("<destroy>", ""));
+                let at =
+                    strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
                 session.diagnostics.push(Diagnostic::error(
                     codes::DEPLOY,
                     format!("{} of `{}` failed: {why}", step.action, step.resource),
@@ -368,7 +402,7 @@ pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Done {
             })
         }
         Err(error) => {
-            let status = stopped(&mut session, &error);
+            let status = stopped(&mut session, &args.store.store, &error);
             let mut done = session.finish(|_| None);
             done.status = status;
             done
@@ -386,7 +420,7 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Done {
     let state = match store.load(&args.store.instance) {
         Ok(state) => state,
         Err(error) => {
-            let at = Span::file_start(session.db.add("<state>", ""));
+            let at = strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
             session
                 .diagnostics
                 .push(Diagnostic::error(codes::STATE, error.to_string(), at));
@@ -440,7 +474,11 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
             session.finish(|session| {
                 let mut state = loaded
                     .map_err(|error| {
-                        let at = Span::file_start(session.db.add("<state>", ""));
+                        let at = strata_dialect::command_line(
+                            &mut session.db,
+                            "--state",
+                            &args.store.store,
+                        );
                         session.diagnostics.push(Diagnostic::error(
                             codes::STATE,
                             error.to_string(),
@@ -477,7 +515,7 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
                     .lock(crate::deploy::LOCK_WAIT)
                     .and_then(|_lock| store.replace(&args.store.instance, &state));
                 if let Err(error) = imported {
-                    let status = stopped(&mut session, &error.into());
+                    let status = stopped(&mut session, &args.store.store, &error.into());
                     let mut done = session.finish(|_| None);
                     done.status = status;
                     return done;
@@ -489,7 +527,7 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
             let Some(store) = open_store(&mut session, &args.store.store) else {
                 return session.finish(|_| None);
             };
-            let at = Span::file_start(session.db.add("<state>", ""));
+            let at = strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
             let holder = match store.holder() {
                 Ok(holder) => holder,
                 Err(error) => {
