@@ -523,51 +523,53 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
             }
             session.finish(|_| None)
         }
-        StateCommand::Unlock(args) => {
-            let Some(store) = open_store(&mut session, &args.store.store) else {
-                return session.finish(|_| None);
-            };
-            let at = strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
-            let holder = match store.holder() {
-                Ok(holder) => holder,
-                Err(error) => {
-                    session.diagnostics.push(Diagnostic::error(
-                        codes::STATE,
-                        error.to_string(),
-                        at,
-                    ));
-                    return session.finish(|_| None);
-                }
-            };
-            let Some(holder) = holder else {
-                return session.finish(|_| Some("the state is not locked\n".to_owned()));
-            };
-            if args.force {
-                match store.break_lock() {
-                    Ok(_) => {
-                        return session.finish(|_| Some("the lock is ended\n".to_owned()));
-                    }
-                    Err(error) => session.diagnostics.push(Diagnostic::error(
-                        codes::LOCKED,
-                        error.to_string(),
-                        at,
-                    )),
-                }
-            } else {
-                session.diagnostics.push(Diagnostic::error(
-                    codes::LOCKED,
-                    format!(
-                        "the state is {}: a lock ends with its holder, so stop that deploy (`--force` ends a lock whose holder cannot be reached)",
-                        strata_fs::LockError::Held(holder)
-                    ),
-                    at,
-                ));
-            }
-            let mut done = session.finish(|_| None);
-            done.status = 3;
-            done
-        }
+        StateCommand::Unlock(args) => unlock(session, args),
     }
+}
+
+/// `state unlock`: who holds the lock; with `--force`, the lock of a
+/// holder that cannot be reached ended.
+fn unlock(mut session: Session, args: &UnlockArgs) -> Done {
+    let Some(store) = open_store(&mut session, &args.store.store) else {
+        return session.finish(|_| None);
+    };
+    let at = strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
+    let holder = match store.holder() {
+        Ok(holder) => holder,
+        Err(error) => {
+            session
+                .diagnostics
+                .push(Diagnostic::error(codes::STATE, error.to_string(), at));
+            return session.finish(|_| None);
+        }
+    };
+    let Some(holder) = holder else {
+        return session.finish(|_| Some("the state is not locked\n".to_owned()));
+    };
+    if args.force {
+        match store.break_lock() {
+            Ok(_) => {
+                return session.finish(|_| Some("the lock is ended\n".to_owned()));
+            }
+            Err(error) => {
+                session
+                    .diagnostics
+                    .push(Diagnostic::error(codes::LOCKED, error.to_string(), at));
+            }
+        }
+    } else {
+        session.diagnostics.push(Diagnostic::error(
+            codes::LOCKED,
+            format!(
+                "the state is {}: a lock ends with its holder, so stop that deploy (`--force` ends a lock whose holder cannot be reached)",
+                strata_fs::LockError::Held(holder)
+            ),
+            at,
+        ));
+    }
+    let mut done = session.finish(|_| None);
+    done.status = 3;
+    done
 }
 
 /// The secret fields of every record, masked, in its spec and its
