@@ -289,13 +289,13 @@ impl Provider for CoreProvider {
         })
     }
 
+    /// A file is written whole again, whatever it held before.
     fn update(
         &self,
         resource_type: &str,
-        before: &StateResource,
+        _before: &StateResource,
         spec: &Json,
     ) -> Result<Json, ProviderError> {
-        let _ = before;
         if resource_type != "core/file" {
             return Ok(json!({"value": spec["value"]}));
         }

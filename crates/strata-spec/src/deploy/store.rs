@@ -210,8 +210,16 @@ impl SqliteStore {
         }
         let connection = Connection::open(path)?;
         {
+            // It holds secrets in clear: its owner alone reads it.
             use std::os::unix::fs::PermissionsExt as _;
-            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(
+                |error| {
+                    StoreError::Failed(format!(
+                        "cannot make `{}` readable by its owner only: {error}",
+                        path.display()
+                    ))
+                },
+            )?;
         }
         connection.busy_timeout(Duration::from_secs(5))?;
         // Switching to WAL takes the database whole for a moment and does
