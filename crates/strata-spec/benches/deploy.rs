@@ -8,10 +8,15 @@
 //! - `unchanged`: the same blueprint again: every file read back (the
 //!   refresh), planned, nothing written.
 //!
+//! With `STRATA_BENCH_POSTGRES` set to a database URL, the same two with
+//! the `PostgreSQL` store (`postgres-first`, `postgres-unchanged`; each
+//! iteration of `postgres-first` deploys a new instance).
+//!
 //! Run with:
 //!
 //! ```text
 //! cargo bench -p strata-spec --bench deploy -- --warm-up-time 1 --measurement-time 10
+//! STRATA_BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/bench cargo bench -p strata-spec --bench deploy
 //! ```
 #![expect(
     clippy::expect_used,
@@ -26,7 +31,9 @@ use std::sync::Arc;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::Value as Json;
 use strata_fs::{Files, MemoryFs};
-use strata_spec::deploy::{CoreProvider, Deployer, Provider, SqliteStore};
+use strata_spec::deploy::{
+    CoreProvider, Deployer, PostgresStore, Provider, SqliteStore, StateStore,
+};
 use strata_spec::{Dialect as _, Options, RenderRequest, Settings, Spec};
 use strata_syntax::{Limits, SourceDb};
 
@@ -50,8 +57,16 @@ fn blueprint(folder: &Path) -> String {
     text
 }
 
-/// Deploys the blueprint of `folder` with the store in it; the changes made.
+/// Deploys the blueprint of `folder` with the `SQLite` store in it; the
+/// changes made.
 fn deploy(folder: &Path) -> usize {
+    let store = SqliteStore::open(&folder.join("state.db")).expect("a store");
+    deploy_with(folder, &store, "bench")
+}
+
+/// Deploys the blueprint of `folder` as `instance` of `store`; the changes
+/// made.
+fn deploy_with(folder: &Path, store: &dyn StateStore, instance: &str) -> usize {
     let files: Arc<dyn Files> =
         Arc::new(MemoryFs::new().with("blueprint.yaml", &blueprint(folder)));
     let settings = Settings {
@@ -60,12 +75,11 @@ fn deploy(folder: &Path) -> usize {
     };
     let opened = Spec::open(files, Options::new(Limits::default(), settings));
     let spec = opened.outcome.value.expect("the blueprint opens");
-    let store = SqliteStore::open(&folder.join("state.db")).expect("a store");
     let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
     let deployer = Deployer {
-        store: &store,
+        store,
         providers: &providers,
-        instance: "bench",
+        instance,
         deploy: "bench".to_owned(),
         rollback: true,
     };
@@ -102,6 +116,29 @@ fn benches(c: &mut Criterion) {
     group.bench_function(format!("unchanged-{FILES}files"), |b| {
         b.iter(|| assert_eq!(deploy(folder.path()), 0));
     });
+    if let Ok(url) = std::env::var("STRATA_BENCH_POSTGRES") {
+        let store = PostgresStore::connect(&url).expect("the database");
+        let mut run = 0_u32;
+        group.bench_function(format!("postgres-first-{FILES}files"), |b| {
+            b.iter_batched(
+                || tempfile::tempdir().expect("a folder"),
+                |folder| {
+                    run += 1;
+                    assert_eq!(
+                        deploy_with(folder.path(), &store, &format!("first-{run}")),
+                        FILES
+                    );
+                    folder
+                },
+                BatchSize::PerIteration,
+            );
+        });
+        let folder = tempfile::tempdir().expect("a folder");
+        assert_eq!(deploy_with(folder.path(), &store, "unchanged"), FILES);
+        group.bench_function(format!("postgres-unchanged-{FILES}files"), |b| {
+            b.iter(|| assert_eq!(deploy_with(folder.path(), &store, "unchanged"), 0));
+        });
+    }
     group.finish();
 }
 
