@@ -544,3 +544,71 @@ fn a_blueprint_with_includes_is_refused_whole() {
     assert!(text(&refused.stderr).contains("included blueprints is not supported yet"));
     assert!(tree(&folder.join("out")).is_empty());
 }
+
+/// A plan after a deploy reads the states recorded: nothing to do when
+/// nothing changed; when a resource changes, what reads its state is
+/// known only after the deploy, and the deploy then updates it too.
+#[test]
+fn a_plan_knows_what_waits_on_a_changing_state() {
+    let blueprint = "version: 2023-04-20
+variables:
+  text: {type: string}
+resources:
+  page:
+    type: core/file
+    spec: {path: out/page.txt, content: '${variables.text}'}
+  digest:
+    type: core/file
+    spec: {path: out/digest.txt, content: '${resources.page.state.sha256}'}
+";
+    let (_scratch, folder) = scratch_with(blueprint);
+    let deploy = |text: &str| {
+        spec(
+            &folder,
+            SQLITE,
+            &[
+                "deploy",
+                "bp.yaml",
+                "--instance",
+                "dev",
+                "--var",
+                &format!("text={text}"),
+            ],
+            &[],
+        )
+    };
+    let plan = |text: &str| {
+        let args = [
+            "plan",
+            "bp.yaml",
+            "--instance",
+            "dev",
+            "--var",
+            &format!("text={text}"),
+        ];
+        text_of(&spec(&folder, SQLITE, &args, &[]))
+    };
+    assert!(deploy("one").status.success());
+    assert!(plan("one").contains("0 to update, 0 to replace, 0 to delete, 2 unchanged"));
+    let changed = plan("two");
+    assert!(
+        changed.contains("(known after deploy: resources.page.state.sha256)"),
+        "{changed}"
+    );
+    assert!(changed.contains("2 to update"), "{changed}");
+    let applied = deploy("two");
+    assert!(
+        text(&applied.stdout).contains("updated page\nupdated digest\n"),
+        "{applied:?}"
+    );
+    let digest = std::fs::read_to_string(folder.join("out/digest.txt")).expect("written");
+    assert_eq!(
+        digest,
+        "3fc4ccfe745870e2c0d99f71f30ff0656c8dedd41cc1d7d3d376b0dbe685e2f3"
+    );
+}
+
+fn text_of(output: &Output) -> String {
+    assert!(output.status.success(), "{output:?}");
+    text(&output.stdout)
+}

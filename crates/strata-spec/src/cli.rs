@@ -228,10 +228,28 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
                 .iter()
                 .map(|(name, record)| (name.clone(), record.state.clone()))
         });
-        let request = RenderRequest {
+        let mut request = RenderRequest {
             deployed: deployed.collect(),
             ..request
         };
+        let resolved = session.render(&spec, &request)?;
+        let graph = spec
+            .graph(&resolved, &[])
+            .report(&mut session.diagnostics)?;
+        let staged = graph
+            .plan(&resolved, state.as_ref(), &providers)
+            .report(&mut session.diagnostics)?;
+        // What reads the state of a resource that changes is known only
+        // after the deploy: planned again without those states.
+        let before = request.deployed.len();
+        request.deployed.retain(|name, _| {
+            staged.resources.iter().any(|planned| {
+                &planned.name == name && planned.action == crate::deploy::Action::NoChange
+            })
+        });
+        if request.deployed.len() == before {
+            return Some(staged);
+        }
         let resolved = session.render(&spec, &request)?;
         let graph = spec
             .graph(&resolved, &[])

@@ -167,6 +167,21 @@ impl Deployer<'_> {
             )));
         }
         report.plan = self.plan(&resolved, &graph, &drift)?;
+        // What reads the state of a resource this deploy changes is known
+        // only after it: planned again without those states, for showing.
+        let changing: Vec<&String> = report
+            .plan
+            .resources
+            .iter()
+            .filter(|planned| planned.action != Action::NoChange)
+            .map(|planned| &planned.name)
+            .collect();
+        if !changing.is_empty() {
+            let mut deployed = Self::deployed(&state);
+            deployed.retain(|name, _| !changing.contains(&name));
+            let (resolved, graph) = render(&deployed).map_err(DeployError::Failed)?;
+            report.plan = self.plan(&resolved, &graph, &drift)?;
+        }
         let mut done: Vec<(String, Option<StateResource>, Option<StateResource>)> = Vec::new();
         let mut failure = None;
         'groups: for group in &graph.groups {
