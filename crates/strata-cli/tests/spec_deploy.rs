@@ -166,6 +166,21 @@ fn drift_is_named_and_repaired(store: &str) {
         text(&drift.stdout),
         "~ f0: changed `content`\n- f1: missing\n"
     );
+    let as_json = spec(
+        &folder,
+        store,
+        &["drift", "bp.yaml", "--instance", "dev", "-o", "json"],
+        &[],
+    );
+    assert_eq!(as_json.status.code(), Some(2));
+    let found: serde_json::Value = serde_json::from_slice(&as_json.stdout).expect("JSON");
+    assert_eq!(
+        found,
+        serde_json::json!([
+            {"resource": "f0", "drift": "changed", "details": ["content"]},
+            {"resource": "f1", "drift": "missing", "details": []},
+        ])
+    );
     let repaired = spec(&folder, store, DEPLOY, &[]);
     assert!(repaired.status.success(), "{repaired:?}");
     assert_eq!(tree(&folder.join("out")), declared(3));

@@ -428,38 +428,65 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Done {
         }
     };
     let providers = providers();
-    let mut lines = Vec::new();
+    // Each drifted resource: its name, `missing`, `changed` (with the
+    // fields) or `unreadable` (with why).
+    let mut drifted: Vec<(String, &str, Vec<String>)> = Vec::new();
     for (name, record) in &state.resources {
         let Some(provider) = providers.iter().find(|p| p.handles(&record.resource_type)) else {
+            let why = format!("no provider reads `{}` resources", record.resource_type);
+            drifted.push((name.clone(), "unreadable", vec![why]));
             continue;
         };
         match provider.read(&record.resource_type, record) {
-            Ok(Live::Absent) => lines.push(format!("- {name}: missing\n")),
+            Ok(Live::Absent) => drifted.push((name.clone(), "missing", Vec::new())),
             Ok(Live::Present { spec, .. }) => {
-                let mut changed: Vec<&String> = record
+                let mut changed: Vec<String> = record
                     .spec
                     .as_object()
                     .into_iter()
                     .flatten()
                     .filter(|(key, value)| spec.get(key.as_str()) != Some(value))
-                    .map(|(key, _)| key)
+                    .map(|(key, _)| key.clone())
                     .collect();
                 changed.sort();
                 if !changed.is_empty() {
-                    let fields: Vec<String> =
-                        changed.iter().map(|key| format!("`{key}`")).collect();
-                    lines.push(format!("~ {name}: changed {}\n", fields.join(", ")));
+                    drifted.push((name.clone(), "changed", changed));
                 }
             }
-            Err(error) => lines.push(format!("? {name}: cannot be read: {error}\n")),
+            Err(error) => drifted.push((name.clone(), "unreadable", vec![error.to_string()])),
         }
     }
-    let drifted = !lines.is_empty();
-    let done = session.finish(|_| Some(lines.concat()));
-    if drifted {
-        done.succeeding_with(2)
-    } else {
+    let json_output = session.invocation.output.is_some();
+    let lines: Vec<String> = drifted
+        .iter()
+        .map(|(name, how, detail)| match *how {
+            "missing" => format!("- {name}: missing\n"),
+            "changed" => {
+                let fields: Vec<String> = detail.iter().map(|key| format!("`{key}`")).collect();
+                format!("~ {name}: changed {}\n", fields.join(", "))
+            }
+            _ => format!("? {name}: cannot be read: {}\n", detail.join("; ")),
+        })
+        .collect();
+    let report = json!(
+        drifted
+            .iter()
+            .map(|(name, how, detail)| json!({"resource": name, "drift": how, "details": detail}))
+            .collect::<Vec<_>>()
+    );
+    let done = session.finish(|_| {
+        if json_output {
+            serde_json::to_string_pretty(&report)
+                .ok()
+                .map(|text| text + "\n")
+        } else {
+            Some(lines.concat())
+        }
+    });
+    if drifted.is_empty() {
         done
+    } else {
+        done.succeeding_with(2)
     }
 }
 
