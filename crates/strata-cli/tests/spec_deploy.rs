@@ -16,6 +16,9 @@
 //!   holder is killed; of two deploys started at once, one applies;
 //! - something foreign where an interrupted change was made is exit 4;
 //! - a secret is never printed, and masked in `state export`;
+//! - a blueprint in the shapes Bluelink users write (templates, conditions,
+//!   values built with functions) deploys, moves with its variables and is
+//!   destroyed;
 //! - each of these with the `PostgreSQL` store too (a server of the test's
 //!   own), and a deploy whose lock was ended cannot write (the epoch).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
@@ -626,4 +629,100 @@ resources:
 fn text_of(output: &Output) -> String {
     assert!(output.status.success(), "{output:?}");
     text(&output.stdout)
+}
+
+/// A blueprint written as Bluelink users write them (values built with
+/// functions, a resource template over a list, a condition, labels,
+/// descriptions, exports) deploys, follows a change of its variables
+/// (replacing what moved, deleting what its condition no longer keeps),
+/// shows no drift, and is destroyed without a file left.
+#[test]
+fn a_bluelink_shaped_blueprint_deploys_moves_and_is_destroyed() {
+    let blueprint = r#"version: 2023-04-20
+variables:
+  environment:
+    type: string
+    description: The environment to deploy to.
+    default: staging
+  sites:
+    type: string
+    default: '["alpha","beta"]'
+values:
+  baseDir:
+    type: string
+    value: out/${variables.environment}
+  siteList:
+    type: array
+    value: ${jsondecode(variables.sites)}
+resources:
+  config:
+    type: core/value
+    metadata:
+      displayName: Shared configuration
+      labels: {app: sites}
+    spec:
+      value: ${to_upper(variables.environment)}
+  sitePage:
+    type: core/file
+    description: One page per site.
+    metadata:
+      labels: {app: sites}
+    each: ${values.siteList}
+    spec:
+      path: ${values.baseDir}/${elem}.html
+      content: "<h1>${elem} (${resources.config.spec.value})</h1>"
+  index:
+    type: core/file
+    condition: ${eq(variables.environment, "staging")}
+    spec:
+      path: ${values.baseDir}/index.txt
+      content: ${join(values.siteList, ",")}
+exports:
+  indexPath:
+    type: string
+    field: resources.index.spec.path
+"#;
+    let (_scratch, folder) = scratch_with(blueprint);
+    let first = spec(&folder, SQLITE, DEPLOY, &[]);
+    assert!(
+        text_of(&first).contains("4 to create, 0 to update"),
+        "{first:?}"
+    );
+    assert_eq!(
+        tree(&folder.join("out")),
+        [
+            "staging/alpha.html = <h1>alpha (STAGING)</h1>",
+            "staging/beta.html = <h1>beta (STAGING)</h1>",
+            "staging/index.txt = alpha,beta",
+        ]
+    );
+    let prod = [DEPLOY, &["--var", "environment=prod"]].concat();
+    let moved = text_of(&spec(&folder, SQLITE, &prod, &[]));
+    assert!(
+        moved.contains("0 to create, 1 to update, 2 to replace, 1 to delete"),
+        "{moved}"
+    );
+    assert_eq!(
+        tree(&folder.join("out")),
+        [
+            "prod/alpha.html = <h1>alpha (PROD)</h1>",
+            "prod/beta.html = <h1>beta (PROD)</h1>",
+        ]
+    );
+    let drift = [
+        &["drift", "bp.yaml", "--instance", "dev"][..],
+        &["--var", "environment=prod"],
+    ]
+    .concat();
+    assert_eq!(spec(&folder, SQLITE, &drift, &[]).status.code(), Some(0));
+    let destroyed = spec(&folder, SQLITE, &["destroy", "--instance", "dev"], &[]);
+    assert!(destroyed.status.success(), "{destroyed:?}");
+    assert!(tree(&folder.join("out")).is_empty());
+    let export = text_of(&spec(
+        &folder,
+        SQLITE,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    ));
+    assert!(export.contains("\"resources\": {}"), "{export}");
 }
