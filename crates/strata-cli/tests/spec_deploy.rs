@@ -400,6 +400,9 @@ resources:
     type: core/value
     spec:
       value: ${variables.token}
+exports:
+  token: {type: string, field: variables.token}
+  credentials: {type: string, field: resources.credentials.spec.value}
 ";
     let (_scratch, folder) = scratch_with(blueprint);
     let deploy = spec(
@@ -425,7 +428,10 @@ resources:
         &[],
     );
     assert!(!text(&export.stdout).contains("hunter2"), "{export:?}");
-    assert!(text(&export.stdout).contains("********"));
+    assert!(text(&export.stdout).contains("\"token\": \"********\""));
+    assert!(text(&export.stdout).contains("\"credentials\": \"********\""));
+    let show = spec(&folder, store, &["state", "show", "--instance", "dev"], &[]);
+    assert!(!text(&show.stdout).contains("hunter2"), "{show:?}");
     let shown = spec(
         &folder,
         store,

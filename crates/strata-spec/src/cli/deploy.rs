@@ -600,8 +600,13 @@ fn unlock(mut session: Session, args: &UnlockArgs) -> Done {
 }
 
 /// The secret fields of every record, masked, in its spec and its
-/// state.
+/// state, and the secret exports.
 fn mask(state: &mut State) {
+    for name in &state.secret_exports {
+        if let Some(value) = state.exports.get_mut(name) {
+            *value = Json::String(crate::resolve::MASK.to_owned());
+        }
+    }
     for record in state.resources.values_mut() {
         for field in &record.secret_fields {
             let Ok(path) = strata_syntax::FieldPath::parse(field) else {
@@ -622,7 +627,7 @@ fn mask(state: &mut State) {
             // (`core/value`'s `value`).
             for tree in [&mut record.spec, &mut record.state] {
                 if let Some(value) = tree.pointer_mut(&pointer) {
-                    *value = Json::String("********".to_owned());
+                    *value = Json::String(crate::resolve::MASK.to_owned());
                 }
             }
         }

@@ -32,7 +32,7 @@ use serde_json::Value as Json;
 use strata_subst::Value;
 
 use super::graph::{Graph, LinkState};
-use super::plan::{Action, Plan, ResourceProvider, State, StateResource};
+use super::plan::{Action, Plan, ResourceProvider, State, StateResource, secret_exports};
 use super::provider::{Live, Provider};
 use super::store::{Intent, Outcome, StateStore, StoreError};
 use crate::resolve::ResolvedBlueprint;
@@ -144,6 +144,24 @@ impl Deployer<'_> {
             .collect()
     }
 
+    /// Records the exports of the blueprint rendered with every state
+    /// deployed, and which of them read a secret.
+    fn record_exports(&self, render: &mut Render<'_>) -> Result<(), DeployError> {
+        let state = self.store.load(self.instance)?;
+        let (resolved, _) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
+        let exports: serde_json::Map<String, Json> = resolved
+            .exports
+            .iter()
+            .map(|(name, value)| (name.clone(), value.to_json().unwrap_or(Json::Null)))
+            .collect();
+        self.store.set_exports(
+            self.instance,
+            &Json::Object(exports),
+            &secret_exports(&resolved),
+        )?;
+        Ok(())
+    }
+
     /// Recovery, then the plan applied group by group (see the module
     /// documentation); `render` renders and plans the blueprint with the
     /// states recorded so far.
@@ -239,17 +257,7 @@ impl Deployer<'_> {
             failure = self.delete_removed(render, &mut report, &mut done)?;
         }
         match failure {
-            None => {
-                let state = self.store.load(self.instance)?;
-                let (resolved, _) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
-                let exports: serde_json::Map<String, Json> = resolved
-                    .exports
-                    .iter()
-                    .map(|(name, value)| (name.clone(), value.to_json().unwrap_or(Json::Null)))
-                    .collect();
-                self.store
-                    .set_exports(self.instance, &Json::Object(exports))?;
-            }
+            None => self.record_exports(render)?,
             Some(failed) => {
                 report.failed = Some(failed);
                 if self.rollback {

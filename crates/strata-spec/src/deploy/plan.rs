@@ -29,6 +29,7 @@ use strata_syntax::{Diagnostic, FieldPath, Node, Outcome};
 use super::graph::{Graph, LinkState};
 use crate::codes;
 use crate::resolve::{MASK, ResolvedBlueprint};
+use crate::validate::Element;
 
 /// The state file format this release reads and writes.
 pub const STATE_FORMAT: u32 = 1;
@@ -49,6 +50,9 @@ pub struct State {
     /// The exports at the end of the deployment.
     #[serde(default)]
     pub exports: BTreeMap<String, Json>,
+    /// The exports that read secret material: masked where shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret_exports: Vec<String>,
 }
 
 /// One deployed resource.
@@ -122,8 +126,19 @@ impl State {
                 .iter()
                 .map(|(name, value)| (name.clone(), known_json(value)))
                 .collect(),
+            secret_exports: secret_exports(resolved),
         }
     }
+}
+
+/// The names of the exports of `resolved` that read a secret, in order.
+pub(crate) fn secret_exports(resolved: &ResolvedBlueprint) -> Vec<String> {
+    resolved
+        .exports
+        .keys()
+        .filter(|name| resolved.secret.contains(&Element::Export((*name).clone())))
+        .cloned()
+        .collect()
 }
 
 /// A value as JSON, what waits on deployment as `null`.

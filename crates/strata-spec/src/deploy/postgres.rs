@@ -29,7 +29,8 @@ use super::store::{Entry, Intent, Outcome, StateStore, StoreError};
 const LOCK_KEY: i64 = 0x5354_5241_5441; // "STRATA"
 
 /// The migrations, in order; each applied once.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE strata.lease (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     epoch BIGINT NOT NULL,
@@ -60,7 +61,15 @@ CREATE TABLE strata.journal (
     message TEXT
 );
 CREATE INDEX journal_open ON strata.journal (instance, status);
-"];
+",
+    "
+ALTER TABLE strata.instances ADD COLUMN secret_exports TEXT NOT NULL DEFAULT '[]';
+",
+];
+
+/// Records an instance's exports and which of them are secret.
+const SET_EXPORTS: &str = "INSERT INTO strata.instances (name, exports, secret_exports) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports";
 
 /// The `PostgreSQL` store.
 pub struct PostgresStore {
@@ -290,13 +299,14 @@ impl StateStore for PostgresStore {
         }
         let exports = client
             .query_opt(
-                "SELECT exports FROM strata.instances WHERE name = $1",
+                "SELECT exports, secret_exports FROM strata.instances WHERE name = $1",
                 &[&instance],
             )
             .map_err(|error| failed(&error))?;
         if let Some(row) = exports {
-            let text: String = row.get(0);
-            state.exports = serde_json::from_str(&text)?;
+            let (exports, secret): (String, String) = (row.get(0), row.get(1));
+            state.exports = serde_json::from_str(&exports)?;
+            state.secret_exports = serde_json::from_str(&secret)?;
         }
         Ok(state)
     }
@@ -381,14 +391,18 @@ impl StateStore for PostgresStore {
             .collect()
     }
 
-    fn set_exports(&self, instance: &str, exports: &Json) -> Result<(), StoreError> {
-        let text = serde_json::to_string(exports)?;
+    fn set_exports(
+        &self,
+        instance: &str,
+        exports: &Json,
+        secret: &[String],
+    ) -> Result<(), StoreError> {
+        let (exports, secret) = (
+            serde_json::to_string(exports)?,
+            serde_json::to_string(secret)?,
+        );
         self.fenced(|transaction| {
-            transaction.execute(
-                "INSERT INTO strata.instances (name, exports) VALUES ($1, $2)
-                 ON CONFLICT (name) DO UPDATE SET exports = excluded.exports",
-                &[&instance, &text],
-            )?;
+            transaction.execute(SET_EXPORTS, &[&instance, &exports, &secret])?;
             Ok(())
         })
     }
@@ -400,6 +414,7 @@ impl StateStore for PostgresStore {
             .map(|(name, record)| Ok((name.clone(), serde_json::to_string(record)?)))
             .collect::<Result<_, serde_json::Error>>()?;
         let exports = serde_json::to_string(&state.exports)?;
+        let secret = serde_json::to_string(&state.secret_exports)?;
         self.fenced(|transaction| {
             transaction.execute(
                 "DELETE FROM strata.resources WHERE instance = $1",
@@ -411,11 +426,7 @@ impl StateStore for PostgresStore {
                     &[&instance, name, record],
                 )?;
             }
-            transaction.execute(
-                "INSERT INTO strata.instances (name, exports) VALUES ($1, $2)
-                 ON CONFLICT (name) DO UPDATE SET exports = excluded.exports",
-                &[&instance, &exports],
-            )?;
+            transaction.execute(SET_EXPORTS, &[&instance, &exports, &secret])?;
             Ok(())
         })
     }

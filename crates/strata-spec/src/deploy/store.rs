@@ -134,11 +134,17 @@ pub trait StateStore {
     /// The store failed.
     fn journal(&self, instance: &str) -> Result<Vec<Entry>, StoreError>;
 
-    /// Replaces the exports of `instance`.
+    /// Replaces the exports of `instance`, and which of them read secret
+    /// material.
     ///
     /// # Errors
     /// The store failed.
-    fn set_exports(&self, instance: &str, exports: &Json) -> Result<(), StoreError>;
+    fn set_exports(
+        &self,
+        instance: &str,
+        exports: &Json,
+        secret: &[String],
+    ) -> Result<(), StoreError>;
 
     /// Replaces the whole state of `instance` (`state import`).
     ///
@@ -172,7 +178,8 @@ pub struct SqliteStore {
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS instances (
     name TEXT PRIMARY KEY,
-    exports TEXT NOT NULL DEFAULT '{}'
+    exports TEXT NOT NULL DEFAULT '{}',
+    secret_exports TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS resources (
     instance TEXT NOT NULL,
@@ -193,6 +200,31 @@ CREATE TABLE IF NOT EXISTS journal (
 );
 CREATE INDEX IF NOT EXISTS journal_open ON journal (instance, status);
 ";
+
+/// Adds `instances.secret_exports` to a database made before it existed
+/// (a concurrent opener adding it first is no failure).
+fn add_secret_exports(connection: &Connection) -> Result<(), StoreError> {
+    let present = |connection: &Connection| -> Result<bool, StoreError> {
+        Ok(connection.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('instances') WHERE name = 'secret_exports'",
+            [],
+            |row| row.get::<_, i64>(0),
+        )? > 0)
+    };
+    if present(connection)? {
+        return Ok(());
+    }
+    match connection
+        .execute_batch("ALTER TABLE instances ADD COLUMN secret_exports TEXT NOT NULL DEFAULT '[]'")
+    {
+        Err(_) if present(connection)? => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Records an instance's exports and which of them are secret.
+const SET_EXPORTS: &str = "INSERT INTO instances (name, exports, secret_exports) VALUES (?1, ?2, ?3)
+     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports";
 
 impl SqliteStore {
     /// Opens (creating) the database at `path` and its folder.
@@ -244,6 +276,7 @@ impl SqliteStore {
                 other => break other?,
             }
         }
+        add_secret_exports(&connection)?;
         Ok(SqliteStore {
             connection,
             path: path.to_owned(),
@@ -310,16 +343,17 @@ impl StateStore for SqliteStore {
             let (name, record) = row?;
             state.resources.insert(name, serde_json::from_str(&record)?);
         }
-        let exports: Option<String> = self
+        let exports: Option<(String, String)> = self
             .connection
             .query_row(
-                "SELECT exports FROM instances WHERE name = ?1",
+                "SELECT exports, secret_exports FROM instances WHERE name = ?1",
                 params![instance],
-                |row| row.get(0),
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .optional()?;
-        if let Some(exports) = exports {
+        if let Some((exports, secret)) = exports {
             state.exports = serde_json::from_str(&exports)?;
+            state.secret_exports = serde_json::from_str(&secret)?;
         }
         Ok(state)
     }
@@ -411,11 +445,19 @@ impl StateStore for SqliteStore {
         Ok(entries)
     }
 
-    fn set_exports(&self, instance: &str, exports: &Json) -> Result<(), StoreError> {
+    fn set_exports(
+        &self,
+        instance: &str,
+        exports: &Json,
+        secret: &[String],
+    ) -> Result<(), StoreError> {
         self.connection.execute(
-            "INSERT INTO instances (name, exports) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET exports = excluded.exports",
-            params![instance, serde_json::to_string(exports)?],
+            SET_EXPORTS,
+            params![
+                instance,
+                serde_json::to_string(exports)?,
+                serde_json::to_string(secret)?
+            ],
         )?;
         Ok(())
     }
@@ -433,9 +475,12 @@ impl StateStore for SqliteStore {
             )?;
         }
         transaction.execute(
-            "INSERT INTO instances (name, exports) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET exports = excluded.exports",
-            params![instance, serde_json::to_string(&state.exports)?],
+            SET_EXPORTS,
+            params![
+                instance,
+                serde_json::to_string(&state.exports)?,
+                serde_json::to_string(&state.secret_exports)?
+            ],
         )?;
         transaction.commit()?;
         Ok(())
