@@ -184,6 +184,37 @@ fn drift_is_named_and_repaired(store: &str) {
             {"resource": "f1", "drift": "missing", "details": []},
         ])
     );
+    // A JSON state (as `state export` writes it) is read by `drift` and
+    // `state show` alike; a deploy refuses it (it cannot record).
+    let exported = text_of(&spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    ));
+    std::fs::write(folder.join("exported.json"), exported).expect("written");
+    let file = "exported.json";
+    let drift_of_file = spec(
+        &folder,
+        file,
+        &["drift", "bp.yaml", "--instance", "dev"],
+        &[],
+    );
+    assert_eq!(drift_of_file.stdout, drift.stdout, "{drift_of_file:?}");
+    assert_eq!(drift_of_file.status.code(), Some(2));
+    let shown = text_of(&spec(
+        &folder,
+        file,
+        &["state", "show", "--instance", "dev"],
+        &[],
+    ));
+    assert!(shown.contains("path: out/d0/f0.txt"), "{shown}");
+    let refused = spec(&folder, file, DEPLOY, &[]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("is a JSON state"),
+        "{refused:?}"
+    );
     let repaired = spec(&folder, store, DEPLOY, &[]);
     assert!(repaired.status.success(), "{repaired:?}");
     assert_eq!(tree(&folder.join("out")), declared(3));

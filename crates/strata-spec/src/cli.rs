@@ -207,18 +207,11 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
     // The blueprint is opened first: its sources are the session's first.
     let staged = prepare(&mut session, &args.resolve).and_then(|(spec, request)| {
         let state = match &args.state {
-            Some(store) if deploy::is_store(store) => Some(deploy::stored_state(
+            Some(store) => Some(deploy::state_named(
                 &mut session,
                 store,
                 args.instance.as_deref(),
             )?),
-            Some(file) => {
-                let document = session
-                    .read(file, Expect::One)
-                    .report(&mut session.diagnostics)?
-                    .into_document()?;
-                Some(crate::deploy::read_state(&document).report(&mut session.diagnostics)?)
-            }
             None => None,
         };
         // What the deployed resources reported is known to the render.

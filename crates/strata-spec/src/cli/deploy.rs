@@ -33,7 +33,7 @@ pub(super) struct StoreArgs {
     /// The instance: one deployment of a blueprint.
     #[arg(long, value_name = "NAME")]
     instance: String,
-    /// The state store: `sqlite:PATH`, or a JSON state file (read-only).
+    /// The state store: `sqlite:PATH`, `postgres://…`, or a JSON state file (read by `drift` and `state show|export` only).
     #[arg(
         long = "state",
         value_name = "STORE",
@@ -129,7 +129,7 @@ fn providers() -> Vec<Arc<dyn Provider>> {
 }
 
 /// The store `--state` names: `sqlite:PATH` or `postgres://…`; a JSON
-/// file (read only by `plan`) or another kind is a problem.
+/// state file (read-only) or another kind is a problem.
 fn open_store(session: &mut Session, store: &str) -> Option<Box<dyn StateStore>> {
     let span = strata_dialect::command_line(&mut session.db, "--state", store);
     let opened = if let Some(path) = store.strip_prefix("sqlite:") {
@@ -142,11 +142,11 @@ fn open_store(session: &mut Session, store: &str) -> Option<Box<dyn StateStore>>
             .is_some_and(|ext| ext == "json")
         {
             format!(
-                "`{store}` is a JSON state, which only `plan --state` reads; deploys keep their state in `sqlite:PATH` or `postgres://…`"
+                "`{store}` is a JSON state, which `plan`, `drift` and `state show|export` read; deploys keep their state in `sqlite:PATH` or `postgres://…`"
             )
         } else {
             format!(
-                "`{store}` is not a state store: `sqlite:PATH`, `postgres://…`, or a JSON state file for `plan`"
+                "`{store}` is not a state store: `sqlite:PATH`, `postgres://…`, or a JSON state file (read-only)"
             )
         };
         session
@@ -166,19 +166,28 @@ fn open_store(session: &mut Session, store: &str) -> Option<Box<dyn StateStore>>
 }
 
 /// Whether `store` names a store (not a JSON state file).
-pub(super) fn is_store(store: &str) -> bool {
+fn is_store(store: &str) -> bool {
     store.starts_with("sqlite:")
         || store.starts_with("postgres://")
         || store.starts_with("postgresql://")
 }
 
-/// The state of `instance` in the store `store` (for `plan`); `None`
-/// (reported) when it cannot be read or no instance is named.
-pub(super) fn stored_state(
+/// The state `--state` names, for the commands that only read it (`plan`,
+/// `drift`, `state show|export`): `instance`'s in a store, or a JSON state
+/// file (one instance's: `--instance` is not read). `None` (reported) when
+/// it cannot be read, or no instance is named for a store.
+pub(super) fn state_named(
     session: &mut Session,
     store: &str,
     instance: Option<&str>,
 ) -> Option<State> {
+    if !is_store(store) {
+        let document = session
+            .read(store, Expect::One)
+            .report(&mut session.diagnostics)?
+            .into_document()?;
+        return crate::deploy::read_state(&document).report(&mut session.diagnostics);
+    }
     let Some(instance) = instance else {
         let span = strata_dialect::command_line(&mut session.db, "--state", store);
         session.diagnostics.push(Diagnostic::error(
@@ -414,18 +423,9 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Done {
     if prepare(&mut session, &args.resolve).is_none() {
         return session.finish(|_| None);
     }
-    let Some(store) = open_store(&mut session, &args.store.store) else {
+    let Some(state) = state_named(&mut session, &args.store.store, Some(&args.store.instance))
+    else {
         return session.finish(|_| None);
-    };
-    let state = match store.load(&args.store.instance) {
-        Ok(state) => state,
-        Err(error) => {
-            let at = strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
-            session
-                .diagnostics
-                .push(Diagnostic::error(codes::STATE, error.to_string(), at));
-            return session.finish(|_| None);
-        }
     };
     let providers = providers();
     // Each drifted resource: its name, `missing`, `changed` (with the
@@ -494,25 +494,12 @@ pub(super) fn state(mut session: Session, command: &StateCommand) -> Done {
     match command {
         StateCommand::Show(args) | StateCommand::Export(args) => {
             let export = matches!(command, StateCommand::Export(_));
-            let Some(store) = open_store(&mut session, &args.store.store) else {
+            let Some(mut state) =
+                state_named(&mut session, &args.store.store, Some(&args.store.instance))
+            else {
                 return session.finish(|_| None);
             };
-            let loaded = store.load(&args.store.instance);
             session.finish(|session| {
-                let mut state = loaded
-                    .map_err(|error| {
-                        let at = strata_dialect::command_line(
-                            &mut session.db,
-                            "--state",
-                            &args.store.store,
-                        );
-                        session.diagnostics.push(Diagnostic::error(
-                            codes::STATE,
-                            error.to_string(),
-                            at,
-                        ));
-                    })
-                    .ok()?;
                 if !args.show_secrets {
                     mask(&mut state);
                 }
