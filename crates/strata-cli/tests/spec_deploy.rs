@@ -451,6 +451,7 @@ exports:
     );
     assert!(deploy.status.success(), "{deploy:?}");
     assert!(!text(&deploy.stdout).contains("hunter2"));
+    assert!(text(&deploy.stdout).contains("  token = \"********\"\n"));
     assert!(!text(&deploy.stderr).contains("hunter2"));
     let export = spec(
         &folder,
@@ -721,9 +722,11 @@ exports:
 "#;
     let (_scratch, folder) = scratch_with(blueprint);
     let first = spec(&folder, SQLITE, DEPLOY, &[]);
+    let first = text_of(&first);
+    assert!(first.contains("4 to create, 0 to update"), "{first}");
     assert!(
-        text_of(&first).contains("4 to create, 0 to update"),
-        "{first:?}"
+        first.ends_with("\nExports:\n  indexPath = \"out/staging/index.txt\"\n"),
+        "{first}"
     );
     assert_eq!(
         tree(&folder.join("out")),

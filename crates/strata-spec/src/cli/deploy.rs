@@ -305,8 +305,68 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
             return done;
         }
     };
+    report_failure(&mut session, &first, args, &report);
+    // What the deploy exported (secret exports masked), once it succeeded.
+    let exports = if report.failed.is_none() {
+        match store.load(instance) {
+            Ok(mut state) => {
+                mask(&mut state);
+                state.exports
+            }
+            Err(error) => {
+                let at =
+                    strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
+                session
+                    .diagnostics
+                    .push(Diagnostic::error(codes::STATE, error.to_string(), at));
+                BTreeMap::new()
+            }
+        }
+    } else {
+        BTreeMap::new()
+    };
+    session.finish(|_| {
+        let plan = &report.plan;
+        if json_output {
+            let steps = |list: &[crate::deploy::Step]| -> Vec<Json> {
+                list.iter().map(|step| json!({"resource": step.resource, "action": step.action})).collect()
+            };
+            let value = json!({
+                "plan": plan.to_json(),
+                "recovered": report.recovered.iter().map(|(resource, how)| json!({"resource": resource, "how": how})).collect::<Vec<_>>(),
+                "applied": steps(&report.applied),
+                "reverted": steps(&report.reverted),
+                "exports": exports,
+            });
+            return serde_json::to_string_pretty(&value).ok().map(|text| text + "\n");
+        }
+        let mut text = plan.to_text();
+        for (resource, how) in &report.recovered {
+            let _ = writeln!(text, "recovered {resource}: {how}");
+        }
+        for step in &report.applied {
+            let _ = writeln!(text, "{} {}", past(&step.action), step.resource);
+        }
+        if !exports.is_empty() {
+            text.push_str("\nExports:\n");
+            for (name, value) in &exports {
+                let _ = writeln!(text, "  {name} = {value}");
+            }
+        }
+        Some(text)
+    })
+}
+
+/// The failed change of `report` and the undo steps that failed, as
+/// diagnostics at their resources in the blueprint `first` rendered.
+fn report_failure(
+    session: &mut Session,
+    first: &crate::ResolvedBlueprint,
+    args: &DeployArgs,
+    report: &crate::deploy::Report,
+) {
     if let Some((step, why)) = &report.failed {
-        let (at, path) = place_of(&mut session, &first, &args.store.store, &step.resource);
+        let (at, path) = place_of(session, first, &args.store.store, &step.resource);
         let mut failed = Diagnostic::error(
             codes::DEPLOY,
             format!("{} of `{}` failed: {why}", step.action, step.resource),
@@ -322,7 +382,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
         }
         session.diagnostics.push(failed);
         for (step, why) in &report.unreverted {
-            let (at, path) = place_of(&mut session, &first, &args.store.store, &step.resource);
+            let (at, path) = place_of(session, first, &args.store.store, &step.resource);
             let mut unreverted = Diagnostic::error(
                 codes::DEPLOY,
                 format!(
@@ -337,29 +397,6 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
             session.diagnostics.push(unreverted);
         }
     }
-    session.finish(|_| {
-        let plan = &report.plan;
-        if json_output {
-            let steps = |list: &[crate::deploy::Step]| -> Vec<Json> {
-                list.iter().map(|step| json!({"resource": step.resource, "action": step.action})).collect()
-            };
-            let value = json!({
-                "plan": plan.to_json(),
-                "recovered": report.recovered.iter().map(|(resource, how)| json!({"resource": resource, "how": how})).collect::<Vec<_>>(),
-                "applied": steps(&report.applied),
-                "reverted": steps(&report.reverted),
-            });
-            return serde_json::to_string_pretty(&value).ok().map(|text| text + "\n");
-        }
-        let mut text = plan.to_text();
-        for (resource, how) in &report.recovered {
-            let _ = writeln!(text, "recovered {resource}: {how}");
-        }
-        for step in &report.applied {
-            let _ = writeln!(text, "{} {}", past(&step.action), step.resource);
-        }
-        Some(text)
-    })
 }
 
 /// The past tense of an action.
