@@ -166,7 +166,7 @@ pub(crate) fn configmap(
     let mut object = json!({
         "apiVersion": "v1",
         "kind": "ConfigMap",
-        "metadata": {"labels": {"app": owner.component.name}, "name": name, "namespace": owner.component.namespace},
+        "metadata": owner.metadata(name),
     });
     if !data.is_empty() {
         object["data"] = Value::Object(data);
@@ -270,7 +270,7 @@ pub(crate) fn external_secret(
     vec![json!({
         "apiVersion": "external-secrets.io/v1",
         "kind": "ExternalSecret",
-        "metadata": {"labels": {"app": owner.component.name}, "name": secret, "namespace": owner.component.namespace},
+        "metadata": owner.metadata(secret),
         "spec": spec,
     })]
 }

@@ -298,7 +298,7 @@ pub(crate) fn pvc(report: &mut Report<'_>, owner: &Owner<'_>, props: &Props<'_>)
     vec![json!({
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
-        "metadata": {"labels": {"app": owner.component.name}, "name": name.unwrap_or_default(), "namespace": owner.component.namespace},
+        "metadata": owner.metadata(name.unwrap_or_default()),
         "spec": spec,
     })]
 }

@@ -164,21 +164,7 @@ pub(crate) fn build(
         .collect();
     spec.insert("rules".into(), Value::Array(rules));
     let name = object_name(report, owner, props, "httproute");
-    let mut metadata = json!({
-        "labels": {"app": owner.component.name},
-        "name": name,
-        "namespace": owner.component.namespace,
-    });
-    // An empty map is left out, as Go's `omitempty` leaves it out.
-    let annotations = props.text_map(report, "annotations");
-    if !annotations.is_empty() {
-        metadata["annotations"] = Value::Object(
-            annotations
-                .into_iter()
-                .map(|(key, value)| (key, json!(value)))
-                .collect(),
-        );
-    }
+    let metadata = owner.annotated_metadata(report, props, &name);
     routes.push(route);
     vec![json!({
         "apiVersion": "gateway.networking.k8s.io/v1",

@@ -113,20 +113,7 @@ pub(crate) fn build(
         spec.insert("tls".into(), Value::Array(tls));
     }
     let name = object_name(report, owner, props, "ingress");
-    let mut metadata = json!({
-        "labels": {"app": owner.component.name},
-        "name": name,
-        "namespace": owner.component.namespace,
-    });
-    let annotations = props.text_map(report, "annotations");
-    if !annotations.is_empty() {
-        metadata["annotations"] = Value::Object(
-            annotations
-                .into_iter()
-                .map(|(key, value)| (key, json!(value)))
-                .collect(),
-        );
-    }
+    let metadata = owner.annotated_metadata(report, props, &name);
     routes.push(route);
     vec![json!({
         "apiVersion": "networking.k8s.io/v1",

@@ -36,6 +36,37 @@ pub(crate) struct Owner<'a> {
     pub service: Option<&'a Service>,
 }
 
+impl Owner<'_> {
+    /// The metadata of an object a trait makes for the component: `name`,
+    /// labelled `app: <component>`, in the component's namespace.
+    pub(crate) fn metadata(&self, name: &str) -> Value {
+        json!({
+            "labels": {"app": self.component.name},
+            "name": name,
+            "namespace": self.component.namespace,
+        })
+    }
+
+    /// [`Owner::metadata`] with the trait's `annotations`, left out when
+    /// there are none (as Go's `omitempty` leaves an empty map out).
+    pub(crate) fn annotated_metadata(
+        &self,
+        report: &mut Report<'_>,
+        props: &Props<'_>,
+        name: &str,
+    ) -> Value {
+        let mut metadata = self.metadata(name);
+        let annotations = props.text_map(report, "annotations");
+        if !annotations.is_empty() {
+            metadata["annotations"] = annotations
+                .into_iter()
+                .map(|(key, value)| (key, json!(value)))
+                .collect();
+        }
+        metadata
+    }
+}
+
 /// The Service a component makes: its name and port (a statefulset
 /// without a `port` makes a headless Service without one).
 #[derive(Debug, Clone, PartialEq, Eq)]
