@@ -306,25 +306,8 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
         }
     };
     report_failure(&mut session, &first, args, &report);
-    // What the deploy exported (secret exports masked), once it succeeded.
-    let exports = if report.failed.is_none() {
-        match store.load(instance) {
-            Ok(mut state) => {
-                mask(&mut state);
-                state.exports
-            }
-            Err(error) => {
-                let at =
-                    strata_dialect::command_line(&mut session.db, "--state", &args.store.store);
-                session
-                    .diagnostics
-                    .push(Diagnostic::error(codes::STATE, error.to_string(), at));
-                BTreeMap::new()
-            }
-        }
-    } else {
-        BTreeMap::new()
-    };
+    let mut exports = report.exports.clone();
+    mask_exports(&mut exports, &report.secret_exports);
     session.finish(|_| {
         let plan = &report.plan;
         if json_output {
@@ -623,14 +606,19 @@ fn unlock(mut session: Session, args: &UnlockArgs) -> Done {
     done
 }
 
-/// The secret fields of every record, masked, in its spec and its
-/// state, and the secret exports.
-fn mask(state: &mut State) {
-    for name in &state.secret_exports {
-        if let Some(value) = state.exports.get_mut(name) {
+/// The `secret` exports, masked.
+fn mask_exports(exports: &mut BTreeMap<String, Json>, secret: &[String]) {
+    for name in secret {
+        if let Some(value) = exports.get_mut(name) {
             *value = Json::String(crate::resolve::MASK.to_owned());
         }
     }
+}
+
+/// The secret fields of every record, masked, in its spec and its
+/// state, and the secret exports.
+fn mask(state: &mut State) {
+    mask_exports(&mut state.exports, &state.secret_exports);
     for record in state.resources.values_mut() {
         for field in &record.secret_fields {
             let Ok(path) = strata_syntax::FieldPath::parse(field) else {

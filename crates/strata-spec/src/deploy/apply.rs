@@ -97,6 +97,10 @@ pub struct Report {
     pub reverted: Vec<Step>,
     /// The undo steps that failed, and why.
     pub unreverted: Vec<(Step, String)>,
+    /// The exports recorded after a deploy that succeeded.
+    pub exports: BTreeMap<String, Json>,
+    /// Which of them read a secret.
+    pub secret_exports: Vec<String>,
 }
 
 impl Report {
@@ -145,20 +149,24 @@ impl Deployer<'_> {
     }
 
     /// Records the exports of the blueprint rendered with every state
-    /// deployed, and which of them read a secret.
-    fn record_exports(&self, render: &mut Render<'_>) -> Result<(), DeployError> {
+    /// deployed, and which of them read a secret, in the store and in
+    /// `report`.
+    fn record_exports(
+        &self,
+        render: &mut Render<'_>,
+        report: &mut Report,
+    ) -> Result<(), DeployError> {
         let state = self.store.load(self.instance)?;
         let (resolved, _) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
-        let exports: serde_json::Map<String, Json> = resolved
+        report.exports = resolved
             .exports
             .iter()
             .map(|(name, value)| (name.clone(), value.to_json().unwrap_or(Json::Null)))
             .collect();
-        self.store.set_exports(
-            self.instance,
-            &Json::Object(exports),
-            &secret_exports(&resolved),
-        )?;
+        report.secret_exports = secret_exports(&resolved);
+        let exports = Json::Object(report.exports.clone().into_iter().collect());
+        self.store
+            .set_exports(self.instance, &exports, &report.secret_exports)?;
         Ok(())
     }
 
@@ -257,7 +265,7 @@ impl Deployer<'_> {
             failure = self.delete_removed(render, &mut report, &mut done)?;
         }
         match failure {
-            None => self.record_exports(render)?,
+            None => self.record_exports(render, &mut report)?,
             Some(failed) => {
                 report.failed = Some(failed);
                 if self.rollback {
