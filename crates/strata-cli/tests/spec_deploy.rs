@@ -19,6 +19,9 @@
 //! - a blueprint in the shapes Bluelink users write (templates, conditions,
 //!   values built with functions) deploys, moves with its variables and is
 //!   destroyed;
+//! - a blueprint including another deploys the child's resources in its
+//!   order before what reads the child's exports, and drift, rollback,
+//!   removal and `state export` reach them;
 //! - each of these with the `PostgreSQL` store too (a server of the test's
 //!   own), and a deploy whose lock was ended cannot write (the epoch).
 #![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
@@ -544,6 +547,7 @@ fn every_guarantee_holds_with_postgresql() {
     a_secret_is_never_printed_and_masked_in_exports(
         &server.database("a_secret_is_never_printed_and_masked_in_"),
     );
+    an_included_blueprint_deploys_with_its_parent(&server.database("includes"));
     a_writer_that_lost_its_lock_cannot_write(&server.database("fencing"));
 }
 
@@ -583,22 +587,165 @@ fn a_writer_that_lost_its_lock_cannot_write(store: &str) {
     converges(&folder, store, 3);
 }
 
-/// Included blueprints are not deployed yet: refused, nothing deployed,
-/// rather than a success that left their resources out.
-#[test]
-fn a_blueprint_with_includes_is_refused_whole() {
-    let (_scratch, folder) = scratch_with(
-        "version: 2023-04-20\ninclude:\n  child:\n    path: child.yaml\nresources:\n  p:\n    type: core/file\n    spec: {path: out/p.txt, content: p}\n",
+/// A blueprint including another: the parent reads `${children.site.…}`.
+const PARENT: &str = "version: 2023-04-20
+include:
+  site:
+    path: site.yaml
+    variables:
+      folder: out/site
+resources:
+  index:
+    type: core/file
+    spec:
+      path: out/index.txt
+      content: ${children.site.pageDigest}
+exports:
+  pageDigest:
+    type: string
+    field: children.site.pageDigest
+";
+
+/// The included blueprint: `copy` reads `page`'s state; its export too.
+const CHILD: &str = "version: 2023-04-20
+variables:
+  folder:
+    type: string
+resources:
+  page:
+    type: core/file
+    spec: {path: '${variables.folder}/page.txt', content: hello}
+  copy:
+    type: core/file
+    spec:
+      path: ${variables.folder}/copy.txt
+      content: ${resources.page.state.sha256}
+exports:
+  pageDigest:
+    type: string
+    field: resources.page.state.sha256
+";
+
+/// The digest of `hello`.
+const HELLO_SHA256: &str = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
+/// A blueprint with an include deploys the child's resources in the
+/// child's order, before the parent's resources that read its exports;
+/// its state nests them under `children`; drift and destroy reach them;
+/// a resource the child drops, and the child the parent drops, are
+/// deleted; a failure in the child undoes the parent's changes too.
+fn an_included_blueprint_deploys_with_its_parent(store: &str) {
+    let (_scratch, folder) = scratch_with(PARENT);
+    std::fs::write(folder.join("site.yaml"), CHILD).expect("written");
+    let first = text_of(&spec(&folder, store, DEPLOY, &[]));
+    assert!(
+        first.contains("created children.site.page\ncreated children.site.copy\ncreated index\n"),
+        "{first}"
     );
-    std::fs::write(
-        folder.join("child.yaml"),
-        "version: 2023-04-20\nresources:\n  c:\n    type: core/value\n    spec: {value: 1}\n",
-    )
-    .expect("written");
-    let refused = spec(&folder, SQLITE, DEPLOY, &[]);
-    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
-    assert!(text(&refused.stderr).contains("included blueprints is not supported yet"));
-    assert!(tree(&folder.join("out")).is_empty());
+    assert!(
+        first.ends_with(&format!("Exports:\n  pageDigest = \"{HELLO_SHA256}\"\n")),
+        "{first}"
+    );
+    let deployed = [
+        format!("index.txt = {HELLO_SHA256}"),
+        format!("site/copy.txt = {HELLO_SHA256}"),
+        "site/page.txt = hello".to_owned(),
+    ];
+    assert_eq!(tree(&folder.join("out")), deployed);
+    let again = text_of(&spec(&folder, store, DEPLOY, &[]));
+    assert!(
+        again.contains("0 to create, 0 to update, 0 to replace, 0 to delete, 3 unchanged"),
+        "{again}"
+    );
+    let export = spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    );
+    let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("a JSON state");
+    let site = &state["children"]["site"];
+    assert_eq!(
+        site["resources"]["page"]["state"]["sha256"], HELLO_SHA256,
+        "{state}"
+    );
+    assert_eq!(site["exports"]["pageDigest"], HELLO_SHA256, "{state}");
+    assert_eq!(
+        state["resources"].as_object().map(serde_json::Map::len),
+        Some(1)
+    );
+    // A JSON state exported plans as the store does: nothing to do.
+    std::fs::write(folder.join("state.json"), &export.stdout).expect("written");
+    let plan = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .current_dir(&folder)
+        .args(["spec", "plan", "bp.yaml", "--state", "state.json"])
+        .output()
+        .expect("strata runs");
+    assert!(text(&plan.stdout).contains("3 unchanged"), "{plan:?}");
+
+    std::fs::write(folder.join("out/site/page.txt"), "edited").expect("edited");
+    let drift = spec(
+        &folder,
+        store,
+        &["drift", "bp.yaml", "--instance", "dev"],
+        &[],
+    );
+    assert_eq!(drift.status.code(), Some(2), "{drift:?}");
+    assert!(
+        text(&drift.stdout).contains("~ children.site.page: changed `content`"),
+        "{drift:?}"
+    );
+    assert!(spec(&folder, store, DEPLOY, &[]).status.success());
+    assert_eq!(tree(&folder.join("out")), deployed);
+
+    // A regular file where the child's folder should be: the child fails
+    // after the parent's `note` (in the same group, before it) was
+    // created and the child's `page` deleted to move it; both undone.
+    let failing = PARENT.replace("out/site", "out/index.txt/site").replace(
+        "resources:\n",
+        "resources:\n  note:\n    type: core/file\n    spec: {path: out/note.txt, content: note}\n",
+    );
+    std::fs::write(folder.join("bp.yaml"), failing).expect("written");
+    let failed = spec(&folder, store, DEPLOY, &[]);
+    assert_eq!(failed.status.code(), Some(1), "{failed:?}");
+    // `note` created, `page` deleted to be made again elsewhere: undone.
+    let stderr = text(&failed.stderr);
+    assert!(
+        stderr.contains("create of `children.site.page` failed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("2 change(s) of this deploy undone"),
+        "{stderr}"
+    );
+    assert_eq!(tree(&folder.join("out")), deployed);
+
+    std::fs::write(folder.join("bp.yaml"), PARENT).expect("written");
+    let without_copy = CHILD.replace("  copy:\n    type: core/file\n    spec:\n      path: ${variables.folder}/copy.txt\n      content: ${resources.page.state.sha256}\n", "");
+    std::fs::write(folder.join("site.yaml"), without_copy).expect("written");
+    let dropped = text_of(&spec(&folder, store, DEPLOY, &[]));
+    assert!(dropped.contains("deleted children.site.copy"), "{dropped}");
+    let alone = "version: 2023-04-20\nresources:\n  index:\n    type: core/file\n    spec: {path: out/index.txt, content: alone}\n";
+    std::fs::write(folder.join("bp.yaml"), alone).expect("written");
+    let no_child = text_of(&spec(&folder, store, DEPLOY, &[]));
+    assert!(
+        no_child.contains("deleted children.site.page"),
+        "{no_child}"
+    );
+    assert_eq!(tree(&folder.join("out")), ["index.txt = alone"]);
+    let export = spec(
+        &folder,
+        store,
+        &["state", "export", "--instance", "dev"],
+        &[],
+    );
+    let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("a JSON state");
+    assert_eq!(state["children"], serde_json::json!({}), "{state}");
+}
+
+#[test]
+fn an_included_blueprint_deploys_with_its_parent_sqlite() {
+    an_included_blueprint_deploys_with_its_parent(SQLITE);
 }
 
 /// A plan after a deploy reads the states recorded: nothing to do when

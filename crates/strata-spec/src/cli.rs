@@ -215,14 +215,11 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
             None => None,
         };
         // What the deployed resources reported is known to the render.
-        let deployed = state.iter().flat_map(|state| {
-            state
-                .resources
-                .iter()
-                .map(|(name, record)| (name.clone(), record.state.clone()))
-        });
         let mut request = RenderRequest {
-            deployed: deployed.collect(),
+            deployed: state
+                .as_ref()
+                .map(crate::State::deployed)
+                .unwrap_or_default(),
             ..request
         };
         let resolved = session.render(&spec, &request)?;
@@ -234,13 +231,7 @@ fn plan(mut session: Session, args: &PlanArgs) -> Result<Done, Usage> {
             .report(&mut session.diagnostics)?;
         // What reads the state of a resource that changes is known only
         // after the deploy: planned again without those states.
-        let before = request.deployed.len();
-        request.deployed.retain(|name, _| {
-            staged.resources.iter().any(|planned| {
-                &planned.name == name && planned.action == crate::deploy::Action::NoChange
-            })
-        });
-        if request.deployed.len() == before {
+        if !staged.keep_unchanged(&mut request.deployed) {
             return Some(staged);
         }
         let resolved = session.render(&spec, &request)?;

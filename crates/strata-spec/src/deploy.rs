@@ -13,7 +13,11 @@
 //!   [`PostgresStore`] for teams).
 //! - `apply`: the [`Deployer`]: lock, recovery, the plan applied group by
 //!   group through providers, rollback.
+//! - `address`: the resources of a blueprint and of the blueprints it
+//!   includes named in one flat space (`children.c.name`), as deploys,
+//!   stores and [`crate::RenderRequest::deployed`] name them.
 
+mod address;
 mod apply;
 mod graph;
 mod plan;
@@ -21,6 +25,7 @@ mod postgres;
 mod provider;
 mod store;
 
+pub use address::resource_at;
 pub use apply::{DeployError, Deployer, LOCK_WAIT, Render, Report, Step, checking};
 pub use graph::{Graph, Link, LinkKind, LinkProvider, LinkState, Side, Why, graph};
 pub use plan::{

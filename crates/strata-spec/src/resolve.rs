@@ -125,7 +125,8 @@ pub struct RenderRequest {
     /// ([`strata_subst::Steps`]; `None`: its default limit).
     pub max_steps: Option<u64>,
     /// The state fields of the blueprint's resources deployed so far, by
-    /// resource name (an `each` instance as `<name>_<index>`): a deployer
+    /// address (a resource's name, an `each` instance as `<name>_<index>`,
+    /// a resource of include `c` as `children.c.<name>`): a deployer
     /// renders again between groups, so that `${resources.x.state.f}`
     /// reads what `x`'s provider reported. Empty: every state is known
     /// only after deployment.
@@ -184,6 +185,9 @@ pub struct ResolvedBlueprint {
     pub resources: IndexMap<String, ResolvedResource>,
     /// The children, by include name.
     pub children: IndexMap<String, ResolvedBlueprint>,
+    /// The blueprint as loaded, for a child (the order of its resources
+    /// is drawn from its references); the top one's is its `Spec`'s.
+    pub(crate) loaded: Option<Arc<Loaded>>,
     /// The exports.
     pub exports: IndexMap<String, Value>,
     /// The values and exports that read a secret.
@@ -206,6 +210,25 @@ pub(crate) struct Children {
     resolved: Vec<ResolvedChild>,
     /// The includes made so far.
     included: usize,
+    /// The address prefix of the blueprint being resolved: empty for the
+    /// top one, `children.c.` inside include `c` (as
+    /// [`RenderRequest::deployed`] names resources).
+    within: String,
+}
+
+/// The states `deployed` (by address) of the resources of the blueprint
+/// at address prefix `within`, by their address relative to it.
+fn deployed_within(
+    deployed: &BTreeMap<String, serde_json::Value>,
+    within: &str,
+) -> BTreeMap<String, serde_json::Value> {
+    deployed
+        .iter()
+        .filter_map(|(address, state)| {
+            let inner = address.strip_prefix(within)?;
+            Some((inner.to_owned(), state.clone()))
+        })
+        .collect()
 }
 
 /// A child file resolved with the variables it was given (name, value,
@@ -213,6 +236,7 @@ pub(crate) struct Children {
 struct ResolvedChild {
     path: PathBuf,
     given: Vec<(String, Value, bool)>,
+    deployed: BTreeMap<String, serde_json::Value>,
     child: Option<ResolvedBlueprint>,
 }
 
@@ -254,8 +278,9 @@ impl Resolver<'_> {
         outcome
     }
 
-    /// Resolves the blueprint at `path` (already loaded) with `inputs`;
-    /// `chain` holds the including files, for cycles.
+    /// Resolves the blueprint at `path` (already loaded) with `inputs` and
+    /// the states deployed of its resources; `chain` holds the including
+    /// files, for cycles.
     fn blueprint(
         &mut self,
         loaded: &Loaded,
@@ -336,7 +361,7 @@ impl Resolver<'_> {
             resolved.children.insert(name, child);
         }
         let secrets = secret_elements(blueprint, &secret_variables, &secret_exports);
-        let mut env = Environment::new(
+        let env = Environment::new(
             Some(blueprint),
             plain,
             cwd,
@@ -345,12 +370,11 @@ impl Resolver<'_> {
         )
         .with_datasources(datasource_values)
         .with_children(exports_of_children)
-        .with_secrets(secrets.clone());
-        // Only the top blueprint's resources are deployed by name (its
-        // chain holds itself alone).
-        if chain.len() <= 1 {
-            env = env.with_deployed(&self.request.deployed);
-        }
+        .with_secrets(secrets.clone())
+        .with_deployed(&deployed_within(
+            &self.request.deployed,
+            &self.children.within,
+        ));
         self.values(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.resources(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.exports(blueprint, &env, &secrets, &mut resolved, &mut problems);

@@ -242,7 +242,7 @@ fn place_of(
     store: &str,
     resource: &str,
 ) -> (Span, Option<strata_syntax::FieldPath>) {
-    match resolved.resources.get(resource) {
+    match crate::deploy::resource_at(resolved, resource) {
         Some(written) => (
             written.spec_span,
             Some(
@@ -451,7 +451,7 @@ pub(super) fn drift(mut session: Session, args: &DriftArgs) -> Done {
     // Each drifted resource: its name, `missing`, `changed` (with the
     // fields) or `unreadable` (with why).
     let mut drifted: Vec<(String, &str, Vec<String>)> = Vec::new();
-    for (name, record) in &state.resources {
+    for (name, record) in &state.addressed() {
         let Some(provider) = providers.iter().find(|p| p.handles(&record.resource_type)) else {
             let why = format!("no provider reads `{}` resources", record.resource_type);
             drifted.push((name.clone(), "unreadable", vec![why]));
@@ -616,9 +616,10 @@ fn mask_exports(exports: &mut BTreeMap<String, Json>, secret: &[String]) {
 }
 
 /// The secret fields of every record, masked, in its spec and its
-/// state, and the secret exports.
+/// state, and the secret exports, children's included.
 fn mask(state: &mut State) {
     mask_exports(&mut state.exports, &state.secret_exports);
+    state.children.values_mut().for_each(mask);
     for record in state.resources.values_mut() {
         for field in &record.secret_fields {
             let Ok(path) = strata_syntax::FieldPath::parse(field) else {

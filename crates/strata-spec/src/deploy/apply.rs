@@ -31,8 +31,9 @@ use std::time::Duration;
 use serde_json::Value as Json;
 use strata_subst::Value;
 
-use super::graph::{Graph, LinkState};
-use super::plan::{Action, Plan, ResourceProvider, State, StateResource, secret_exports};
+use super::address;
+use super::graph::Graph;
+use super::plan::{Action, Plan, ResourceProvider, State, StateResource};
 use super::provider::{Live, Provider};
 use super::store::{Intent, Outcome, StateStore, StoreError};
 use crate::resolve::ResolvedBlueprint;
@@ -139,15 +140,6 @@ impl Deployer<'_> {
             .ok_or_else(|| format!("no provider deploys `{resource_type}` resources"))
     }
 
-    /// The state fields recorded, by resource, for the next render.
-    fn deployed(state: &State) -> BTreeMap<String, Json> {
-        state
-            .resources
-            .iter()
-            .map(|(name, record)| (name.clone(), record.state.clone()))
-            .collect()
-    }
-
     /// Records the exports of the blueprint rendered with every state
     /// deployed, and which of them read a secret, in the store and in
     /// `report`.
@@ -157,16 +149,11 @@ impl Deployer<'_> {
         report: &mut Report,
     ) -> Result<(), DeployError> {
         let state = self.store.load(self.instance)?;
-        let (resolved, _) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
-        report.exports = resolved
-            .exports
-            .iter()
-            .map(|(name, value)| (name.clone(), value.to_json().unwrap_or(Json::Null)))
-            .collect();
-        report.secret_exports = secret_exports(&resolved);
-        let exports = Json::Object(report.exports.clone().into_iter().collect());
-        self.store
-            .set_exports(self.instance, &exports, &report.secret_exports)?;
+        let (resolved, graph) = render(&state.deployed()).map_err(DeployError::Failed)?;
+        let outputs = State::of(&resolved, &graph).outputs();
+        self.store.set_outputs(self.instance, &outputs)?;
+        report.exports = outputs.exports;
+        report.secret_exports = outputs.secret_exports;
         Ok(())
     }
 
@@ -184,41 +171,27 @@ impl Deployer<'_> {
         };
         let state = self.store.load(self.instance)?;
         let mut drift = self.refresh(&state)?;
-        let (resolved, graph) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
-        if let Some(child) = resolved.children.keys().next() {
-            // Refused rather than left out: a deploy that skipped them
-            // would report success for resources it never made.
-            return Err(DeployError::Failed(format!(
-                "the blueprint includes `{child}`: deploying the resources of included blueprints is not supported yet, so nothing is deployed"
-            )));
-        }
+        let (resolved, graph) = render(&state.deployed()).map_err(DeployError::Failed)?;
         report.plan = self.plan(&resolved, &graph, &drift)?;
         // What reads the state of a resource this deploy changes is known
         // only after it: planned again without those states, for showing.
-        let changing: Vec<&String> = report
-            .plan
-            .resources
-            .iter()
-            .filter(|planned| planned.action != Action::NoChange)
-            .map(|planned| &planned.name)
-            .collect();
-        if !changing.is_empty() {
-            let mut deployed = Self::deployed(&state);
-            deployed.retain(|name, _| !changing.contains(&name));
+        let mut deployed = state.deployed();
+        if report.plan.keep_unchanged(&mut deployed) {
             let (resolved, graph) = render(&deployed).map_err(DeployError::Failed)?;
             report.plan = self.plan(&resolved, &graph, &drift)?;
         }
         let mut done: Vec<(String, Option<StateResource>, Option<StateResource>)> = Vec::new();
         let mut failure = None;
-        'groups: for group in &graph.groups {
+        'groups: for group in &address::groups(&graph) {
             let state = self.store.load(self.instance)?;
-            let (resolved, graph) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
+            let (resolved, graph) = render(&state.deployed()).map_err(DeployError::Failed)?;
             let plan = self.plan_from(state.clone(), &resolved, &graph, &drift)?;
+            let planned_by_address = plan.addressed();
             // The records as this deploy changes them (it alone writes,
             // under the lock).
-            let mut records = state.resources;
+            let mut records = state.addressed();
             for name in group {
-                let Some(planned) = plan.resources.iter().find(|r| &r.name == name) else {
+                let Some(planned) = planned_by_address.get(name) else {
                     continue;
                 };
                 let steps = match planned.action {
@@ -285,11 +258,11 @@ impl Deployer<'_> {
         done: &mut Vec<(String, Option<StateResource>, Option<StateResource>)>,
     ) -> Result<Option<(Step, String)>, DeployError> {
         let state = self.store.load(self.instance)?;
-        let (resolved, _) = render(&Self::deployed(&state)).map_err(DeployError::Failed)?;
+        let (resolved, _) = render(&state.deployed()).map_err(DeployError::Failed)?;
         let removed: BTreeMap<String, StateResource> = state
-            .resources
+            .addressed()
             .into_iter()
-            .filter(|(name, _)| !resolved.resources.contains_key(name))
+            .filter(|(address, _)| address::resource_at(&resolved, address).is_none())
             .collect();
         for name in dependents_first(&removed) {
             let record = removed[&name].clone();
@@ -308,7 +281,7 @@ impl Deployer<'_> {
     /// is gone, else the fields it has now (a deploy repairs both).
     fn refresh(&self, state: &State) -> Result<BTreeMap<String, Option<Json>>, DeployError> {
         let mut drift = BTreeMap::new();
-        for (name, record) in &state.resources {
+        for (name, record) in &state.addressed() {
             let Ok(provider) = self.provider(&record.resource_type) else {
                 continue;
             };
@@ -346,19 +319,10 @@ impl Deployer<'_> {
         graph: &Graph,
         drift: &BTreeMap<String, Option<Json>>,
     ) -> Result<Plan, DeployError> {
-        for (name, live) in drift {
-            match live {
-                None => {
-                    if let Some(record) = state.resources.get_mut(name) {
-                        // Gone: every field is set again.
-                        record.spec = Json::Null;
-                    }
-                }
-                Some(spec) => {
-                    if let Some(record) = state.resources.get_mut(name) {
-                        record.spec = spec.clone();
-                    }
-                }
+        for (address, live) in drift {
+            if let Some(record) = state.addressed_mut(address) {
+                // Gone: every field is set again.
+                record.spec = live.clone().unwrap_or(Json::Null);
             }
         }
         let checks = checking(self.providers);
@@ -562,16 +526,15 @@ fn action_name(action: Action) -> &'static str {
     }
 }
 
-/// The record a deploy makes of `name`: its type, its spec (every field
-/// known), its links; the state fields come from the provider.
+/// The record a deploy makes of the resource at address `name`: its
+/// type, its spec (every field known), its links; the state fields come
+/// from the provider.
 fn record_of(
     resolved: &ResolvedBlueprint,
     graph: &Graph,
     name: &str,
 ) -> Result<StateResource, String> {
-    let resource = resolved
-        .resources
-        .get(name)
+    let resource = address::resource_at(resolved, name)
         .ok_or_else(|| format!("the blueprint has no resource `{name}`"))?;
     if let Some(waiting) = &resource.pending {
         return Err(format!(
@@ -581,12 +544,7 @@ fn record_of(
     let spec = deployable(&resource.spec).map_err(|waiting| {
         format!("`{name}`'s spec waits on `{waiting}`, which no deployed resource gives")
     })?;
-    let links = graph
-        .links
-        .iter()
-        .filter(|link| link.from == name && link.state != LinkState::Unsupported)
-        .map(|link| link.to.clone())
-        .collect();
+    let links = address::links_from(graph, name);
     Ok(StateResource {
         resource_type: resource.resource_type.clone(),
         spec,

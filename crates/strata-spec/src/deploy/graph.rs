@@ -170,6 +170,9 @@ pub struct Graph {
     pub order: BTreeMap<(String, String), Why>,
     /// Parallel groups, in deployment order.
     pub groups: Vec<Vec<String>>,
+    /// Each child's own graph, by include name (its resources' order
+    /// inside the child's node).
+    pub children: BTreeMap<String, Graph>,
 }
 
 /// The node name of a child.
@@ -177,8 +180,31 @@ fn child_node(name: &str) -> String {
     format!("children.{name}")
 }
 
-/// Builds the graph of `resolved` (the blueprint of `loaded`).
+/// Builds the graph of `resolved` (the blueprint of `loaded`), and of
+/// each of its children.
 pub fn graph(
+    loaded: &Loaded,
+    resolved: &ResolvedBlueprint,
+    providers: &[Arc<dyn LinkProvider>],
+) -> Outcome<Graph> {
+    let mut problems = Vec::new();
+    let mut children = BTreeMap::new();
+    for (name, child) in &resolved.children {
+        if let Some(child_loaded) = &child.loaded
+            && let Some(child_graph) = graph(child_loaded, child, providers).report(&mut problems)
+        {
+            children.insert(name.clone(), child_graph);
+        }
+    }
+    let Some(mut graph) = own_graph(loaded, resolved, providers).report(&mut problems) else {
+        return Outcome::failed(problems);
+    };
+    graph.children = children;
+    Outcome::new(Some(graph), problems).valid()
+}
+
+/// The graph of `resolved` itself: each child one node.
+fn own_graph(
     loaded: &Loaded,
     resolved: &ResolvedBlueprint,
     providers: &[Arc<dyn LinkProvider>],

@@ -81,8 +81,8 @@ impl State {
     /// The state a deployment of `resolved` would record: each resource's
     /// type and spec (fields known only after deployment as `null`, no
     /// state fields), the links of `graph` (unsupported ones aside), and
-    /// the children likewise (without links). For tests, benchmarks and
-    /// tools that write a first state.
+    /// the children likewise (with their graphs' links). For tests,
+    /// benchmarks and tools that write a first state.
     #[must_use]
     pub fn of(resolved: &ResolvedBlueprint, graph: &Graph) -> State {
         let mut links: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -119,7 +119,10 @@ impl State {
             children: resolved
                 .children
                 .iter()
-                .map(|(name, child)| (name.clone(), State::of(child, &Graph::default())))
+                .map(|(name, child)| {
+                    let child_graph = graph.children.get(name).cloned().unwrap_or_default();
+                    (name.clone(), State::of(child, &child_graph))
+                })
                 .collect(),
             exports: resolved
                 .exports
@@ -284,8 +287,8 @@ pub fn read_state(document: &Node) -> Outcome<State> {
 }
 
 /// Stages the changes from `state` (none: a first deployment) to
-/// `resolved`, with the links of `graph` (children's links are not
-/// staged); `providers` check specs and say which changes recreate.
+/// `resolved`, with the links of `graph` (a child's, of its own graph);
+/// `providers` check specs and say which changes recreate.
 pub fn plan(
     resolved: &ResolvedBlueprint,
     graph: &Graph,
@@ -300,10 +303,11 @@ pub fn plan(
         links: plan_links(graph, state),
         children: BTreeMap::new(),
     };
+    let no_graph = Graph::default();
     for (name, child) in &resolved.children {
-        let child_graph = Graph::default();
+        let child_graph = graph.children.get(name).unwrap_or(&no_graph);
         let before = state.children.get(name);
-        let nested = plan_child(child, &child_graph, before, providers, &mut problems);
+        let nested = plan_child(child, child_graph, before, providers, &mut problems);
         let action = if before.is_some() {
             summary_action(&nested)
         } else {

@@ -20,10 +20,9 @@ use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls, Transaction};
-use serde_json::Value as Json;
 
-use super::plan::{STATE_FORMAT, State, StateResource};
-use super::store::{Entry, Intent, Outcome, StateStore, StoreError};
+use super::plan::{State, StateResource};
+use super::store::{Entry, Intent, Outcome, StateStore, StoreError, outputs_columns, outputs_from};
 
 /// The advisory lock's key: the store's lock (one per database).
 const LOCK_KEY: i64 = 0x5354_5241_5441; // "STRATA"
@@ -65,11 +64,14 @@ CREATE INDEX journal_open ON strata.journal (instance, status);
     "
 ALTER TABLE strata.instances ADD COLUMN secret_exports TEXT NOT NULL DEFAULT '[]';
 ",
+    "
+ALTER TABLE strata.instances ADD COLUMN children TEXT NOT NULL DEFAULT '{}';
+",
 ];
 
 /// Records an instance's exports and which of them are secret.
-const SET_EXPORTS: &str = "INSERT INTO strata.instances (name, exports, secret_exports) VALUES ($1, $2, $3)
-     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports";
+const SET_OUTPUTS: &str = "INSERT INTO strata.instances (name, exports, secret_exports, children) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports, children = excluded.children";
 
 /// The `PostgreSQL` store.
 pub struct PostgresStore {
@@ -281,10 +283,13 @@ impl StateStore for PostgresStore {
 
     fn load(&self, instance: &str) -> Result<State, StoreError> {
         let mut client = self.client.borrow_mut();
-        let mut state = State {
-            format_version: STATE_FORMAT,
-            ..State::default()
-        };
+        let columns = client
+            .query_opt(
+                "SELECT exports, secret_exports, children FROM strata.instances WHERE name = $1",
+                &[&instance],
+            )
+            .map_err(|error| failed(&error))?;
+        let mut state = outputs_from(columns.map(|row| [row.get(0), row.get(1), row.get(2)]))?;
         let rows = client
             .query(
                 "SELECT name, record FROM strata.resources WHERE instance = $1 ORDER BY name",
@@ -292,21 +297,8 @@ impl StateStore for PostgresStore {
             )
             .map_err(|error| failed(&error))?;
         for row in rows {
-            let record: String = row.get(1);
-            state
-                .resources
-                .insert(row.get(0), serde_json::from_str(&record)?);
-        }
-        let exports = client
-            .query_opt(
-                "SELECT exports, secret_exports FROM strata.instances WHERE name = $1",
-                &[&instance],
-            )
-            .map_err(|error| failed(&error))?;
-        if let Some(row) = exports {
-            let (exports, secret): (String, String) = (row.get(0), row.get(1));
-            state.exports = serde_json::from_str(&exports)?;
-            state.secret_exports = serde_json::from_str(&secret)?;
+            let (address, record): (String, String) = (row.get(0), row.get(1));
+            state.insert_addressed(&address, serde_json::from_str(&record)?);
         }
         Ok(state)
     }
@@ -391,30 +383,21 @@ impl StateStore for PostgresStore {
             .collect()
     }
 
-    fn set_exports(
-        &self,
-        instance: &str,
-        exports: &Json,
-        secret: &[String],
-    ) -> Result<(), StoreError> {
-        let (exports, secret) = (
-            serde_json::to_string(exports)?,
-            serde_json::to_string(secret)?,
-        );
+    fn set_outputs(&self, instance: &str, outputs: &State) -> Result<(), StoreError> {
+        let [exports, secret, children] = outputs_columns(outputs)?;
         self.fenced(|transaction| {
-            transaction.execute(SET_EXPORTS, &[&instance, &exports, &secret])?;
+            transaction.execute(SET_OUTPUTS, &[&instance, &exports, &secret, &children])?;
             Ok(())
         })
     }
 
     fn replace(&self, instance: &str, state: &State) -> Result<(), StoreError> {
         let records: Vec<(String, String)> = state
-            .resources
-            .iter()
-            .map(|(name, record)| Ok((name.clone(), serde_json::to_string(record)?)))
+            .addressed()
+            .into_iter()
+            .map(|(address, record)| Ok((address, serde_json::to_string(&record)?)))
             .collect::<Result<_, serde_json::Error>>()?;
-        let exports = serde_json::to_string(&state.exports)?;
-        let secret = serde_json::to_string(&state.secret_exports)?;
+        let [exports, secret, children] = outputs_columns(&state.outputs())?;
         self.fenced(|transaction| {
             transaction.execute(
                 "DELETE FROM strata.resources WHERE instance = $1",
@@ -426,7 +409,7 @@ impl StateStore for PostgresStore {
                     &[&instance, name, record],
                 )?;
             }
-            transaction.execute(SET_EXPORTS, &[&instance, &exports, &secret])?;
+            transaction.execute(SET_OUTPUTS, &[&instance, &exports, &secret, &children])?;
             Ok(())
         })
     }

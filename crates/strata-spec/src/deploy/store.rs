@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension as _, params};
-use serde_json::Value as Json;
 
 use super::plan::{STATE_FORMAT, State, StateResource};
 
@@ -134,17 +133,12 @@ pub trait StateStore {
     /// The store failed.
     fn journal(&self, instance: &str) -> Result<Vec<Entry>, StoreError>;
 
-    /// Replaces the exports of `instance`, and which of them read secret
-    /// material.
+    /// Replaces the outputs of `instance` ([`State::outputs`]: its
+    /// exports, which of them read secret material, its children's).
     ///
     /// # Errors
     /// The store failed.
-    fn set_exports(
-        &self,
-        instance: &str,
-        exports: &Json,
-        secret: &[String],
-    ) -> Result<(), StoreError>;
+    fn set_outputs(&self, instance: &str, outputs: &State) -> Result<(), StoreError>;
 
     /// Replaces the whole state of `instance` (`state import`).
     ///
@@ -179,7 +173,8 @@ const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS instances (
     name TEXT PRIMARY KEY,
     exports TEXT NOT NULL DEFAULT '{}',
-    secret_exports TEXT NOT NULL DEFAULT '[]'
+    secret_exports TEXT NOT NULL DEFAULT '[]',
+    children TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS resources (
     instance TEXT NOT NULL,
@@ -201,30 +196,66 @@ CREATE TABLE IF NOT EXISTS journal (
 CREATE INDEX IF NOT EXISTS journal_open ON journal (instance, status);
 ";
 
-/// Adds `instances.secret_exports` to a database made before it existed
-/// (a concurrent opener adding it first is no failure).
-fn add_secret_exports(connection: &Connection) -> Result<(), StoreError> {
-    let present = |connection: &Connection| -> Result<bool, StoreError> {
-        Ok(connection.query_row(
-            "SELECT COUNT(*) FROM pragma_table_info('instances') WHERE name = 'secret_exports'",
-            [],
-            |row| row.get::<_, i64>(0),
-        )? > 0)
-    };
-    if present(connection)? {
-        return Ok(());
+/// The columns of `instances` added after the first release, each with
+/// its definition: `secret_exports` (the exports that read a secret),
+/// `children` (the outputs of the included blueprints deployed).
+const ADDED_COLUMNS: [(&str, &str); 2] = [
+    ("secret_exports", "TEXT NOT NULL DEFAULT '[]'"),
+    ("children", "TEXT NOT NULL DEFAULT '{}'"),
+];
+
+/// Adds to a database made before them the columns of `instances` it
+/// lacks (a concurrent opener adding one first is no failure).
+fn add_columns(connection: &Connection) -> Result<(), StoreError> {
+    for (column, definition) in ADDED_COLUMNS {
+        let present = |connection: &Connection| -> Result<bool, StoreError> {
+            Ok(connection.query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('instances') WHERE name = ?1",
+                params![column],
+                |row| row.get::<_, i64>(0),
+            )? > 0)
+        };
+        if present(connection)? {
+            continue;
+        }
+        match connection.execute_batch(&format!(
+            "ALTER TABLE instances ADD COLUMN {column} {definition}"
+        )) {
+            Err(_) if present(connection)? => {}
+            other => other?,
+        }
     }
-    match connection
-        .execute_batch("ALTER TABLE instances ADD COLUMN secret_exports TEXT NOT NULL DEFAULT '[]'")
-    {
-        Err(_) if present(connection)? => Ok(()),
-        other => Ok(other?),
-    }
+    Ok(())
 }
 
-/// Records an instance's exports and which of them are secret.
-const SET_EXPORTS: &str = "INSERT INTO instances (name, exports, secret_exports) VALUES (?1, ?2, ?3)
-     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports";
+/// Records an instance's outputs: its exports, which of them are secret,
+/// its children's outputs.
+const SET_OUTPUTS: &str = "INSERT INTO instances (name, exports, secret_exports, children) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (name) DO UPDATE SET exports = excluded.exports, secret_exports = excluded.secret_exports, children = excluded.children";
+
+/// The columns of an instance's outputs, as stored: exports, secret
+/// exports, children.
+pub(crate) fn outputs_columns(outputs: &State) -> Result<[String; 3], StoreError> {
+    Ok([
+        serde_json::to_string(&outputs.exports)?,
+        serde_json::to_string(&outputs.secret_exports)?,
+        serde_json::to_string(&outputs.children)?,
+    ])
+}
+
+/// An instance's outputs from their stored columns.
+pub(crate) fn outputs_from(columns: Option<[String; 3]>) -> Result<State, StoreError> {
+    let mut outputs = State {
+        format_version: STATE_FORMAT,
+        ..State::default()
+    };
+    if let Some([exports, secret, children]) = columns {
+        outputs.exports = serde_json::from_str(&exports)?;
+        outputs.secret_exports = serde_json::from_str(&secret)?;
+        outputs.children = serde_json::from_str(&children)?;
+    }
+    Ok(outputs)
+}
 
 impl SqliteStore {
     /// Opens (creating) the database at `path` and its folder.
@@ -276,7 +307,7 @@ impl SqliteStore {
                 other => break other?,
             }
         }
-        add_secret_exports(&connection)?;
+        add_columns(&connection)?;
         Ok(SqliteStore {
             connection,
             path: path.to_owned(),
@@ -329,10 +360,15 @@ impl StateStore for SqliteStore {
     }
 
     fn load(&self, instance: &str) -> Result<State, StoreError> {
-        let mut state = State {
-            format_version: STATE_FORMAT,
-            ..State::default()
-        };
+        let columns = self
+            .connection
+            .query_row(
+                "SELECT exports, secret_exports, children FROM instances WHERE name = ?1",
+                params![instance],
+                |row| Ok([row.get(0)?, row.get(1)?, row.get(2)?]),
+            )
+            .optional()?;
+        let mut state = outputs_from(columns)?;
         let mut statement = self
             .connection
             .prepare("SELECT name, record FROM resources WHERE instance = ?1 ORDER BY name")?;
@@ -340,20 +376,8 @@ impl StateStore for SqliteStore {
             Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
         })?;
         for row in rows {
-            let (name, record) = row?;
-            state.resources.insert(name, serde_json::from_str(&record)?);
-        }
-        let exports: Option<(String, String)> = self
-            .connection
-            .query_row(
-                "SELECT exports, secret_exports FROM instances WHERE name = ?1",
-                params![instance],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()?;
-        if let Some((exports, secret)) = exports {
-            state.exports = serde_json::from_str(&exports)?;
-            state.secret_exports = serde_json::from_str(&secret)?;
+            let (address, record) = row?;
+            state.insert_addressed(&address, serde_json::from_str(&record)?);
         }
         Ok(state)
     }
@@ -445,20 +469,10 @@ impl StateStore for SqliteStore {
         Ok(entries)
     }
 
-    fn set_exports(
-        &self,
-        instance: &str,
-        exports: &Json,
-        secret: &[String],
-    ) -> Result<(), StoreError> {
-        self.connection.execute(
-            SET_EXPORTS,
-            params![
-                instance,
-                serde_json::to_string(exports)?,
-                serde_json::to_string(secret)?
-            ],
-        )?;
+    fn set_outputs(&self, instance: &str, outputs: &State) -> Result<(), StoreError> {
+        let [exports, secret, children] = outputs_columns(outputs)?;
+        self.connection
+            .execute(SET_OUTPUTS, params![instance, exports, secret, children])?;
         Ok(())
     }
 
@@ -468,21 +482,52 @@ impl StateStore for SqliteStore {
             "DELETE FROM resources WHERE instance = ?1",
             params![instance],
         )?;
-        for (name, record) in &state.resources {
+        for (address, record) in &state.addressed() {
             transaction.execute(
                 "INSERT INTO resources (instance, name, record) VALUES (?1, ?2, ?3)",
-                params![instance, name, serde_json::to_string(record)?],
+                params![instance, address, serde_json::to_string(record)?],
             )?;
         }
-        transaction.execute(
-            SET_EXPORTS,
-            params![
-                instance,
-                serde_json::to_string(&state.exports)?,
-                serde_json::to_string(&state.secret_exports)?
-            ],
-        )?;
+        let [exports, secret, children] = outputs_columns(&state.outputs())?;
+        transaction.execute(SET_OUTPUTS, params![instance, exports, secret, children])?;
         transaction.commit()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    /// A database made by the first release (no `secret_exports`, no
+    /// `children`) opens, gains both columns, and keeps its records.
+    #[test]
+    fn a_database_of_the_first_release_gains_the_columns_added_since() {
+        let folder = tempfile::tempdir().expect("a scratch folder");
+        let path = folder.path().join("state.db");
+        let old = Connection::open(&path).expect("opened");
+        old.execute_batch(
+            "CREATE TABLE instances (name TEXT PRIMARY KEY, exports TEXT NOT NULL DEFAULT '{}');
+             CREATE TABLE resources (instance TEXT NOT NULL, name TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (instance, name));
+             INSERT INTO instances (name, exports) VALUES ('dev', '{\"url\":\"x\"}');
+             INSERT INTO resources VALUES ('dev', 'a', '{\"type\":\"core/value\",\"spec\":{\"value\":1}}');",
+        )
+        .expect("the first release's schema");
+        drop(old);
+        let store = SqliteStore::open(&path).expect("opened again");
+        let mut state = store.load("dev").expect("loaded");
+        assert_eq!(state.exports["url"], "x");
+        assert_eq!(state.resources["a"].resource_type, "core/value");
+        state.insert_addressed("children.site.page", state.resources["a"].clone());
+        state.children.get_mut("site").expect("a child").exports =
+            BTreeMap::from([("digest".to_owned(), serde_json::json!("d"))]);
+        state.secret_exports = vec!["url".to_owned()];
+        store.replace("dev", &state).expect("replaced");
+        let loaded = store.load("dev").expect("loaded");
+        assert_eq!(loaded.addressed(), state.addressed());
+        assert_eq!(loaded.children["site"].exports["digest"], "d");
+        assert_eq!(loaded.secret_exports, ["url"]);
     }
 }

@@ -5,13 +5,14 @@
 //! exports as the parent reads them.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use strata_dialect::Reader;
 use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Outcome};
 
 use super::trees::resolve_tree;
-use super::{MAX_INCLUDES, ResolvedBlueprint, ResolvedChild, Resolver};
+use super::{MAX_INCLUDES, ResolvedBlueprint, ResolvedChild, Resolver, deployed_within};
 use crate::environment::Environment;
 use crate::load::Loaded;
 use crate::model::Tree;
@@ -172,29 +173,14 @@ impl Resolver<'_> {
         if problems.iter().any(Diagnostic::is_error) {
             return Outcome::failed(problems);
         }
-        let mut inputs = Inputs::default();
-        let mut given = Vec::new();
-        for (variable, (key_span, tree)) in &include.variables {
-            let path = base.key("variables").key(variable);
-            let value = resolve_tree(tree, env, self.db, &path, &mut problems);
-            let secret = secrets.tree_reads(tree, None);
-            given.push((variable.clone(), value.clone(), secret));
-            inputs.given.push(Given {
-                name: variable.clone(),
-                value: GivenValue::Value(value),
-                span: tree.span(),
-                name_span: *key_span,
-                origin: Origin::Include,
-                secret,
-            });
-        }
-        // The same file with the same variables resolves the same: once.
-        if let Some(earlier) = self
-            .children
-            .resolved
-            .iter()
-            .find(|earlier| earlier.path == child_path && earlier.given == given)
-        {
+        let (inputs, given) = self.given(include, env, secrets, &base, &mut problems);
+        let within = format!("{}children.{name}.", self.children.within);
+        let deployed = deployed_within(&self.request.deployed, &within);
+        // The same file with the same variables (and states) resolves the
+        // same: once.
+        if let Some(earlier) = self.children.resolved.iter().find(|earlier| {
+            earlier.path == child_path && earlier.given == given && earlier.deployed == deployed
+        }) {
             // Its problems were reported where it was first included; its
             // own includes count again, as they are copied again.
             let child = earlier.child.clone();
@@ -206,18 +192,53 @@ impl Resolver<'_> {
             return Outcome::new(child, problems);
         }
         chain.push(child_path.clone());
+        let outer = std::mem::replace(&mut self.children.within, within);
         let child = self.blueprint(&loaded, &child_path, &inputs, None, chain);
         chain.pop();
-        let child = child.report(&mut problems);
+        self.children.within = outer;
+        let child = child.report(&mut problems).map(|child| ResolvedBlueprint {
+            loaded: Some(Arc::new(loaded)),
+            ..child
+        });
         self.children.resolved.push(ResolvedChild {
             path: child_path,
             given,
+            deployed,
             child: child.clone(),
         });
         match child {
             Some(child) => Outcome::new(Some(child), problems),
             None => Outcome::failed(problems),
         }
+    }
+
+    /// The variables an include gives its child, as the child's inputs
+    /// and as (name, value, whether secret) to tell its renders apart.
+    fn given(
+        &mut self,
+        include: &crate::model::Include,
+        env: &Environment<'_>,
+        secrets: &Secrets,
+        base: &FieldPath,
+        problems: &mut Vec<Diagnostic>,
+    ) -> (Inputs, Vec<(String, Value, bool)>) {
+        let mut inputs = Inputs::default();
+        let mut given = Vec::new();
+        for (variable, (key_span, tree)) in &include.variables {
+            let path = base.key("variables").key(variable);
+            let value = resolve_tree(tree, env, self.db, &path, problems);
+            let secret = secrets.tree_reads(tree, None);
+            given.push((variable.clone(), value.clone(), secret));
+            inputs.given.push(Given {
+                name: variable.clone(),
+                value: GivenValue::Value(value),
+                span: tree.span(),
+                name_span: *key_span,
+                origin: Origin::Include,
+                secret,
+            });
+        }
+        (inputs, given)
     }
 
     /// Counts `more` includes made by include `name`: an error once the

@@ -1,0 +1,296 @@
+//! Addresses: the resources of a blueprint and of every blueprint it
+//! includes, named in one flat space, as the deployer, the state stores,
+//! the journal and [`crate::RenderRequest::deployed`] name them.
+//!
+//! - A resource of the blueprint is addressed by its name (an `each`
+//!   instance by `<name>_<index>`).
+//! - A resource of include `c` is `children.c.<name>`; of include `d` of
+//!   `c`, `children.c.children.d.<name>`: the plan's text names them so.
+//!
+//! Names of resources and includes hold no `.`, so an address has one
+//! reading. A deploy works on addresses throughout: one journal, one lock
+//! and one rollback for a blueprint and its children; the stores keep the
+//! records by address and [`State`] nests them again by child.
+
+use std::collections::BTreeMap;
+
+use super::graph::{Graph, LinkState};
+use super::plan::{Action, Plan, ResourcePlan, State, StateResource};
+use crate::resolve::{ResolvedBlueprint, ResolvedResource};
+
+/// The prefix of the addresses inside include `child`.
+pub(crate) fn child_prefix(child: &str) -> String {
+    format!("children.{child}.")
+}
+
+/// The include names an address goes through, and the resource's name
+/// inside the last of them.
+fn split(address: &str) -> (Vec<&str>, &str) {
+    let mut children = Vec::new();
+    let mut name = address;
+    while let Some(rest) = name.strip_prefix("children.") {
+        let Some((child, inner)) = rest.split_once('.') else {
+            break;
+        };
+        children.push(child);
+        name = inner;
+    }
+    (children, name)
+}
+
+/// The resource of `resolved` (or of one of its children) at `address`.
+#[must_use]
+pub fn resource_at<'r>(
+    resolved: &'r ResolvedBlueprint,
+    address: &str,
+) -> Option<&'r ResolvedResource> {
+    let (children, name) = split(address);
+    let mut blueprint = resolved;
+    for child in children {
+        blueprint = blueprint.children.get(child)?;
+    }
+    blueprint.resources.get(name)
+}
+
+/// The deployment order by address: the graph's groups in order, a
+/// child's node replaced by its own groups (after the resources of the
+/// group it is in), so each child's order holds inside it.
+pub(crate) fn groups(graph: &Graph) -> Vec<Vec<String>> {
+    let mut groups = Vec::new();
+    collect_groups(graph, "", &mut groups);
+    groups
+}
+
+fn collect_groups(graph: &Graph, prefix: &str, groups: &mut Vec<Vec<String>>) {
+    for group in &graph.groups {
+        let (children, resources): (Vec<&String>, Vec<&String>) = group
+            .iter()
+            .partition(|node| matches!(graph.nodes.get(*node), Some(None)));
+        if !resources.is_empty() {
+            groups.push(
+                resources
+                    .into_iter()
+                    .map(|name| format!("{prefix}{name}"))
+                    .collect(),
+            );
+        }
+        for node in children {
+            let child = node.strip_prefix("children.").unwrap_or(node);
+            if let Some(child_graph) = graph.children.get(child) {
+                collect_groups(
+                    child_graph,
+                    &format!("{prefix}{}", child_prefix(child)),
+                    groups,
+                );
+            }
+        }
+    }
+}
+
+/// The addresses `address` links to (unsupported links aside): links run
+/// between resources of one blueprint.
+pub(crate) fn links_from(graph: &Graph, address: &str) -> Vec<String> {
+    let (children, name) = split(address);
+    let mut graph = graph;
+    let mut prefix = String::new();
+    for child in children {
+        let Some(child_graph) = graph.children.get(child) else {
+            return Vec::new();
+        };
+        graph = child_graph;
+        prefix.push_str(&child_prefix(child));
+    }
+    graph
+        .links
+        .iter()
+        .filter(|link| link.from == name && link.state != LinkState::Unsupported)
+        .map(|link| format!("{prefix}{}", link.to))
+        .collect()
+}
+
+impl State {
+    /// Every resource recorded, children's included, by address.
+    #[must_use]
+    pub fn addressed(&self) -> BTreeMap<String, StateResource> {
+        let mut records = BTreeMap::new();
+        self.collect_records("", &mut records);
+        records
+    }
+
+    fn collect_records(&self, prefix: &str, records: &mut BTreeMap<String, StateResource>) {
+        for (name, record) in &self.resources {
+            records.insert(format!("{prefix}{name}"), record.clone());
+        }
+        for (child, state) in &self.children {
+            state.collect_records(&format!("{prefix}{}", child_prefix(child)), records);
+        }
+    }
+
+    /// The state fields recorded, by address: what
+    /// [`crate::RenderRequest::deployed`] takes.
+    #[must_use]
+    pub fn deployed(&self) -> BTreeMap<String, serde_json::Value> {
+        self.addressed()
+            .into_iter()
+            .map(|(address, record)| (address, record.state))
+            .collect()
+    }
+
+    /// The state without its resources: the exports, and the children
+    /// (likewise) that were deployed, as a store keeps them beside the
+    /// records.
+    #[must_use]
+    pub fn outputs(&self) -> State {
+        State {
+            format_version: self.format_version,
+            resources: BTreeMap::new(),
+            children: self
+                .children
+                .iter()
+                .map(|(name, child)| (name.clone(), child.outputs()))
+                .collect(),
+            exports: self.exports.clone(),
+            secret_exports: self.secret_exports.clone(),
+        }
+    }
+
+    /// Puts a record, by address, into `self` (a state's outputs), in the
+    /// child its address names (a child not yet there is added).
+    pub fn insert_addressed(&mut self, address: &str, record: StateResource) {
+        let (children, name) = split(address);
+        let mut state = self;
+        for child in children {
+            let format_version = state.format_version;
+            state = state
+                .children
+                .entry(child.to_owned())
+                .or_insert_with(|| State {
+                    format_version,
+                    ..State::default()
+                });
+        }
+        state.resources.insert(name.to_owned(), record);
+    }
+
+    /// The record at `address`, to change in place.
+    pub(crate) fn addressed_mut(&mut self, address: &str) -> Option<&mut StateResource> {
+        let (children, name) = split(address);
+        let mut state = self;
+        for child in children {
+            state = state.children.get_mut(child)?;
+        }
+        state.resources.get_mut(name)
+    }
+}
+
+impl Plan {
+    /// Every resource's plan, children's included, by address.
+    #[must_use]
+    pub fn addressed(&self) -> BTreeMap<String, &ResourcePlan> {
+        let mut planned = BTreeMap::new();
+        self.collect_planned("", &mut planned);
+        planned
+    }
+
+    /// Keeps in `deployed` (states by address) those of the resources
+    /// this plan leaves unchanged: what reads the state of a resource that
+    /// changes is known only after the deploy. Whether any was dropped.
+    pub fn keep_unchanged(&self, deployed: &mut BTreeMap<String, serde_json::Value>) -> bool {
+        let planned = self.addressed();
+        let before = deployed.len();
+        deployed.retain(|address, _| {
+            planned
+                .get(address)
+                .is_some_and(|resource| resource.action == Action::NoChange)
+        });
+        deployed.len() != before
+    }
+
+    fn collect_planned<'p>(
+        &'p self,
+        prefix: &str,
+        planned: &mut BTreeMap<String, &'p ResourcePlan>,
+    ) {
+        for resource in &self.resources {
+            planned.insert(format!("{prefix}{}", resource.name), resource);
+        }
+        for (child, (_, plan)) in &self.children {
+            plan.collect_planned(&format!("{prefix}{}", child_prefix(child)), planned);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(resource_type: &str) -> StateResource {
+        StateResource {
+            resource_type: resource_type.to_owned(),
+            spec: serde_json::json!({}),
+            state: serde_json::Value::Null,
+            links: Vec::new(),
+            secret_fields: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn addresses_nest_and_flatten_back() {
+        let mut state = State::default();
+        for address in [
+            "a",
+            "children.net.b",
+            "children.net.children.dns.c",
+            "children.db.d",
+        ] {
+            state.insert_addressed(address, record(address));
+        }
+        assert_eq!(state.resources.len(), 1);
+        assert_eq!(state.children["net"].resources.len(), 1);
+        assert!(
+            state.children["net"].children["dns"]
+                .resources
+                .contains_key("c")
+        );
+        let addressed = state.addressed();
+        let names: Vec<&str> = addressed.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "a",
+                "children.db.d",
+                "children.net.b",
+                "children.net.children.dns.c"
+            ]
+        );
+        for (address, record) in &addressed {
+            assert_eq!(&record.resource_type, address);
+        }
+        let outputs = state.outputs();
+        assert!(outputs.addressed().is_empty());
+        assert!(outputs.children["net"].children.contains_key("dns"));
+    }
+
+    #[test]
+    fn a_child_graph_is_ordered_inside_its_node() {
+        let mut child = Graph::default();
+        child.nodes.insert("x".into(), Some("core/value".into()));
+        child.nodes.insert("y".into(), Some("core/value".into()));
+        child.groups = vec![vec!["x".into()], vec!["y".into()]];
+        let mut graph = Graph::default();
+        graph.nodes.insert("a".into(), Some("core/value".into()));
+        graph.nodes.insert("children.c".into(), None);
+        graph.nodes.insert("z".into(), Some("core/value".into()));
+        graph.groups = vec![vec!["a".into(), "children.c".into()], vec!["z".into()]];
+        graph.children.insert("c".into(), child);
+        assert_eq!(
+            groups(&graph),
+            [
+                vec!["a".to_owned()],
+                vec!["children.c.x".to_owned()],
+                vec!["children.c.y".to_owned()],
+                vec!["z".to_owned()],
+            ]
+        );
+    }
+}
