@@ -657,13 +657,7 @@ fn an_included_blueprint_deploys_with_its_parent(store: &str) {
         again.contains("0 to create, 0 to update, 0 to replace, 0 to delete, 3 unchanged"),
         "{again}"
     );
-    let export = spec(
-        &folder,
-        store,
-        &["state", "export", "--instance", "dev"],
-        &[],
-    );
-    let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("a JSON state");
+    let state = exported(&folder, store);
     let site = &state["children"]["site"];
     assert_eq!(
         site["resources"]["page"]["state"]["sha256"], HELLO_SHA256,
@@ -674,8 +668,18 @@ fn an_included_blueprint_deploys_with_its_parent(store: &str) {
         state["resources"].as_object().map(serde_json::Map::len),
         Some(1)
     );
+    // Recorded for deleting in reverse order once the blueprint is gone,
+    // named within the record's own blueprint.
+    assert_eq!(
+        state["resources"]["index"]["dependsOn"],
+        serde_json::json!(["children.site"])
+    );
+    assert_eq!(
+        site["resources"]["copy"]["dependsOn"],
+        serde_json::json!(["page"])
+    );
     // A JSON state exported plans as the store does: nothing to do.
-    std::fs::write(folder.join("state.json"), &export.stdout).expect("written");
+    std::fs::write(folder.join("state.json"), state.to_string()).expect("written");
     let plan = Command::new(env!("CARGO_BIN_EXE_strata"))
         .current_dir(&folder)
         .args(["spec", "plan", "bp.yaml", "--state", "state.json"])
@@ -697,7 +701,18 @@ fn an_included_blueprint_deploys_with_its_parent(store: &str) {
     );
     assert!(spec(&folder, store, DEPLOY, &[]).status.success());
     assert_eq!(tree(&folder.join("out")), deployed);
+    an_included_blueprint_fails_and_goes_with_its_parent(&folder, store, &deployed);
+}
 
+/// The second half of `an_included_blueprint_deploys_with_its_parent`,
+/// from its deployed instance: a failure in the child undoes the parent's
+/// changes too; a resource the child drops, and the child the parent
+/// drops, are deleted.
+fn an_included_blueprint_fails_and_goes_with_its_parent(
+    folder: &Path,
+    store: &str,
+    deployed: &[String],
+) {
     // A regular file where the child's folder should be: the child fails
     // after the parent's `note` (in the same group, before it) was
     // created and the child's `page` deleted to move it; both undone.
@@ -706,7 +721,7 @@ fn an_included_blueprint_deploys_with_its_parent(store: &str) {
         "resources:\n  note:\n    type: core/file\n    spec: {path: out/note.txt, content: note}\n",
     );
     std::fs::write(folder.join("bp.yaml"), failing).expect("written");
-    let failed = spec(&folder, store, DEPLOY, &[]);
+    let failed = spec(folder, store, DEPLOY, &[]);
     assert_eq!(failed.status.code(), Some(1), "{failed:?}");
     // `note` created, `page` deleted to be made again elsewhere: undone.
     let stderr = text(&failed.stderr);
@@ -723,24 +738,29 @@ fn an_included_blueprint_deploys_with_its_parent(store: &str) {
     std::fs::write(folder.join("bp.yaml"), PARENT).expect("written");
     let without_copy = CHILD.replace("  copy:\n    type: core/file\n    spec:\n      path: ${variables.folder}/copy.txt\n      content: ${resources.page.state.sha256}\n", "");
     std::fs::write(folder.join("site.yaml"), without_copy).expect("written");
-    let dropped = text_of(&spec(&folder, store, DEPLOY, &[]));
+    let dropped = text_of(&spec(folder, store, DEPLOY, &[]));
     assert!(dropped.contains("deleted children.site.copy"), "{dropped}");
     let alone = "version: 2023-04-20\nresources:\n  index:\n    type: core/file\n    spec: {path: out/index.txt, content: alone}\n";
     std::fs::write(folder.join("bp.yaml"), alone).expect("written");
-    let no_child = text_of(&spec(&folder, store, DEPLOY, &[]));
+    let no_child = text_of(&spec(folder, store, DEPLOY, &[]));
     assert!(
         no_child.contains("deleted children.site.page"),
         "{no_child}"
     );
     assert_eq!(tree(&folder.join("out")), ["index.txt = alone"]);
+    let state = exported(folder, store);
+    assert_eq!(state["children"], serde_json::json!({}), "{state}");
+}
+
+/// `state export` of instance `dev`.
+fn exported(folder: &Path, store: &str) -> serde_json::Value {
     let export = spec(
-        &folder,
+        folder,
         store,
         &["state", "export", "--instance", "dev"],
         &[],
     );
-    let state: serde_json::Value = serde_json::from_slice(&export.stdout).expect("a JSON state");
-    assert_eq!(state["children"], serde_json::json!({}), "{state}");
+    serde_json::from_slice(&export.stdout).expect("a JSON state")
 }
 
 #[test]

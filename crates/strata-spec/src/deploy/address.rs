@@ -87,25 +87,62 @@ fn collect_groups(graph: &Graph, prefix: &str, groups: &mut Vec<Vec<String>>) {
     }
 }
 
-/// The addresses `address` links to (unsupported links aside): links run
-/// between resources of one blueprint.
-pub(crate) fn links_from(graph: &Graph, address: &str) -> Vec<String> {
+/// The graph of the blueprint the resource at `address` is in, and the
+/// resource's name in it.
+fn graph_of<'g>(graph: &'g Graph, address: &'g str) -> Option<(&'g Graph, &'g str)> {
     let (children, name) = split(address);
     let mut graph = graph;
-    let mut prefix = String::new();
     for child in children {
-        let Some(child_graph) = graph.children.get(child) else {
-            return Vec::new();
-        };
-        graph = child_graph;
-        prefix.push_str(&child_prefix(child));
+        graph = graph.children.get(child)?;
     }
+    Some((graph, name))
+}
+
+/// The address prefix of the blueprint the resource at `address` is in
+/// (empty for the top one): a record's `links` and `depends_on` are
+/// named within it.
+pub(crate) fn prefix_of(address: &str) -> &str {
+    let (_, name) = split(address);
+    &address[..address.len() - name.len()]
+}
+
+/// What the resource at `address` links to (unsupported links aside),
+/// named within its blueprint: links run between resources of one
+/// blueprint.
+pub(crate) fn links_from(graph: &Graph, address: &str) -> Vec<String> {
+    let Some((graph, name)) = graph_of(graph, address) else {
+        return Vec::new();
+    };
     graph
         .links
         .iter()
         .filter(|link| link.from == name && link.state != LinkState::Unsupported)
-        .map(|link| format!("{prefix}{}", link.to))
+        .map(|link| link.to.clone())
         .collect()
+}
+
+/// What the resource at `address` is deployed after, named within its
+/// blueprint: the order's edges into it in its blueprint's graph (a
+/// child's node as `children.c`, standing for every resource of it).
+pub(crate) fn dependencies_of(graph: &Graph, address: &str) -> Vec<String> {
+    let Some((graph, name)) = graph_of(graph, address) else {
+        return Vec::new();
+    };
+    graph
+        .order
+        .keys()
+        .filter(|(_, after)| after == name)
+        .map(|(before, _)| before.clone())
+        .collect()
+}
+
+/// Whether a record that depends on `dependency` (an address, or a
+/// child's `children.c`) depends on the resource at `address`.
+pub(crate) fn covers(dependency: &str, address: &str) -> bool {
+    address == dependency
+        || address
+            .strip_prefix(dependency)
+            .is_some_and(|rest| rest.starts_with('.'))
 }
 
 impl State {
@@ -230,6 +267,7 @@ mod tests {
             spec: serde_json::json!({}),
             state: serde_json::Value::Null,
             links: Vec::new(),
+            depends_on: Vec::new(),
             secret_fields: Vec::new(),
         }
     }
@@ -269,6 +307,30 @@ mod tests {
         let outputs = state.outputs();
         assert!(outputs.addressed().is_empty());
         assert!(outputs.children["net"].children.contains_key("dns"));
+    }
+
+    #[test]
+    fn dependents_are_deleted_first_across_children() {
+        let depending = |on: &str| StateResource {
+            depends_on: vec![on.to_owned()],
+            ..record("core/file")
+        };
+        let records = BTreeMap::from([
+            ("index".to_owned(), depending("children.site")),
+            ("children.site.page".to_owned(), record("core/file")),
+            ("children.site.copy".to_owned(), depending("page")),
+            ("children.siteB.other".to_owned(), record("core/file")),
+        ]);
+        let order = super::super::apply::dependents_first(&records);
+        let at = |address: &str| order.iter().position(|name| name == address);
+        assert!(at("index") < at("children.site.page"), "{order:?}");
+        assert!(at("index") < at("children.site.copy"), "{order:?}");
+        assert!(
+            at("children.site.copy") < at("children.site.page"),
+            "{order:?}"
+        );
+        assert_eq!(order.len(), 4);
+        assert!(!covers("children.site", "children.siteB.other"));
     }
 
     #[test]

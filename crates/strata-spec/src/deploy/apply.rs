@@ -546,6 +546,7 @@ fn record_of(
     })?;
     let links = address::links_from(graph, name);
     Ok(StateResource {
+        depends_on: address::dependencies_of(graph, name),
         resource_type: resource.resource_type.clone(),
         spec,
         state: Json::Null,
@@ -573,7 +574,8 @@ fn deployable(value: &Value) -> Result<Json, String> {
     })
 }
 
-/// The names of `records`, each after every record that links to it.
+/// The names of `records`, each after every record that links to it or
+/// was deployed after it (`depends_on`).
 pub(crate) fn dependents_first(records: &BTreeMap<String, StateResource>) -> Vec<String> {
     let mut left: Vec<&String> = records.keys().collect();
     let mut order = Vec::new();
@@ -583,7 +585,14 @@ pub(crate) fn dependents_first(records: &BTreeMap<String, StateResource>) -> Vec
             .copied()
             .filter(|name| {
                 !left.iter().any(|other| {
-                    records[*other].links.iter().any(|to| to == *name) && other != name
+                    let record = &records[*other];
+                    // Named within the other record's blueprint.
+                    let within = address::prefix_of(other);
+                    let reads = |dependency: &String| {
+                        address::covers(&format!("{within}{dependency}"), name)
+                    };
+                    other != name
+                        && (record.links.iter().any(reads) || record.depends_on.iter().any(reads))
                 })
             })
             .collect();

@@ -71,6 +71,11 @@ pub struct StateResource {
     /// The resources it links to.
     #[serde(default)]
     pub links: Vec<String>,
+    /// What it was deployed after (the order's edges into it, by address:
+    /// a resource, or `children.c` for every resource of include `c`):
+    /// deleted before them, even once the blueprint no longer says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub depends_on: Vec<String>,
     /// The spec fields that held secret material when it was deployed
     /// (`env.password`, `args[1]`): a plan masks their old values too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -107,6 +112,7 @@ impl State {
                         spec: known_json(&resource.spec),
                         state: Json::Null,
                         links: links.remove(name.as_str()).unwrap_or_default(),
+                        depends_on: super::address::dependencies_of(graph, name),
                         secret_fields: resource
                             .secret_fields
                             .iter()
