@@ -23,13 +23,11 @@
     reason = "a benchmark stops on an input that is not what it claims"
 )]
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use serde_json::Value as Json;
 use strata_fs::{Files, MemoryFs};
 use strata_spec::deploy::{
     CoreProvider, Deployer, PostgresStore, Provider, SqliteStore, StateStore,
@@ -83,7 +81,7 @@ fn deploy_with(folder: &Path, store: &dyn StateStore, instance: &str) -> usize {
         deploy: "bench".to_owned(),
         rollback: true,
     };
-    let mut render = |deployed: &BTreeMap<String, Json>| {
+    let mut render = |deployed: &strata_spec::Deployed| {
         let request = RenderRequest {
             deployed: deployed.clone(),
             ..RenderRequest::default()

@@ -117,7 +117,7 @@ fn main() {
     };
     // The render the deployer calls before each group: with the states
     // recorded so far.
-    let mut render = |deployed: &BTreeMap<String, Json>| {
+    let mut render = |deployed: &strata_spec::Deployed| {
         let request = RenderRequest {
             deployed: deployed.clone(),
             ..RenderRequest::default()

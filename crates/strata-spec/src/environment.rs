@@ -49,6 +49,8 @@ pub struct Environment<'a> {
     evaluating: RefCell<Vec<String>>,
     /// The state fields of resources already deployed, by name.
     deployed: HashMap<String, Value>,
+    /// The fields of links whose resources are deployed, by (from, to).
+    deployed_links: HashMap<(String, String), Value>,
 }
 
 impl<'a> Environment<'a> {
@@ -76,20 +78,25 @@ impl<'a> Environment<'a> {
             resources: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
             deployed: HashMap::new(),
+            deployed_links: HashMap::new(),
         }
     }
 
-    /// With the state fields of resources already deployed (by resource
-    /// name, an `each` instance as `<name>_<index>`): their `state` reads
-    /// those instead of waiting on deployment.
+    /// With what is deployed of this blueprint (named relative to it):
+    /// a deployed resource's `state` reads its state fields, and `link(a,
+    /// b)` between deployed resources the link's fields, instead of
+    /// waiting on deployment.
     #[must_use]
-    pub fn with_deployed(
-        mut self,
-        deployed: &std::collections::BTreeMap<String, serde_json::Value>,
-    ) -> Environment<'a> {
+    pub fn with_deployed(mut self, deployed: &crate::resolve::Deployed) -> Environment<'a> {
         self.deployed = deployed
+            .states
             .iter()
             .map(|(name, state)| (name.clone(), Value::from_json(state)))
+            .collect();
+        self.deployed_links = deployed
+            .links
+            .iter()
+            .map(|(pair, fields)| (pair.clone(), Value::from_json(fields)))
             .collect();
         self
     }
@@ -438,8 +445,9 @@ impl Env for Environment<'_> {
         self.steps
     }
 
-    /// Pending between two resources of the blueprint (links are decided
-    /// by deployment); an error when either is not one.
+    /// The fields of the link between two resources of the blueprint once
+    /// both are deployed, else pending (links are made by deployment); an
+    /// error when either is not a resource.
     fn link(&self, from: &str, to: &str) -> Lookup {
         let Some(blueprint) = self.blueprint else {
             return Lookup::Pending;
@@ -451,7 +459,10 @@ impl Env for Environment<'_> {
             Some(missing) => Lookup::Missing(format!(
                 "`link` takes two resources of the blueprint, and `{missing}` is not one"
             )),
-            None => Lookup::Pending,
+            None => self
+                .deployed_links
+                .get(&(from.to_owned(), to.to_owned()))
+                .map_or(Lookup::Pending, |fields| Lookup::Known(fields.clone())),
         }
     }
 

@@ -61,8 +61,8 @@ pub use load::{Loaded, check};
 pub use mirror::MirrorSource;
 pub use model::Blueprint;
 pub use resolve::{
-    ChildSource, DatasourceProvider, KNOWN_AFTER_DEPLOY, MASK, RenderRequest, ResolvedBlueprint,
-    ResolvedResource,
+    ChildSource, DatasourceProvider, Deployed, KNOWN_AFTER_DEPLOY, MASK, RenderRequest,
+    ResolvedBlueprint, ResolvedResource,
 };
 pub use strata_dialect::{Dialect, Files, Opened, Options, Outcome};
 pub use text::{Evaluated, evaluate_text};

@@ -124,13 +124,11 @@ pub struct RenderRequest {
     /// The most evaluation steps the render may take
     /// ([`strata_subst::Steps`]; `None`: its default limit).
     pub max_steps: Option<u64>,
-    /// The state fields of the blueprint's resources deployed so far, by
-    /// address (a resource's name, an `each` instance as `<name>_<index>`,
-    /// a resource of include `c` as `children.c.<name>`): a deployer
-    /// renders again between groups, so that `${resources.x.state.f}`
-    /// reads what `x`'s provider reported. Empty: every state is known
-    /// only after deployment.
-    pub deployed: BTreeMap<String, serde_json::Value>,
+    /// What is deployed so far: a deployer renders again between groups,
+    /// so that `${resources.x.state.f}` reads what `x`'s provider reported
+    /// and `${link(a, b)}` the link's fields. Empty: all of it is known only
+    /// after deployment.
+    pub deployed: Deployed,
 }
 
 impl std::fmt::Debug for RenderRequest {
@@ -142,8 +140,44 @@ impl std::fmt::Debug for RenderRequest {
             .field("child_source", &self.child_source.is_some())
             .field("datasource_providers", &self.datasource_providers.len())
             .field("max_steps", &self.max_steps)
-            .field("deployed", &self.deployed.len())
+            .field("deployed", &self.deployed.states.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// What a deployment recorded, as a render reads it. Resources are named
+/// by address: a resource's name, an `each` instance as `<name>_<index>`,
+/// a resource of include `c` as `children.c.<name>`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Deployed {
+    /// The state fields its provider reported, by resource.
+    pub states: BTreeMap<String, serde_json::Value>,
+    /// The links whose two resources are deployed, by (from, to): the
+    /// fields their link provider gave (an empty mapping for none), what
+    /// `${link(from, to)}` reads.
+    pub links: BTreeMap<(String, String), serde_json::Value>,
+}
+
+impl Deployed {
+    /// What is deployed of the blueprint at address prefix `within`
+    /// (`children.c.`), named relative to it.
+    #[must_use]
+    pub fn within(&self, within: &str) -> Deployed {
+        let inner = |address: &str| address.strip_prefix(within).map(str::to_owned);
+        Deployed {
+            states: self
+                .states
+                .iter()
+                .filter_map(|(address, state)| Some((inner(address)?, state.clone())))
+                .collect(),
+            links: self
+                .links
+                .iter()
+                .filter_map(|((from, to), fields)| {
+                    Some(((inner(from)?, inner(to)?), fields.clone()))
+                })
+                .collect(),
+        }
     }
 }
 
@@ -216,27 +250,12 @@ pub(crate) struct Children {
     within: String,
 }
 
-/// The states `deployed` (by address) of the resources of the blueprint
-/// at address prefix `within`, by their address relative to it.
-fn deployed_within(
-    deployed: &BTreeMap<String, serde_json::Value>,
-    within: &str,
-) -> BTreeMap<String, serde_json::Value> {
-    deployed
-        .iter()
-        .filter_map(|(address, state)| {
-            let inner = address.strip_prefix(within)?;
-            Some((inner.to_owned(), state.clone()))
-        })
-        .collect()
-}
-
 /// A child file resolved with the variables it was given (name, value,
 /// whether secret), and what came of it.
 struct ResolvedChild {
     path: PathBuf,
     given: Vec<(String, Value, bool)>,
-    deployed: BTreeMap<String, serde_json::Value>,
+    deployed: Deployed,
     child: Option<ResolvedBlueprint>,
 }
 
@@ -371,10 +390,7 @@ impl Resolver<'_> {
         .with_datasources(datasource_values)
         .with_children(exports_of_children)
         .with_secrets(secrets.clone())
-        .with_deployed(&deployed_within(
-            &self.request.deployed,
-            &self.children.within,
-        ));
+        .with_deployed(&self.request.deployed.within(&self.children.within));
         self.values(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.resources(blueprint, &env, &secrets, &mut resolved, &mut problems);
         self.exports(blueprint, &env, &secrets, &mut resolved, &mut problems);

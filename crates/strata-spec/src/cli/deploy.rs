@@ -272,7 +272,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
     };
     let providers = providers();
     let instance = args.store.instance.as_str();
-    let mut render = |deployed: &BTreeMap<String, Json>| {
+    let mut render = |deployed: &crate::Deployed| {
         let request = crate::RenderRequest {
             deployed: deployed.clone(),
             ..request.clone()
@@ -404,7 +404,7 @@ pub(super) fn destroy(mut session: Session, args: &InstanceArgs) -> Done {
         rollback: false,
     };
     // The plan of an empty blueprint: every recorded resource deleted.
-    let mut render = |_: &BTreeMap<String, Json>| {
+    let mut render = |_: &crate::Deployed| {
         Ok((
             crate::ResolvedBlueprint::default(),
             crate::deploy::Graph::default(),

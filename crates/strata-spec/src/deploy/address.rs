@@ -14,8 +14,11 @@
 
 use std::collections::BTreeMap;
 
+use serde_json::Value as Json;
+
 use super::graph::{Graph, LinkState};
 use super::plan::{Action, Plan, ResourcePlan, State, StateResource};
+use crate::resolve::Deployed;
 use crate::resolve::{ResolvedBlueprint, ResolvedResource};
 
 /// The prefix of the addresses inside include `child`.
@@ -121,6 +124,25 @@ pub(crate) fn links_from(graph: &Graph, address: &str) -> Vec<String> {
         .collect()
 }
 
+/// The fields of the links of the resource at `address` that have some,
+/// by the resource linked to (named within its blueprint).
+pub(crate) fn link_fields_from(graph: &Graph, address: &str) -> BTreeMap<String, Json> {
+    let Some((graph, name)) = graph_of(graph, address) else {
+        return BTreeMap::new();
+    };
+    graph
+        .links
+        .iter()
+        .filter(|link| {
+            link.from == name && link.state != LinkState::Unsupported && !link.fields.is_empty()
+        })
+        .map(|link| {
+            let fields = strata_subst::Value::Object(link.fields.clone());
+            (link.to.clone(), fields.to_json().unwrap_or(Json::Null))
+        })
+        .collect()
+}
+
 /// What the resource at `address` is deployed after, named within its
 /// blueprint: the order's edges into it in its blueprint's graph (a
 /// child's node as `children.c`, standing for every resource of it).
@@ -163,14 +185,34 @@ impl State {
         }
     }
 
-    /// The state fields recorded, by address: what
-    /// [`crate::RenderRequest::deployed`] takes.
+    /// What is deployed, as [`crate::RenderRequest::deployed`] takes it:
+    /// the state fields recorded, by address, and the links recorded whose
+    /// two resources are, with their fields.
     #[must_use]
-    pub fn deployed(&self) -> BTreeMap<String, serde_json::Value> {
-        self.addressed()
-            .into_iter()
-            .map(|(address, record)| (address, record.state))
-            .collect()
+    pub fn deployed(&self) -> Deployed {
+        let records = self.addressed();
+        let mut links = BTreeMap::new();
+        for (address, record) in &records {
+            let within = prefix_of(address);
+            for to in &record.links {
+                let to_address = format!("{within}{to}");
+                if records.contains_key(&to_address) {
+                    let fields = record
+                        .link_fields
+                        .get(to)
+                        .cloned()
+                        .unwrap_or_else(|| Json::Object(serde_json::Map::new()));
+                    links.insert((address.clone(), to_address), fields);
+                }
+            }
+        }
+        Deployed {
+            states: records
+                .into_iter()
+                .map(|(address, record)| (address, record.state))
+                .collect(),
+            links,
+        }
     }
 
     /// The state without its resources: the exports, and the children
@@ -229,18 +271,23 @@ impl Plan {
         planned
     }
 
-    /// Keeps in `deployed` (states by address) those of the resources
-    /// this plan leaves unchanged: what reads the state of a resource that
-    /// changes is known only after the deploy. Whether any was dropped.
-    pub fn keep_unchanged(&self, deployed: &mut BTreeMap<String, serde_json::Value>) -> bool {
+    /// Keeps in `deployed` what concerns the resources this plan leaves
+    /// unchanged (their states, the links between two of them): what
+    /// reads a resource that changes is known only after the deploy.
+    /// Whether anything was dropped.
+    pub fn keep_unchanged(&self, deployed: &mut Deployed) -> bool {
         let planned = self.addressed();
-        let before = deployed.len();
-        deployed.retain(|address, _| {
+        let unchanged = |address: &String| {
             planned
                 .get(address)
                 .is_some_and(|resource| resource.action == Action::NoChange)
-        });
-        deployed.len() != before
+        };
+        let before = (deployed.states.len(), deployed.links.len());
+        deployed.states.retain(|address, _| unchanged(address));
+        deployed
+            .links
+            .retain(|(from, to), _| unchanged(from) && unchanged(to));
+        (deployed.states.len(), deployed.links.len()) != before
     }
 
     fn collect_planned<'p>(
@@ -268,6 +315,7 @@ mod tests {
             state: serde_json::Value::Null,
             links: Vec::new(),
             depends_on: Vec::new(),
+            link_fields: BTreeMap::new(),
             secret_fields: Vec::new(),
         }
     }

@@ -36,7 +36,7 @@ use super::graph::Graph;
 use super::plan::{Action, Plan, ResourceProvider, State, StateResource};
 use super::provider::{Live, Provider};
 use super::store::{Intent, Outcome, StateStore, StoreError};
-use crate::resolve::ResolvedBlueprint;
+use crate::resolve::{Deployed, ResolvedBlueprint};
 
 /// How long a deploy waits for a lock whose holder is going away.
 pub const LOCK_WAIT: Duration = Duration::from_secs(2);
@@ -114,8 +114,7 @@ impl Report {
 
 /// A render of the blueprint with the states recorded so far, and its
 /// graph.
-pub type Render<'r> =
-    dyn FnMut(&BTreeMap<String, Json>) -> Result<(ResolvedBlueprint, Graph), String> + 'r;
+pub type Render<'r> = dyn FnMut(&Deployed) -> Result<(ResolvedBlueprint, Graph), String> + 'r;
 
 /// What a deploy runs with.
 pub struct Deployer<'a> {
@@ -547,6 +546,7 @@ fn record_of(
     let links = address::links_from(graph, name);
     Ok(StateResource {
         depends_on: address::dependencies_of(graph, name),
+        link_fields: address::link_fields_from(graph, name),
         resource_type: resource.resource_type.clone(),
         spec,
         state: Json::Null,

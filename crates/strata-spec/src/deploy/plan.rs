@@ -71,6 +71,11 @@ pub struct StateResource {
     /// The resources it links to.
     #[serde(default)]
     pub links: Vec<String>,
+    /// The fields the link provider gave a link of it, by the resource
+    /// linked to (links without fields are not listed): what
+    /// `${link(this, that)}` reads once both are deployed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub link_fields: BTreeMap<String, Json>,
     /// What it was deployed after (the order's edges into it, by address:
     /// a resource, or `children.c` for every resource of include `c`):
     /// deleted before them, even once the blueprint no longer says so.
@@ -113,6 +118,7 @@ impl State {
                         state: Json::Null,
                         links: links.remove(name.as_str()).unwrap_or_default(),
                         depends_on: super::address::dependencies_of(graph, name),
+                        link_fields: super::address::link_fields_from(graph, name),
                         secret_fields: resource
                             .secret_fields
                             .iter()

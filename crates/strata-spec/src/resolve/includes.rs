@@ -12,7 +12,7 @@ use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Outcome};
 
 use super::trees::resolve_tree;
-use super::{MAX_INCLUDES, ResolvedBlueprint, ResolvedChild, Resolver, deployed_within};
+use super::{MAX_INCLUDES, ResolvedBlueprint, ResolvedChild, Resolver};
 use crate::environment::Environment;
 use crate::load::Loaded;
 use crate::model::Tree;
@@ -175,7 +175,7 @@ impl Resolver<'_> {
         }
         let (inputs, given) = self.given(include, env, secrets, &base, &mut problems);
         let within = format!("{}children.{name}.", self.children.within);
-        let deployed = deployed_within(&self.request.deployed, &within);
+        let deployed = self.request.deployed.within(&within);
         // The same file with the same variables (and states) resolves the
         // same: once.
         if let Some(earlier) = self.children.resolved.iter().find(|earlier| {

@@ -1,0 +1,105 @@
+//! Deploys through the library: `${link(a, b)}` reads the fields a link
+//! provider gave the link once both resources are deployed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use strata_fs::MemoryFs;
+use strata_spec::deploy::{
+    CoreProvider, Deployer, LinkKind, LinkProvider, Provider, Side, SqliteStore, StateStore as _,
+};
+use strata_spec::{Deployed, Dialect, Options, RenderRequest, Settings, Spec};
+use strata_subst::Value;
+use strata_syntax::{Limits, SourceDb};
+
+/// `wiring` reads the link from `function` to `table`, which only a
+/// deploy makes.
+const BLUEPRINT: &str = r#"version: 2023-04-20
+resources:
+  table:
+    type: core/value
+    metadata:
+      labels: {app: orders}
+    spec: {value: orders-table}
+  function:
+    type: core/value
+    linkSelector:
+      byLabel: {app: orders}
+    spec: {value: handler}
+  wiring:
+    type: core/value
+    spec:
+      value: ${link("function", "table").envVar}
+"#;
+
+/// Links between `core/value` resources: hard, the one selected first,
+/// with the environment variable a real provider would set.
+struct Values;
+
+impl LinkProvider for Values {
+    fn link(&self, from: &str, to: &str) -> Option<LinkKind> {
+        (from == "core/value" && to == "core/value").then_some(LinkKind::Hard { first: Side::To })
+    }
+
+    fn fields(&self, _: &str, _: &str) -> IndexMap<String, Value> {
+        IndexMap::from([("envVar".to_owned(), Value::String("TABLE_NAME".into()))])
+    }
+}
+
+#[test]
+fn a_spec_reading_a_link_deploys_once_both_ends_are() {
+    let files = Arc::new(MemoryFs::new().with("blueprint.yaml", BLUEPRINT));
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+        root: None,
+    };
+    let opened = Spec::open(files, Options::new(Limits::default(), settings));
+    let spec = opened.outcome.value.expect("the blueprint opens");
+    let sources = opened.sources;
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let store = SqliteStore::open(&scratch.path().join("state.db")).expect("a store");
+    let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
+    let links: [Arc<dyn LinkProvider>; 1] = [Arc::new(Values)];
+    let deployer = Deployer {
+        store: &store,
+        providers: &providers,
+        instance: "dev",
+        deploy: "dev-1".to_owned(),
+        rollback: true,
+    };
+    let mut render = |deployed: &Deployed| {
+        let request = RenderRequest {
+            deployed: deployed.clone(),
+            ..RenderRequest::default()
+        };
+        let mut db = SourceDb::extending(sources.clone());
+        let resolved = spec.render(&request, &mut db).value.ok_or("no render")?;
+        let graph = spec.graph(&resolved, &links).value.ok_or("no graph")?;
+        Ok((resolved, graph))
+    };
+    let report = deployer.deploy(&mut render).expect("deployed");
+    assert!(report.succeeded(), "{:?}", report.failed);
+    let order: Vec<&str> = report
+        .applied
+        .iter()
+        .map(|step| step.resource.as_str())
+        .collect();
+    assert_eq!(order, ["table", "function", "wiring"]);
+    let state = store.load("dev").expect("the state");
+    assert_eq!(state.resources["wiring"].spec["value"], "TABLE_NAME");
+    assert_eq!(
+        state.resources["function"].link_fields["table"]["envVar"],
+        "TABLE_NAME"
+    );
+    let recorded = state.deployed();
+    assert_eq!(
+        recorded.links[&("function".to_owned(), "table".to_owned())]["envVar"],
+        "TABLE_NAME"
+    );
+    // Deployed again: nothing changes, the link's fields read from the
+    // state.
+    let again = deployer.deploy(&mut render).expect("deployed again");
+    assert!(again.applied.is_empty(), "{:?}", again.applied);
+    assert!(!again.plan.has_changes());
+}
