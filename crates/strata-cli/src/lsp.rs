@@ -39,6 +39,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &LspArgs) -> ExitCode {
             args: child_args(global),
             memory_bytes: (args.check_memory > 0).then_some(args.check_memory),
             time: (!args.check_time.is_zero()).then_some(args.check_time),
+            pool: std::sync::Arc::default(),
         }),
         Err(error) => {
             eprintln!(

@@ -53,6 +53,7 @@
 #![forbid(unsafe_code)]
 
 mod app;
+mod cache;
 mod cli;
 pub mod codes;
 mod datasources;
@@ -186,6 +187,16 @@ impl Dialect for Application {
     /// Reads `qbec.yaml` and the components below `files`' root.
     fn open(files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
         Application::load(&files, options)
+    }
+
+    /// Opens the application again, keeping the component results of
+    /// `self`'s renders for its renders to reuse (see `cache`).
+    fn reopen(&self, files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
+        let mut opened = Application::load(&files, options);
+        if let Some(application) = &mut opened.outcome.value {
+            application.cache = self.cache.clone();
+        }
+        opened
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
@@ -385,6 +396,22 @@ impl Application {
         let ext_vars = self.ext_vars(request, &environment, &lib_paths, render);
         let tla = self.tla_vars(request, render);
         let (ext_vars, tla) = (ext_vars?, tla?);
+        // What every component of this render is evaluated with (its
+        // top-level arguments and files aside): the key of kept results.
+        let render_key = cache::fingerprint(&(
+            &request.environment,
+            &request.tag,
+            &self.app.metadata.name,
+            self.app.spec.add_component_label,
+            request.clean_mode,
+            &self.post_processor,
+            &request.kinds,
+            &request.exclude_kinds,
+            request.format,
+            &lib_paths,
+            &ext_vars,
+            self.limits,
+        ));
         let data_sources = self.data_sources(&lib_paths, &ext_vars);
         let spans: Vec<Span> = selected
             .iter()
@@ -414,6 +441,10 @@ impl Application {
             exclude_kinds: request.exclude_kinds.clone(),
             format: request.format,
             progress: self.progress.clone(),
+            cache: self.cache.clone(),
+            render_key,
+            imports: Arc::default(),
+            hashes: std::sync::Mutex::default(),
         });
         let results =
             workers::evaluate_all(&job, request.concurrency, request.timeout, &self.cancel);

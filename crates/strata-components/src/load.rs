@@ -127,6 +127,9 @@ pub struct Application {
     pub(crate) post_processor: Vec<PathBuf>,
     /// `spec.dataSources`, read.
     pub(crate) data_sources: Vec<crate::datasources::Declared>,
+    /// Component results kept between renders; shared with the
+    /// application reopened from this one.
+    pub(crate) cache: Arc<crate::cache::Cache>,
 }
 
 /// Extensions that make a file a component, or part of one.
@@ -168,6 +171,7 @@ impl Application {
                 lib_paths,
                 post_processor,
                 data_sources,
+                cache: Arc::default(),
             }
         });
         let diagnostics = reader.diagnostics;

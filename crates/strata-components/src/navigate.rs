@@ -184,8 +184,12 @@ impl Application {
                 .iter()
                 .map(|source| db.get(*source).text())
                 .collect();
-            let found: Vec<Vec<Import>> = strata_jsonnet::on_evaluation_stack(|| {
-                texts.iter().map(|text| imports(text)).collect()
+            // Parsed once per text: the outline is made again after every
+            // change, and most files did not change.
+            let found: Vec<Vec<Import>> = self.cache.imports(&texts, |unseen| {
+                strata_jsonnet::on_evaluation_stack(|| {
+                    unseen.iter().map(|text| imports(text)).collect()
+                })
             });
             let mut next = Vec::new();
             for ((file, source), found) in round.iter().zip(sources).zip(found) {

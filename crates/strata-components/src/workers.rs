@@ -20,16 +20,18 @@
 //! step told to the render's [`strata_dialect::Progress`].
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use strata_jsonnet::reads::ImportLog;
 use strata_jsonnet::{Failure, Inputs, Setup, Traced, Vm, value};
 use strata_syntax::emit::{self, StreamFormat};
-use strata_syntax::{Diagnostic, Node, Span, Value};
+use strata_syntax::{Diagnostic, Node, SourceId, Span, Value};
 
+use crate::cache::{self, Cache, Key};
 use crate::codes;
 use crate::load::{Component, Source};
 use crate::objects;
@@ -37,6 +39,7 @@ use crate::objects;
 /// An object as a render keeps it: where it sorts, and its text, written
 /// on the worker (held as text, an object costs about its output's size,
 /// where its tree costs ten times more).
+#[derive(Debug, Clone)]
 pub(crate) struct Document {
     /// Namespace, kind and name.
     pub(crate) identity: (String, String, String),
@@ -50,12 +53,34 @@ pub(crate) struct Document {
 }
 
 /// One component's result from a worker.
+#[derive(Debug, Clone)]
 pub(crate) struct Evaluated {
     /// The objects the kind filters keep, sorted by namespace, kind and name.
     pub(crate) objects: Vec<Document>,
     pub(crate) problems: Vec<Diagnostic>,
     pub(crate) failure: Option<Failure>,
     pub(crate) traces: Vec<Traced>,
+}
+
+impl Evaluated {
+    /// The spans into `from` moved to `to` (the same file as another
+    /// render registered it).
+    pub(crate) fn move_spans(&mut self, from: SourceId, to: SourceId) {
+        let moved = |span: &mut Span| {
+            if span.source == from {
+                span.source = to;
+            }
+        };
+        for object in &mut self.objects {
+            moved(&mut object.span);
+        }
+        for problem in &mut self.problems {
+            moved(&mut problem.primary.span);
+            for label in &mut problem.secondary {
+                moved(&mut label.span);
+            }
+        }
+    }
 }
 
 /// What the workers of one render share: plain, owned data, so a worker
@@ -82,6 +107,14 @@ pub(crate) struct Job {
     pub(crate) format: StreamFormat,
     /// Told when each component's evaluation starts and ends.
     pub(crate) progress: strata_dialect::Progress,
+    /// The results kept between renders, and the fingerprint of this
+    /// render's inputs.
+    pub(crate) cache: Arc<Cache>,
+    pub(crate) render_key: u64,
+    /// The imports this render's evaluations make.
+    pub(crate) imports: Arc<ImportLog>,
+    /// The hash of each file's text, as first read by this render.
+    pub(crate) hashes: Mutex<HashMap<PathBuf, Option<u64>>>,
 }
 
 /// How often a render waiting for its workers looks whether it has been
@@ -192,6 +225,12 @@ impl Job {
     /// component, with the same result.
     fn evaluate(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
         let file = component.files().first().copied().unwrap_or(Path::new(""));
+        let key = self.key(component);
+        if let Source::Jsonnet(_) = &component.source
+            && let Some(kept) = self.cache.get(&key, span, |file| self.hash(file))
+        {
+            return kept;
+        }
         let step = self
             .progress
             .step(&format!("component `{}`", component.name), file);
@@ -200,11 +239,65 @@ impl Job {
         if let Some(vm) = vm {
             vm.collect_garbage();
         }
+        if let Source::Jsonnet(file) = &component.source {
+            self.keep(key, file, span, &evaluated);
+        }
         evaluated
     }
 
+    /// The thread's VM, made when first needed, noting its imports.
+    fn machine<'v>(&self, vm: &'v mut Option<Vm>) -> &'v mut Vm {
+        vm.get_or_insert_with(|| Vm::recording(&self.setup, self.imports.clone()))
+    }
+
+    /// What `component`'s result depends on besides its files.
+    fn key(&self, component: &Component) -> Key {
+        Key {
+            render: self.render_key,
+            component: component.name.clone(),
+            arguments: cache::fingerprint(&self.tla.get(&component.name)),
+        }
+    }
+
+    /// Keeps the result of the Jsonnet component `file` with the hashes
+    /// of every file its evaluation read (and the post-processors'), when
+    /// nothing it read is volatile.
+    fn keep(&self, key: Key, file: &Path, span: Span, evaluated: &Evaluated) {
+        let mut roots = vec![file];
+        roots.extend(self.post_processor.iter().map(PathBuf::as_path));
+        let Some(read) = self.imports.reach(&roots) else {
+            return;
+        };
+        let files: Option<Vec<(PathBuf, u64)>> = read
+            .into_iter()
+            .map(|file| {
+                let hash = self.hash(&file)?;
+                Some((file, hash))
+            })
+            .collect();
+        if let Some(files) = files {
+            self.cache.put(key, files, span, evaluated);
+        }
+    }
+
+    /// The hash of `file`'s text, read once per render (`None`: it cannot
+    /// be read).
+    fn hash(&self, file: &PathBuf) -> Option<u64> {
+        let mut hashes = self.hashes.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(hash) = hashes.get(file) {
+            return *hash;
+        }
+        let hash = self
+            .setup
+            .fs
+            .read(file, self.setup.limits.max_bytes)
+            .ok()
+            .map(|text| cache::text_hash(&text));
+        hashes.insert(file.clone(), hash);
+        hash
+    }
+
     fn evaluate_in(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
-        let setup = &self.setup;
         let arguments = self.tla.get(&component.name).map_or(&[][..], Vec::as_slice);
         let mut evaluated = Evaluated {
             objects: Vec::new(),
@@ -214,7 +307,7 @@ impl Job {
         };
         let output = match &component.source {
             Source::Jsonnet(file) => {
-                let machine = vm.get_or_insert_with(|| Vm::new(setup));
+                let machine = self.machine(vm);
                 machine.evaluate_file(file, arguments).and_then(|value| {
                     value::to_node(&value, span, self.setup.limits.max_depth)
                         .map_err(|error| Failure::from_error(&error))
@@ -245,7 +338,7 @@ impl Job {
         // it; qbec's labels and annotation go on what it returns.
         let mut kept = Vec::new();
         for object in found {
-            let mut object = match self.post_process(object, vm, setup, span, &component.name) {
+            let mut object = match self.post_process(object, vm, span, &component.name) {
                 Ok(object) => object,
                 Err(PostProcess::Failed(failure)) => {
                     evaluated.failure = Some(failure);
@@ -323,13 +416,12 @@ impl Job {
         &self,
         object: Node,
         vm: &mut Option<Vm>,
-        setup: &Setup,
         span: Span,
         component: &str,
     ) -> Result<Node, PostProcess> {
         let mut object = object;
         for path in &self.post_processor {
-            object = self.post_process_with(path, &object, vm, setup, span, component)?;
+            object = self.post_process_with(path, &object, vm, span, component)?;
         }
         Ok(object)
     }
@@ -340,11 +432,10 @@ impl Job {
         path: &std::path::Path,
         object: &Node,
         vm: &mut Option<Vm>,
-        setup: &Setup,
         span: Span,
         component: &str,
     ) -> Result<Node, PostProcess> {
-        let machine = vm.get_or_insert_with(|| Vm::new(setup));
+        let machine = self.machine(vm);
         let failed = |failure: Failure| {
             PostProcess::Failed(Failure {
                 message: format!(

@@ -79,6 +79,8 @@ pub(crate) struct HelmContext {
     pub(crate) limits: Limits,
     /// Where `verbose` reports the command.
     pub(crate) traces: Rc<RefCell<Vec<Traced>>>,
+    /// Where a recording VM notes that a chart was expanded.
+    pub(crate) log: Option<Arc<crate::reads::ImportLog>>,
 }
 
 #[builtin(fields(
@@ -97,6 +99,9 @@ pub(crate) fn expandHelmTemplate(
     options: Val,
 ) -> Result<Val> {
     let context = &this.context;
+    if let Some(log) = &context.log {
+        log.helm();
+    }
     let depth = context.limits.max_depth;
     let (Val::Obj(_), Val::Obj(_)) = (&values, &options) else {
         return Err(helm_error("the values and the options must be objects"));

@@ -66,6 +66,7 @@ pub mod helm;
 pub mod imports;
 mod natives;
 pub mod process;
+pub mod reads;
 mod report;
 pub mod stdlib;
 pub mod value;

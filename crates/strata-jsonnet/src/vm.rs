@@ -34,6 +34,7 @@ use strata_syntax::Limits;
 
 use crate::data::{DataPath, DataSources};
 use crate::glob::{GlobSource, Verb};
+use crate::reads::ImportLog;
 
 /// A value given to `std.extVar` or as a top-level argument.
 #[derive(Debug, Clone)]
@@ -140,6 +141,17 @@ impl Vm {
     /// A fresh VM.
     #[must_use]
     pub fn new(setup: &Setup) -> Vm {
+        Vm::with_log(setup, None)
+    }
+
+    /// A fresh VM that notes in `log` the imports its evaluations make
+    /// ([`crate::reads`]).
+    #[must_use]
+    pub fn recording(setup: &Setup, log: Arc<ImportLog>) -> Vm {
+        Vm::with_log(setup, Some(log))
+    }
+
+    fn with_log(setup: &Setup, log: Option<Arc<ImportLog>>) -> Vm {
         // jrsonnet's bound is per thread (200 by default); the VM's thread
         // takes go-jsonnet's, which qbec and Windsor run with.
         jrsonnet_evaluator::stack::set_stack_depth_limit(MAX_CALL_DEPTH);
@@ -153,6 +165,7 @@ impl Vm {
                     fs: setup.fs.clone(),
                     limits: setup.limits,
                     traces: traces.clone(),
+                    log: log.clone(),
                 },
             },
         );
@@ -179,6 +192,7 @@ impl Vm {
                 lib_paths: setup.lib_paths.clone(),
                 limit: setup.limits.max_bytes,
                 data_sources: setup.data_sources.clone(),
+                log,
             })
             .context_initializer(crate::stdlib::GoStdlib::new(context, setup.limits));
         Vm {
@@ -366,6 +380,9 @@ struct Resolver {
     limit: usize,
     #[trace(skip)]
     data_sources: DataSources,
+    /// Where the imports are noted, when they are.
+    #[trace(skip)]
+    log: Option<Arc<ImportLog>>,
 }
 
 impl ImportResolver for Resolver {
@@ -390,6 +407,9 @@ impl ImportResolver for Resolver {
             })
             .unwrap_or_default();
         if let Some((verb, pattern)) = Verb::split(path) {
+            if let Some(log) = &self.log {
+                log.volatile(&here);
+            }
             return Ok(SourcePath::new(GlobSource::new(verb, &here, pattern)));
         }
         if let Some(data) = DataPath::parse(path) {
@@ -406,10 +426,18 @@ impl ImportResolver for Resolver {
                     data.name
                 )));
             }
+            if let Some(log) = &self.log {
+                log.volatile(&here);
+            }
             return Ok(SourcePath::new(data));
         }
         match resolve_import(self.fs.as_ref(), &self.lib_paths, &here, path) {
-            Ok(Some(found)) => Ok(SourcePath::new(SourceFile::new(found))),
+            Ok(Some(found)) => {
+                if let Some(log) = &self.log {
+                    log.file(&here, &found);
+                }
+                Ok(SourcePath::new(SourceFile::new(found)))
+            }
             Ok(None) => Err(not_found().into()),
             Err(error) => Err(ErrorKind::RuntimeError(
                 format!("cannot import `{path}`: {error}").into(),

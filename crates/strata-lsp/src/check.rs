@@ -189,11 +189,13 @@ pub fn render_checks(dialect: &dyn strata_dialect::Project, root: &Path) -> Publ
     publish(&db, root, &diagnostics)
 }
 
-/// Opens `project` (one of `registry`'s dialects) afresh with `buffers`
-/// over its files and, when opening finds no error, renders its check:
-/// the diagnostics of those renders, each step of evaluation told to
-/// `progress`. What the child process of an isolated check does
-/// ([`crate::isolated`]).
+/// Opens `project` (one of `registry`'s dialects) with `buffers` over its
+/// files (reopening `previous`, the project as its last check opened it,
+/// when there is one) and, when opening finds no error, renders its
+/// check: the diagnostics of those renders, each step of evaluation told
+/// to `progress`, stopping early once `cancel` is asked; and the project
+/// as opened, for the next check to reopen. What the child process of an
+/// isolated check does ([`crate::isolated`]).
 #[must_use]
 pub fn evaluate(
     registry: &Registry,
@@ -201,21 +203,28 @@ pub fn evaluate(
     buffers: &BTreeMap<PathBuf, String>,
     limits: Limits,
     progress: Progress,
-) -> Published {
+    cancel: &Cancel,
+    previous: Option<&dyn strata_dialect::Project>,
+) -> (Published, Option<Arc<dyn strata_dialect::Project>>) {
     let (Some(entry), Some(files)) = (registry.get(&project.dialect), overlay(project, buffers))
     else {
-        return Published::new();
+        return (Published::new(), None);
     };
-    let options = Options::new(limits, project.target()).with_progress(progress);
-    let Opened { sources, outcome } = entry.open(files, options);
+    let options = Options::new(limits, project.target())
+        .with_progress(progress)
+        .with_cancel(cancel.clone());
+    let Opened { sources, outcome } = match previous {
+        Some(previous) => previous.reopen(files, options),
+        None => entry.open(files, options),
+    };
     let mut db = SourceDb::extending(sources);
-    let diagnostics = match outcome.value {
-        Some(dialect) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
-            dialect.check(&mut db)
-        }
+    let opened_cleanly = !outcome.diagnostics.iter().any(Diagnostic::is_error);
+    let dialect = outcome.value.map(Arc::<dyn strata_dialect::Project>::from);
+    let diagnostics = match &dialect {
+        Some(dialect) if opened_cleanly => dialect.check(&mut db),
         _ => Vec::new(),
     };
-    publish(&db, &project.root, &diagnostics)
+    (publish(&db, &project.root, &diagnostics), dialect)
 }
 
 /// The editor's buffers below `project`'s root over the files on disk;

@@ -92,8 +92,10 @@ pub use crate::isolated::Isolated;
 use crate::project::Project;
 
 /// How long the server waits after a change for the next one before it
-/// checks: typing does not start a check per keystroke.
-pub const DEBOUNCE: Duration = Duration::from_millis(50);
+/// checks: the changes of one burst (an editor's edits of one command, a
+/// paste, fast typing) start one check. Short, since a check reuses what
+/// the change left as it was and a newer change cancels it cheaply.
+pub const DEBOUNCE: Duration = Duration::from_millis(10);
 
 /// How many checks changes start at once, each on a worker of its own:
 /// one per core of the machines this is measured on, so a check that a
@@ -301,25 +303,53 @@ struct Job {
 
 impl Job {
     /// Opens the project, says so, then runs its check's renders, here or
-    /// in a child process, and says how they ended.
-    fn run(self) {
-        let Job {
-            project,
-            generation,
-            buffers,
-            previous,
-            cancel,
-            settings,
-            events,
-        } = self;
+    /// in a child process, and says how they ended. The child process
+    /// (which opens the project itself) starts at once, while this one
+    /// opens it, when the dialect's check renders.
+    fn run(mut self) {
+        let previous = self.previous.take();
+        let isolated = match &self.settings.evaluation {
+            Evaluation::Isolated(isolated)
+                if self
+                    .settings
+                    .registry
+                    .get(&self.project.dialect)
+                    .is_some_and(|entry| entry.check_renders) =>
+            {
+                Some(isolated.clone())
+            }
+            _ => None,
+        };
+        std::thread::scope(|scope| {
+            let child = isolated.as_ref().map(|isolated| {
+                scope.spawn(|| {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        isolated::evaluate(isolated, &self.project, &self.buffers, &self.cancel)
+                    }))
+                    .unwrap_or_else(|_| Evaluated::Failed(bug("checking", &self.project)))
+                })
+            });
+            self.open_then_render(previous, child);
+        });
+    }
+
+    /// Opens the project (reopening `previous`), says so, then takes the
+    /// renders' result from `child` (the check's child process), or
+    /// renders here, and says how they ended.
+    fn open_then_render(
+        &self,
+        previous: Option<Arc<dyn strata_dialect::Project>>,
+        child: Option<std::thread::ScopedJoinHandle<'_, Evaluated>>,
+    ) {
+        let (project, cancel) = (&self.project, &self.cancel);
         let opening = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             check::open(
-                &settings.registry,
-                &project,
-                &buffers,
-                settings.limits,
+                &self.settings.registry,
+                project,
+                &self.buffers,
+                self.settings.limits,
                 previous.as_deref(),
-                &cancel,
+                cancel,
             )
         }))
         .ok()
@@ -330,30 +360,33 @@ impl Job {
             .as_ref()
             .filter(|opening| opening.renders)
             .and_then(|opening| opening.view.dialect.clone());
-        let _ = events.send(Event::Opened {
+        let _ = self.events.send(Event::Opened {
             project: project.clone(),
-            generation,
+            generation: self.generation,
             opening,
+        });
+        // The child's result counts only when opening found the check
+        // renders (it found the same, and rendered nothing, otherwise).
+        let from_child = child.map(|child| {
+            child
+                .join()
+                .unwrap_or_else(|_| Evaluated::Failed(bug("checking", project)))
         });
         let evaluated = renders.map(|dialect| {
             if cancel.is_cancelled() {
                 return Evaluated::Cancelled;
             }
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                match &settings.evaluation {
-                    Evaluation::InProcess => {
-                        Evaluated::Published(check::render_checks(dialect.as_ref(), &project.root))
-                    }
-                    Evaluation::Isolated(isolated) => {
-                        isolated::evaluate(isolated, &project, &buffers, &cancel)
-                    }
-                }
-            }))
-            .unwrap_or_else(|_| Evaluated::Failed(bug("checking", &project)))
+            match from_child {
+                Some(evaluated) => evaluated,
+                None => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    Evaluated::Published(check::render_checks(dialect.as_ref(), &project.root))
+                }))
+                .unwrap_or_else(|_| Evaluated::Failed(bug("checking", project))),
+            }
         });
-        let _ = events.send(Event::Finished {
-            project,
-            generation,
+        let _ = self.events.send(Event::Finished {
+            project: project.clone(),
+            generation: self.generation,
             evaluated,
         });
     }
