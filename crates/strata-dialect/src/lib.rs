@@ -69,7 +69,7 @@ pub use navigate::{
     Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
 };
 pub use parallel::{WORKER_STACK_BYTES, map_ordered};
-pub use read::{Expect, Listed, Parsed, Parses, Place, Read, Reader, Unparsed, parse_document};
+pub use read::{Expect, Listed, Place, Read, Reader, Unparsed, parse_document};
 pub use registry::{Describe, Entry, Project, Registry, Target};
 pub use resident::{format_size, resident_bytes};
 pub use strata_fs::Files;

@@ -34,9 +34,7 @@
 //! expectations give a value only when the file is what they expect, its
 //! one document in [`Read::documents`] ([`Read::into_document`]).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use strata_fs::{Files, FsError};
 use strata_syntax::{
@@ -141,27 +139,6 @@ impl Read {
         } else {
             None
         }
-    }
-}
-
-/// One file as [`Reader::all_documents`] parsed it: the source it was
-/// registered as, its text, and what parsing gave.
-#[derive(Debug, Clone)]
-pub struct Parsed {
-    source: SourceId,
-    text: Arc<str>,
-    outcome: Outcome<Read>,
-}
-
-/// What an opening parsed, by path, for the next opening to reuse where
-/// a file's text and source did not change.
-#[derive(Debug, Clone, Default)]
-pub struct Parses(HashMap<PathBuf, Parsed>);
-
-impl Parses {
-    /// Keeps the parse of `path`.
-    pub fn keep(&mut self, path: PathBuf, parsed: Parsed) {
-        self.0.insert(path, parsed);
     }
 }
 
@@ -285,44 +262,29 @@ impl<'a> Reader<'a> {
         hold(self.db, read, Vec::new(), expect, place)
     }
 
-    /// Every file of `paths` read as [`Expect::All`], in order: the texts
-    /// are read and registered one by one, then parsed on every core
-    /// ([`map_ordered`](crate::map_ordered)). With `previous` (a reopening),
-    /// the parse of a file read again with the same text into the same
-    /// source is reused (the spans of the parse are still right), and each
-    /// outcome comes with what a later reading may reuse of it
-    /// ([`Parses::keep`]): a copy of the text and the trees, paid only by a
-    /// reader that reopens.
-    pub fn all_documents(
-        &mut self,
-        paths: &[PathBuf],
-        format: Format,
-        previous: Option<&Parses>,
-    ) -> Vec<(Outcome<Read>, Option<Parsed>)> {
-        let texts: Vec<(&PathBuf, Outcome<SourceId>)> = paths
+    /// Reads and registers the text of every file of `paths`, in order:
+    /// its source, or its problem reported. A dialect that reopens
+    /// compares a text with the one it parsed before and parses only the
+    /// files whose text changed ([`Reader::parse_all`]).
+    pub fn sources(&mut self, paths: &[PathBuf]) -> Vec<Outcome<SourceId>> {
+        // Read on every core, registered in order.
+        let (fs, limit) = (self.fs, self.limits.max_bytes);
+        let texts = crate::map_ordered(paths, |path| fs.read(path, limit));
+        paths
             .iter()
-            .map(|path| (path, self.text(path, None)))
-            .collect();
+            .zip(texts)
+            .map(|(path, text)| self.register_read(path, text, None))
+            .collect()
+    }
+
+    /// Every registered source of `sources` parsed as a file in `format`
+    /// and held to [`Expect::All`], in order, on every core
+    /// ([`map_ordered`](crate::map_ordered)).
+    #[must_use]
+    pub fn parse_all(&self, sources: &[SourceId], format: Format) -> Vec<Outcome<Read>> {
         let (db, limits) = (&*self.db, &self.limits);
-        crate::map_ordered(&texts, |(path, text)| {
-            let Some(id) = text.value else {
-                return (Outcome::failed(text.diagnostics.clone()), None);
-            };
-            let source = db.get(id).text();
-            let reused = previous
-                .and_then(|previous| previous.0.get(*path))
-                .filter(|parsed| parsed.source == id && *parsed.text == *source);
-            if let Some(parsed) = reused {
-                let outcome = text.clone().and_then(|_| parsed.outcome.clone());
-                return (outcome, Some(parsed.clone()));
-            }
-            let outcome = parse(db, id, format, limits, Expect::All, Place::File);
-            let kept = previous.map(|_| Parsed {
-                source: id,
-                text: Arc::from(source),
-                outcome: outcome.clone(),
-            });
-            (text.clone().and_then(|_| outcome), kept)
+        crate::map_ordered(sources, |source| {
+            parse(db, *source, format, limits, Expect::All, Place::File)
         })
     }
 
@@ -346,7 +308,19 @@ impl<'a> Reader<'a> {
     /// Reads and registers a file's text; a failed read is reported at
     /// `unread_at` when another file named it there.
     fn text(&mut self, path: &Path, unread_at: Option<Span>) -> Outcome<SourceId> {
-        match self.fs.read(path, self.limits.max_bytes) {
+        let text = self.fs.read(path, self.limits.max_bytes);
+        self.register_read(path, text, unread_at)
+    }
+
+    /// Registers the text read from `path`, or reports why it could not be
+    /// read (at `unread_at` when another file named it there).
+    fn register_read(
+        &mut self,
+        path: &Path,
+        text: Result<String, FsError>,
+        unread_at: Option<Span>,
+    ) -> Outcome<SourceId> {
+        match text {
             Ok(text) => Outcome::ok(self.db.add(self.fs.display(path), text)),
             Err(error) => {
                 let span = unread_at.unwrap_or_else(|| self.unread_at(path, &error));
@@ -774,10 +748,10 @@ mod tests {
         let fs = MemoryFs::new().with("a.yaml", "a: 1\n---\nb: 2\n");
         let mut db = SourceDb::new();
         let mut reader = Reader::new(&fs, &mut db, Limits::default());
-        let mut all = reader.all_documents(&[PathBuf::from("a.yaml")], Format::Yaml, None);
-        let (listed, kept) = all.remove(0);
-        assert!(kept.is_none(), "nothing kept without a previous reading");
-        let listed = listed.value.expect("read");
+        let sources = reader.sources(&[PathBuf::from("a.yaml")]);
+        let source = sources[0].value.expect("registered");
+        let mut all = reader.parse_all(&[source], Format::Yaml);
+        let listed = all.remove(0).value.expect("read");
         let one = reader.expect(listed.clone(), Expect::One, Place::File);
         let all = reader.expect(listed, Expect::All, Place::File);
         assert_eq!(codes(&db, &one), ["io/document-count@a.yaml:3:1"]);

@@ -41,10 +41,11 @@
 
 #![forbid(unsafe_code)]
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use strata_syntax::{Diagnostic, Span, SyntaxError, lowercase_first};
 
@@ -350,6 +351,10 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 pub struct RootFs {
     root: PathBuf,
     real_root: PathBuf,
+    /// The real path of each folder looked up, for a reader as short-lived
+    /// as one check ([`RootFs::for_one_pass`]); `None`: every path is
+    /// resolved whole each time.
+    folders: Option<Arc<Mutex<HashMap<PathBuf, PathBuf>>>>,
 }
 
 impl RootFs {
@@ -368,7 +373,28 @@ impl RootFs {
             let error = std::io::Error::from(std::io::ErrorKind::NotADirectory);
             return Err(FsError::Io(root, error));
         }
-        Ok(RootFs { root, real_root })
+        Ok(RootFs {
+            root,
+            real_root,
+            folders: None,
+        })
+    }
+
+    /// As [`RootFs::new`], for one pass over the tree (a language server's
+    /// check): the real path of each folder is resolved once and kept, and
+    /// a file in it that is not a symbolic link is confined by that alone
+    /// (one `lstat` instead of resolving every component of its path
+    /// again). A link is resolved whole, as always. Kept for as long as
+    /// the value lives, so a folder replaced by a link while it lives is
+    /// not seen: not for a reader that lives long (a service).
+    ///
+    /// # Errors
+    /// As [`RootFs::new`].
+    pub fn for_one_pass(root: impl Into<PathBuf>) -> Result<RootFs, FsError> {
+        Ok(RootFs {
+            folders: Some(Arc::default()),
+            ..RootFs::new(root)?
+        })
     }
 
     /// The root as given.
@@ -379,16 +405,69 @@ impl RootFs {
 
     /// The real path of `path`, checked to lie below the real root.
     fn confine(&self, path: &Path) -> Result<PathBuf, FsError> {
+        self.confine_looked_at(path).map(|(real, _)| real)
+    }
+
+    /// The real path of `path`, checked to lie below the real root, and
+    /// its metadata when confining it looked at it (a file that is no link
+    /// in a folder already resolved: [`RootFs::for_one_pass`]).
+    fn confine_looked_at(
+        &self,
+        path: &Path,
+    ) -> Result<(PathBuf, Option<std::fs::Metadata>), FsError> {
         let lexical = normalise(path)?;
+        if let Some((real, metadata)) = self.confined_in_known_folder(&lexical)? {
+            return Ok((real, Some(metadata)));
+        }
         let joined = self.real_root.join(&lexical);
         let real = joined
             .canonicalize()
             .map_err(|error| FsError::Io(lexical.clone(), error))?;
         if real.starts_with(&self.real_root) {
-            Ok(real)
+            Ok((real, None))
         } else {
             Err(FsError::Escapes(lexical))
         }
+    }
+
+    /// With folders kept ([`RootFs::for_one_pass`]): the real path of
+    /// `lexical` from its folder's, and its metadata, when it is no link
+    /// (`None` when it is one, or folders are not kept).
+    fn confined_in_known_folder(
+        &self,
+        lexical: &Path,
+    ) -> Result<Option<(PathBuf, std::fs::Metadata)>, FsError> {
+        let (Some(folders), Some(parent), Some(name)) =
+            (&self.folders, lexical.parent(), lexical.file_name())
+        else {
+            return Ok(None);
+        };
+        let known = folders
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(parent)
+            .cloned();
+        let real_parent = if let Some(real) = known {
+            real
+        } else {
+            let real = self
+                .real_root
+                .join(parent)
+                .canonicalize()
+                .map_err(|error| FsError::Io(lexical.to_path_buf(), error))?;
+            if !real.starts_with(&self.real_root) {
+                return Err(FsError::Escapes(lexical.to_path_buf()));
+            }
+            folders
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(parent.to_path_buf(), real.clone());
+            real
+        };
+        let candidate = real_parent.join(name);
+        let metadata = std::fs::symlink_metadata(&candidate)
+            .map_err(|error| FsError::Io(lexical.to_path_buf(), error))?;
+        Ok((!metadata.file_type().is_symlink()).then_some((candidate, metadata)))
     }
 
     fn walk(
@@ -413,8 +492,8 @@ impl RootFs {
         names.sort();
         for name in names {
             let child = relative.join(&name);
-            let real_child = match self.confine(&child) {
-                Ok(real_child) => real_child,
+            let (real_child, looked_at) = match self.confine_looked_at(&child) {
+                Ok(confined) => confined,
                 Err(error) => {
                     // Links leading outside the root, or dangling, are not
                     // part of the tree; one that would have been taken (a
@@ -427,7 +506,9 @@ impl RootFs {
                     continue;
                 }
             };
-            if real_child.is_dir() {
+            let is_dir =
+                looked_at.map_or_else(|| real_child.is_dir(), |metadata| metadata.is_dir());
+            if is_dir {
                 self.walk(&child, extensions, seen, found)?;
             } else if has_extension(&child, extensions) {
                 // Whatever it is: reading a FIFO or a device is refused, by name.
@@ -440,11 +521,15 @@ impl RootFs {
 
 impl Files for RootFs {
     fn read(&self, path: &Path, limit: usize) -> Result<String, FsError> {
-        let real = self.confine(path)?;
+        let (real, looked_at) = self.confine_looked_at(path)?;
         // Before opening: opening a FIFO blocks until a writer comes, and a
         // device can be read without end.
-        let metadata =
-            std::fs::metadata(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?;
+        let metadata = match looked_at {
+            Some(metadata) => metadata,
+            None => {
+                std::fs::metadata(&real).map_err(|error| FsError::Io(path.to_path_buf(), error))?
+            }
+        };
         if !metadata.is_file() && !metadata.is_dir() {
             return Err(FsError::NotAFile {
                 path: path.to_path_buf(),

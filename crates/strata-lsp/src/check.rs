@@ -227,10 +227,11 @@ pub fn evaluate(
     (publish(&db, &project.root, &diagnostics), dialect)
 }
 
-/// The editor's buffers below `project`'s root over the files on disk;
+/// The editor's buffers below `project`'s root over the files on disk
+/// (read for this one check: each folder's real path looked up once);
 /// `None` when the root cannot be opened.
 fn overlay(project: &Project, buffers: &BTreeMap<PathBuf, String>) -> Option<Arc<dyn Files>> {
-    let base = RootFs::new(&project.root).ok()?;
+    let base = RootFs::for_one_pass(&project.root).ok()?;
     let mut memory = MemoryFs::new();
     for (path, text) in buffers {
         if let Some(relative) = path.strip_prefix(&project.root).ok().and_then(Path::to_str) {

@@ -15,12 +15,16 @@
 //! **Diagnostics as the user types.** Every open buffer belongs to a
 //! project ([`project`]: one the client names in its initialization
 //! options, else what the file says it is, else the nearest marker above
-//! it). After a change, once no other change has come for [`DEBOUNCE`],
-//! the changed project is checked on a worker thread ([`check`]: opened
-//! through the dialect contract with the open buffers over the files on
-//! disk; reopened, once it has been opened, so a dialect reuses what the
-//! change left as it was: the platform its compiled CEL and the checks of
-//! every blueprint whose resolved tree is identical), and its diagnostics
+//! it). After a change (at once after a quiet spell, else once no other
+//! change has come for [`DEBOUNCE`]) the changed project is checked on a
+//! worker thread ([`check`]: opened through the dialect contract with the
+//! open buffers over the files on disk; reopened, once it has been opened,
+//! so a dialect reuses what the change left as it was: the platform each
+//! unchanged file's blueprints, each unchanged chain's resolution, its
+//! compiled CEL and the checks of every blueprint whose resolved tree is
+//! identical; components each component's objects whose files and inputs
+//! did not change, in the child process that stays for the project's next
+//! check), and its diagnostics
 //! are published for every file they point into, errors in files the user
 //! has not opened included. A file whose problems are fixed is published
 //! empty, so its marks go away. A file outside every project gets nothing.
@@ -92,9 +96,11 @@ pub use crate::isolated::Isolated;
 use crate::project::Project;
 
 /// How long the server waits after a change for the next one before it
-/// checks: the changes of one burst (an editor's edits of one command, a
-/// paste, fast typing) start one check. Short, since a check reuses what
-/// the change left as it was and a newer change cancels it cheaply.
+/// checks, once a change came less than this after the one before: the
+/// changes of one burst (an editor's edits of one command, a paste, fast
+/// typing) start one check more. The first change after a quiet spell is
+/// checked at once. Short, since a check reuses what the change left as
+/// it was and a newer change cancels it cheaply.
 pub const DEBOUNCE: Duration = Duration::from_millis(10);
 
 /// How many checks changes start at once, each on a worker of its own:
@@ -169,6 +175,7 @@ pub fn serve(connection: &Connection, settings: &Settings) -> Result<(), ServerE
         configured: configured_projects(&initialize),
         buffers: BTreeMap::new(),
         dirty: HashSet::new(),
+        last_change: None,
         generations: HashMap::new(),
         running: 0,
         checks: HashMap::new(),
@@ -249,6 +256,9 @@ struct Server<'c> {
     buffers: BTreeMap<PathBuf, String>,
     /// Projects changed since their last check started.
     dirty: HashSet<Project>,
+    /// When the last change came: one after a quiet [`DEBOUNCE`] is
+    /// checked at once.
+    last_change: Option<std::time::Instant>,
     /// How many times each project has changed: a check's result counts
     /// only when no change came after it started.
     generations: HashMap<Project, u64>,
@@ -553,8 +563,15 @@ impl Server<'_> {
             }
             *self.generations.entry(project.clone()).or_default() += 1;
             self.dirty.insert(project.clone());
-            // Requests wait for this text: no debounce for them.
-            if self.waiting.contains_key(&project) {
+            let now = std::time::Instant::now();
+            let quiet = self
+                .last_change
+                .is_none_or(|then| now.duration_since(then) >= DEBOUNCE);
+            self.last_change = Some(now);
+            // Requests wait for this text: no debounce for them; nor for
+            // the first change after a quiet spell (the debounce gathers
+            // the changes that follow it closely).
+            if self.waiting.contains_key(&project) || (quiet && self.running < MAX_RUNNING) {
                 self.start_check(project);
             }
         }

@@ -148,13 +148,18 @@ pub struct Catalogue {
     resolved: IndexMap<String, Resolved>,
     /// Every `!include` that found its file.
     includes: Vec<strata_dialect::Reference>,
-    /// What parsing each file gave: a reopening reuses it for a file whose
-    /// text did not change.
-    parses: strata_dialect::Parses,
+    /// What reading each file gave: a reopening reuses it for a file whose
+    /// text did not change (`load::FileMemo`).
+    memos: load::FileMemos,
     /// What checking each concrete blueprint against the test scope found,
     /// by name: a reopening reuses it for a blueprint whose resolved tree
     /// is identical.
     checked: HashMap<String, Vec<Diagnostic>>,
+    /// The problems composing each blueprint found, and compiling its
+    /// expressions, by name: a reopening that takes a blueprint's
+    /// resolution of then takes them with it.
+    composing: HashMap<String, Vec<Diagnostic>>,
+    compiling: IndexMap<String, Vec<Diagnostic>>,
 }
 
 /// One line of `strata platform list`.
@@ -225,7 +230,7 @@ impl Catalogue {
         let mut db = SourceDb::new();
         let cancel = options.cancel.clone();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
-        reader.previous = previous.map(|previous| &previous.parses);
+        reader.previous = previous.map(|previous| &previous.memos);
         let (settings, mut strategies) = settings(&mut reader);
         for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {
@@ -240,9 +245,23 @@ impl Catalogue {
         }
         let definitions = load::definitions(&mut reader);
         let includes = std::mem::take(&mut reader.includes);
-        let parses = std::mem::take(&mut reader.parses);
+        let memos = std::mem::take(&mut reader.memos);
         let mut diagnostics = std::mem::take(&mut reader.diagnostics);
-        let resolved = resolve::resolve_all(&definitions, &strategies, &mut diagnostics);
+        // A reopening with the same strategies reuses what resolving then
+        // gave for the chains whose definitions did not change.
+        let earlier = previous
+            .filter(|previous| format!("{:?}", previous.strategies) == format!("{strategies:?}"))
+            .map(|previous| resolve::Earlier {
+                definitions: &previous.definitions,
+                resolved: &previous.resolved,
+                composing: &previous.composing,
+            });
+        let (resolved, composing) = resolve::resolve_all(
+            &definitions,
+            &strategies,
+            earlier.as_ref(),
+            &mut diagnostics,
+        );
         let cel = CelOptions {
             allow_env: settings.cel.allow_env,
             ..CelOptions::default()
@@ -251,12 +270,8 @@ impl Catalogue {
             .map(|previous| &previous.programs)
             .filter(|programs| programs.options() == cel)
             .map_or_else(|| Arc::new(Programs::new(cel)), Arc::clone);
-        let trees: Vec<&Node> = resolved.values().map(|blueprint| &blueprint.node).collect();
-        diagnostics.extend(
-            strata_dialect::map_ordered(&trees, |tree| programs.compile_tree(tree))
-                .into_iter()
-                .flatten(),
-        );
+        let compiling = compile_all(&resolved, &programs, previous);
+        diagnostics.extend(compiling.values().flatten().cloned());
         Opened::freeze(db, |sources| {
             let mut catalogue = Catalogue {
                 sources: sources.clone(),
@@ -265,8 +280,10 @@ impl Catalogue {
                 definitions,
                 resolved,
                 includes,
-                parses,
+                memos,
                 checked: HashMap::new(),
+                composing,
+                compiling,
             };
             catalogue.checked = catalogue.check_all(previous, &cancel);
             diagnostics.extend(
@@ -409,7 +426,7 @@ impl Catalogue {
         };
         let resolved = self.composable(&name, span, may_use)?;
         let mut layers = resolved.chain.names();
-        let mut tree = resolved.node.clone();
+        let mut tree = Node::clone(&resolved.node);
         if let Some((_, mut overlay)) = repo {
             overlay.stamp_layer(LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX)));
             layers.push("repository".to_owned());
@@ -544,10 +561,11 @@ impl Catalogue {
     ) -> HashMap<String, Vec<Diagnostic>> {
         let unchanged = |name: &str| {
             let previous = previous?;
-            let before = previous.resolved.get(name)?;
-            before
-                .node
-                .identical(&self.resolved.get(name)?.node)
+            let (before, now) = (
+                &previous.resolved.get(name)?.node,
+                &self.resolved.get(name)?.node,
+            );
+            (Arc::ptr_eq(before, now) || before.identical(now))
                 .then(|| previous.checked.get(name).cloned())?
         };
         let concrete = self.concrete();
@@ -670,6 +688,30 @@ impl Dialect for Catalogue {
     fn functions() -> Vec<strata_dialect::FunctionDoc> {
         navigate::functions()
     }
+}
+
+/// The problems compiling the expressions of each resolved tree found, by
+/// blueprint, in the catalogue's order; a tree the catalogue opened
+/// before (`previous`) resolved to the very same keeps what compiling it
+/// found then (the programs are the same: `programs` is its, when the CEL
+/// options are).
+fn compile_all(
+    resolved: &IndexMap<String, Resolved>,
+    programs: &Arc<Programs>,
+    previous: Option<&Catalogue>,
+) -> IndexMap<String, Vec<Diagnostic>> {
+    let kept = |name: &str, tree: &Arc<Node>| {
+        let previous = previous.filter(|previous| Arc::ptr_eq(&previous.programs, programs))?;
+        let then = previous.resolved.get(name)?;
+        Arc::ptr_eq(&then.node, tree)
+            .then(|| previous.compiling.get(name).cloned())
+            .flatten()
+    };
+    let blueprints: Vec<(&String, &Resolved)> = resolved.iter().collect();
+    let found = strata_dialect::map_ordered(&blueprints, |(name, blueprint)| {
+        kept(name, &blueprint.node).unwrap_or_else(|| programs.compile_tree(&blueprint.node))
+    });
+    resolved.keys().cloned().zip(found).collect()
 }
 
 /// Reads `.strata.yaml` (when present) into settings and the strategy registry.

@@ -26,6 +26,7 @@
 //! `platform/template-too-deep`, and the merge's own codes with a note
 //! naming the blueprints being composed.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -43,8 +44,9 @@ pub const MAX_TEMPLATE_DEPTH: usize = 100;
 /// A blueprint resolved over its chain.
 #[derive(Debug, Clone)]
 pub struct Resolved {
-    /// The merged tree, before CEL evaluation.
-    pub node: Node,
+    /// The merged tree, before CEL evaluation (shared with the reopened
+    /// catalogue that resolved the same chain again).
+    pub node: Arc<Node>,
     /// The chain of names, root first, this blueprint last.
     pub chain: Chain,
 }
@@ -146,11 +148,47 @@ pub(crate) fn is_template(node: &Node) -> bool {
 
 /// Resolves every definition; those whose chain is broken are left out,
 /// with the break reported once where it is.
+/// What resolving a catalogue gave, for a reopening to reuse: the
+/// definitions it resolved, what each resolved to, and the problems
+/// composing each found.
+pub(crate) struct Earlier<'a> {
+    pub(crate) definitions: &'a IndexMap<String, Definition>,
+    pub(crate) resolved: &'a IndexMap<String, Resolved>,
+    pub(crate) composing: &'a HashMap<String, Vec<Diagnostic>>,
+}
+
+/// Resolves every blueprint: its chain's definitions merged, root first.
+/// With `earlier` (a reopening, with the same strategies), a blueprint
+/// whose definition is identical to the one resolved then, and whose
+/// parent was reused too, takes the resolution of then, and its
+/// problems, without merging again. Also the problems composing each
+/// blueprint found, by name.
 pub(crate) fn resolve_all(
     definitions: &IndexMap<String, Definition>,
     strategies: &Strategies,
+    earlier: Option<&Earlier<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> IndexMap<String, Resolved> {
+) -> (IndexMap<String, Resolved>, HashMap<String, Vec<Diagnostic>>) {
+    let mut composing: HashMap<String, Vec<Diagnostic>> = HashMap::new();
+    // The blueprints whose resolution of then was taken.
+    let mut reused: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let reusable = |name: &str, parent: Option<&str>, reused: &std::collections::HashSet<&str>| {
+        let earlier = earlier?;
+        if parent.is_some_and(|parent| !reused.contains(parent)) {
+            return None;
+        }
+        let (then, now) = (
+            &earlier.definitions.get(name)?.node,
+            &definitions[name].node,
+        );
+        if !Arc::ptr_eq(then, now) && !then.identical(now) {
+            return None;
+        }
+        Some((
+            earlier.resolved.get(name)?.clone(),
+            earlier.composing.get(name).cloned().unwrap_or_default(),
+        ))
+    };
     let parents = parents(definitions, diagnostics);
     let in_cycle = report_cycles(definitions, &parents, diagnostics);
     // Blueprints left out: on or below a cycle, a broken `template` or a
@@ -189,6 +227,17 @@ pub(crate) fn resolve_all(
         let mut downwards = pending.into_iter().rev();
         while let Some(step) = downwards.next() {
             let definition = &definitions[step];
+            let parent = match parents.get(step) {
+                Some(Parent::Named(parent)) => Some(parent.as_str()),
+                _ => None,
+            };
+            if let Some((then, problems)) = reusable(step, parent, &reused) {
+                diagnostics.extend(problems.iter().cloned());
+                composing.insert(step.to_owned(), problems);
+                reused.insert(step);
+                resolved.insert(step.to_owned(), then);
+                continue;
+            }
             let next = if let Some(Parent::Named(parent)) = parents.get(step) {
                 let base = &resolved[parent.as_str()];
                 if base.chain.depth() == MAX_TEMPLATE_DEPTH {
@@ -197,12 +246,16 @@ pub(crate) fn resolve_all(
                     left_out.extend(downwards);
                     break;
                 }
-                compose(base, definition, strategies, diagnostics)
+                let mut problems = Vec::new();
+                let composed = compose(base, definition, strategies, &mut problems);
+                diagnostics.extend(problems.iter().cloned());
+                composing.insert(step.to_owned(), problems);
+                composed
             } else {
-                let mut node = definition.node.clone();
+                let mut node = Node::clone(&definition.node);
                 node.stamp_layer(LayerId(0));
                 Resolved {
-                    node,
+                    node: Arc::new(node),
                     chain: Chain::root(step),
                 }
             };
@@ -210,7 +263,7 @@ pub(crate) fn resolve_all(
         }
     }
     resolved.sort_keys();
-    resolved
+    (resolved, composing)
 }
 
 /// `platform/template-too-deep` at `definition`'s `template`, whose parent's
@@ -246,11 +299,11 @@ fn compose(
     strategies: &Strategies,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Resolved {
-    let mut lower = parent.node.clone();
+    let mut lower = Node::clone(&parent.node);
     if let Value::Map(map) = &mut lower.value {
         map.shift_remove("isTemplate");
     }
-    let mut upper = definition.node.clone();
+    let mut upper = Node::clone(&definition.node);
     let layer = u32::try_from(parent.chain.depth()).unwrap_or(u32::MAX);
     upper.stamp_layer(LayerId(layer));
     let merged = strata_merge::merge(lower, upper, strategies);
@@ -262,7 +315,7 @@ fn compose(
         ))
     }));
     Resolved {
-        node: merged.root,
+        node: Arc::new(merged.root),
         chain: parent.chain.extended(&definition.name),
     }
 }
