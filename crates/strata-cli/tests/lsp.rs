@@ -290,6 +290,45 @@ fn diagnostics_follow_the_buffer_and_clear_when_it_is_fixed() {
     assert!(status.success(), "{status}");
 }
 
+/// After a change, the edited file's diagnostics are published before
+/// those of the other files the check found problems in.
+#[test]
+fn the_edited_file_is_published_first() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let catalogue = scratch.path().join("catalogue");
+    support::copy_tree(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/platform/catalogue"),
+        &catalogue,
+    );
+    // Another file, before the edited one by name, broken on disk.
+    let other = catalogue.join("blueprints/aaa.yaml");
+    std::fs::write(
+        &other,
+        "name: aaa
+image: x
+unknownKey: 1
+",
+    )
+    .expect("written");
+    let other_uri = format!("file://{}", other.display());
+    let file = catalogue.join("blueprints/go-services.yaml");
+    let uri = format!("file://{}", file.display());
+    let saved = std::fs::read_to_string(&file).expect("the blueprint");
+
+    let mut client = Client::start();
+    client.initialize(None, None);
+    client.open(&uri, "yaml", &saved);
+    assert_eq!(client.diagnostics_for(&other_uri).len(), 1);
+    client.change(&uri, 2, &saved.replace("template: go", "template: pyhton"));
+    let published: Vec<Value> = std::iter::repeat_with(|| client.next())
+        .filter(|message| message["method"] == "textDocument/publishDiagnostics")
+        .take(2)
+        .collect();
+    let uris: Vec<&Value> = published.iter().map(|m| &m["params"]["uri"]).collect();
+    assert_eq!(uris, [&json!(uri), &json!(other_uri)]);
+    client.finish();
+}
+
 #[test]
 fn a_file_outside_every_project_gets_nothing() {
     let scratch = tempfile::tempdir().expect("a scratch folder");

@@ -176,6 +176,7 @@ pub fn serve(connection: &Connection, settings: &Settings) -> Result<(), ServerE
         buffers: BTreeMap::new(),
         dirty: HashSet::new(),
         last_change: None,
+        last_edited: None,
         generations: HashMap::new(),
         running: 0,
         checks: HashMap::new(),
@@ -259,6 +260,9 @@ struct Server<'c> {
     /// When the last change came: one after a quiet [`DEBOUNCE`] is
     /// checked at once.
     last_change: Option<std::time::Instant>,
+    /// The buffer the user changed last: its diagnostics are published
+    /// first.
+    last_edited: Option<PathBuf>,
     /// How many times each project has changed: a check's result counts
     /// only when no change came after it started.
     generations: HashMap<Project, u64>,
@@ -596,6 +600,7 @@ impl Server<'_> {
                 if let Some(change) = params.content_changes.into_iter().last() {
                     self.buffers.insert(path.clone(), change.text);
                 }
+                self.last_edited = Some(path.clone());
                 self.project_of(&path)
             }
             DidSaveTextDocument::METHOD => {
@@ -792,7 +797,12 @@ impl Server<'_> {
             .filter(|(_, diagnostics)| !diagnostics.is_empty())
             .map(|(path, _)| path.clone())
             .collect();
-        for (path, diagnostics) in files {
+        // The file being edited first: its marks are what the user waits for.
+        let edited = self
+            .last_edited
+            .as_ref()
+            .and_then(|path| files.remove_entry(path));
+        for (path, diagnostics) in edited.into_iter().chain(files) {
             let Ok(uri) = Url::from_file_path(&path) else {
                 continue;
             };
