@@ -194,7 +194,7 @@ impl Dialect for Application {
     fn reopen(&self, files: Arc<dyn Files>, options: Options<()>) -> Opened<Application> {
         let mut opened = Application::load(&files, options);
         if let Some(application) = &mut opened.outcome.value {
-            application.cache = self.cache.clone();
+            application.cache = Some(self.cache.clone().unwrap_or_default());
         }
         opened
     }

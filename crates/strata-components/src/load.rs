@@ -127,9 +127,10 @@ pub struct Application {
     pub(crate) post_processor: Vec<PathBuf>,
     /// `spec.dataSources`, read.
     pub(crate) data_sources: Vec<crate::datasources::Declared>,
-    /// Component results kept between renders; shared with the
+    /// Component results kept between renders, when it will be reopened
+    /// ([`strata_dialect::Options::reopening`]); shared with the
     /// application reopened from this one.
-    pub(crate) cache: Arc<crate::cache::Cache>,
+    pub(crate) cache: Option<Arc<crate::cache::Cache>>,
 }
 
 /// Extensions that make a file a component, or part of one.
@@ -144,6 +145,7 @@ impl Application {
             limits,
             cancel,
             progress,
+            reopening,
             ..
         } = options;
         let mut db = SourceDb::new();
@@ -171,7 +173,7 @@ impl Application {
                 lib_paths,
                 post_processor,
                 data_sources,
-                cache: Arc::default(),
+                cache: reopening.then(Arc::default),
             }
         });
         let diagnostics = reader.diagnostics;

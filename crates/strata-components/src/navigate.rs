@@ -186,11 +186,15 @@ impl Application {
                 .collect();
             // Parsed once per text: the outline is made again after every
             // change, and most files did not change.
-            let found: Vec<Vec<Import>> = self.cache.imports(&texts, |unseen| {
+            let parse = |unseen: &[&str]| -> Vec<Vec<Import>> {
                 strata_jsonnet::on_evaluation_stack(|| {
                     unseen.iter().map(|text| imports(text)).collect()
                 })
-            });
+            };
+            let found = match &self.cache {
+                Some(cache) => cache.imports(&texts, parse),
+                None => parse(&texts),
+            };
             let mut next = Vec::new();
             for ((file, source), found) in round.iter().zip(sources).zip(found) {
                 for import in found {

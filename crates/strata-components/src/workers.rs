@@ -107,9 +107,9 @@ pub(crate) struct Job {
     pub(crate) format: StreamFormat,
     /// Told when each component's evaluation starts and ends.
     pub(crate) progress: strata_dialect::Progress,
-    /// The results kept between renders, and the fingerprint of this
-    /// render's inputs.
-    pub(crate) cache: Arc<Cache>,
+    /// The results kept between renders (for an application that will be
+    /// reopened), and the fingerprint of this render's inputs.
+    pub(crate) cache: Option<Arc<Cache>>,
     pub(crate) render_key: u64,
     /// The imports this render's evaluations make.
     pub(crate) imports: Arc<ImportLog>,
@@ -226,8 +226,8 @@ impl Job {
     fn evaluate(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
         let file = component.files().first().copied().unwrap_or(Path::new(""));
         let key = self.key(component);
-        if let Source::Jsonnet(_) = &component.source
-            && let Some(kept) = self.cache.get(&key, span, |file| self.hash(file))
+        if let (Source::Jsonnet(_), Some(cache)) = (&component.source, &self.cache)
+            && let Some(kept) = cache.get(&key, span, |file| self.hash(file))
         {
             return kept;
         }
@@ -245,9 +245,13 @@ impl Job {
         evaluated
     }
 
-    /// The thread's VM, made when first needed, noting its imports.
+    /// The thread's VM, made when first needed, noting its imports when
+    /// results are kept.
     fn machine<'v>(&self, vm: &'v mut Option<Vm>) -> &'v mut Vm {
-        vm.get_or_insert_with(|| Vm::recording(&self.setup, self.imports.clone()))
+        vm.get_or_insert_with(|| match &self.cache {
+            Some(_) => Vm::recording(&self.setup, self.imports.clone()),
+            None => Vm::new(&self.setup),
+        })
     }
 
     /// What `component`'s result depends on besides its files.
@@ -263,6 +267,9 @@ impl Job {
     /// of every file its evaluation read (and the post-processors'), when
     /// nothing it read is volatile.
     fn keep(&self, key: Key, file: &Path, span: Span, evaluated: &Evaluated) {
+        let Some(cache) = &self.cache else {
+            return;
+        };
         let mut roots = vec![file];
         roots.extend(self.post_processor.iter().map(PathBuf::as_path));
         let Some(read) = self.imports.reach(&roots) else {
@@ -276,7 +283,7 @@ impl Job {
             })
             .collect();
         if let Some(files) = files {
-            self.cache.put(key, files, span, evaluated);
+            cache.put(key, files, span, evaluated);
         }
     }
 

@@ -115,11 +115,13 @@ struct Evaluations(Arc<AtomicUsize>);
 impl Evaluations {
     fn options(&self) -> Options<()> {
         let count = self.0.clone();
-        Options::new(Limits::default(), ()).with_progress(Progress::new(move |step| {
-            if let Step::Started { .. } = step {
-                count.fetch_add(1, Ordering::Relaxed);
-            }
-        }))
+        Options::new(Limits::default(), ())
+            .for_reopening()
+            .with_progress(Progress::new(move |step| {
+                if let Step::Started { .. } = step {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            }))
     }
 
     fn take(&self) -> usize {

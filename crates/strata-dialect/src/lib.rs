@@ -92,6 +92,11 @@ pub struct Options<S> {
     /// evaluation) starts and ends, by the renders of the opened dialect.
     /// Nobody listens by default.
     pub progress: Progress,
+    /// Whether the dialect will be reopened after changes (an editor's
+    /// checks, [`Dialect::reopen`]): what a reopening can reuse is kept
+    /// (a copy of texts and results, paid only by such a caller). A
+    /// dialect reopened keeps it whatever this says.
+    pub reopening: bool,
 }
 
 impl<S> Options<S> {
@@ -102,6 +107,7 @@ impl<S> Options<S> {
             settings,
             cancel: Cancel::default(),
             progress: Progress::default(),
+            reopening: false,
         }
     }
 
@@ -112,6 +118,7 @@ impl<S> Options<S> {
             settings: settings(self.settings),
             cancel: self.cancel,
             progress: self.progress,
+            reopening: self.reopening,
         }
     }
 
@@ -126,6 +133,14 @@ impl<S> Options<S> {
     #[must_use]
     pub fn with_progress(mut self, progress: Progress) -> Options<S> {
         self.progress = progress;
+        self
+    }
+
+    /// These options for a dialect that will be reopened after changes:
+    /// what a reopening can reuse is kept ([`Options::reopening`]).
+    #[must_use]
+    pub fn for_reopening(mut self) -> Options<S> {
+        self.reopening = true;
         self
     }
 }

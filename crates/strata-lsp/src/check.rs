@@ -151,7 +151,9 @@ pub fn open(
             renders: false,
         };
     };
-    let options = Options::new(limits, project.target()).with_cancel(cancel.clone());
+    let options = Options::new(limits, project.target())
+        .with_cancel(cancel.clone())
+        .for_reopening();
     let opened = match previous {
         Some(previous) => previous.reopen(files, options),
         None => entry.open(files, options),
@@ -212,7 +214,8 @@ pub fn evaluate(
     };
     let options = Options::new(limits, project.target())
         .with_progress(progress)
-        .with_cancel(cancel.clone());
+        .with_cancel(cancel.clone())
+        .for_reopening();
     let Opened { sources, outcome } = match previous {
         Some(previous) => previous.reopen(files, options),
         None => entry.open(files, options),

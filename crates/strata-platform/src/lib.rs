@@ -231,6 +231,7 @@ impl Catalogue {
         let cancel = options.cancel.clone();
         let mut reader = load::Reader::new(fs, &mut db, options.limits);
         reader.previous = previous.map(|previous| &previous.memos);
+        reader.keep = options.reopening || previous.is_some();
         let (settings, mut strategies) = settings(&mut reader);
         for (pattern, strategy) in options.settings.strategies {
             if let Err(error) = strategies.register(&pattern, strategy) {

@@ -58,8 +58,10 @@ pub(crate) struct Reader<'a> {
     pub includes: Vec<strata_dialect::Reference>,
     /// What the catalogue opened before read of each file, to reuse.
     pub previous: Option<&'a FileMemos>,
-    /// What this reading read of each file, for the next to reuse.
+    /// What this reading read of each file, for the next to reuse, when
+    /// the catalogue will be reopened (`keep`).
     pub memos: FileMemos,
+    pub keep: bool,
     /// The files the includes of the file being expanded read.
     reading: Vec<PathBuf>,
 }
@@ -103,6 +105,7 @@ impl<'a> Reader<'a> {
             includes: Vec::new(),
             previous: None,
             memos: FileMemos::new(),
+            keep: false,
             reading: Vec::new(),
         }
     }
@@ -271,15 +274,18 @@ pub(crate) fn definitions(reader: &mut Reader<'_>) -> IndexMap<String, Definitio
             Entry::Parsed(documents, complete, expansion) => {
                 let found_in_file = named_blueprints(file, documents, complete);
                 let problems = parsing.remove(file).unwrap_or_default();
-                if let Some(memo) = pass.memo(
-                    reader,
-                    file,
-                    complete,
-                    expansion,
-                    problems,
-                    &found_in_file,
-                    &mut texts,
-                ) {
+                let memo = reader.keep.then(|| {
+                    pass.memo(
+                        reader,
+                        file,
+                        complete,
+                        expansion,
+                        problems,
+                        &found_in_file,
+                        &mut texts,
+                    )
+                });
+                if let Some(memo) = memo.flatten() {
                     reader.memos.insert(file.clone(), memo);
                 }
                 found_in_file
