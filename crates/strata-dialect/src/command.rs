@@ -163,7 +163,9 @@ impl Session {
     /// dialect as could be opened, errors or not: the caller decides
     /// whether to go on (and [`Session::has_errors`] says).
     pub fn open<D: Dialect>(&mut self, dir: &Path, settings: D::Settings) -> Option<D> {
-        let fs = match RootFs::new(dir) {
+        // One command is one pass over the tree: each folder's real path
+        // is looked up once.
+        let fs = match RootFs::for_one_pass(dir) {
             Ok(fs) => fs,
             Err(error) => {
                 let id = self.db.add(dir.display().to_string(), "");

@@ -380,8 +380,9 @@ impl RootFs {
         })
     }
 
-    /// As [`RootFs::new`], for one pass over the tree (a language server's
-    /// check): the real path of each folder is resolved once and kept, and
+    /// As [`RootFs::new`], for one pass over the tree (a command's run, a
+    /// language server's check): the real path of each folder is resolved
+    /// once and kept, and
     /// a file in it that is not a symbolic link is confined by that alone
     /// (one `lstat` instead of resolving every component of its path
     /// again). A link is resolved whole, as always. Kept for as long as
