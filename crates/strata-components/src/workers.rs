@@ -270,13 +270,16 @@ impl Job {
         let Some(cache) = &self.cache else {
             return;
         };
-        let mut roots = vec![file];
+        // Code given as a variable imports from no file: its imports are
+        // noted from the empty path, a root of every component.
+        let mut roots = vec![file, Path::new("")];
         roots.extend(self.post_processor.iter().map(PathBuf::as_path));
         let Some(read) = self.imports.reach(&roots) else {
             return;
         };
         let files: Option<Vec<(PathBuf, u64)>> = read
             .into_iter()
+            .filter(|file| !file.as_os_str().is_empty())
             .map(|file| {
                 let hash = self.hash(&file)?;
                 Some((file, hash))

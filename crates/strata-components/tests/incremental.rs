@@ -215,3 +215,37 @@ fn only_what_an_edit_reaches_is_evaluated_again() {
         .clone();
     assert_eq!(counts, [8, 0, 2, 8, 4]);
 }
+
+/// An external variable given as code that imports a file: a component
+/// reading it depends on that file, and is evaluated again when it changes.
+#[test]
+fn a_file_that_a_variable_s_code_imports_is_a_dependency() {
+    let mut texts = Texts::new();
+    texts.0.insert(
+        "components/api.jsonnet".to_owned(),
+        "{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'api'}, data: {size: std.toString(std.extVar('size'))}}\n".to_owned(),
+    );
+    texts
+        .0
+        .insert("lib/size.libsonnet".to_owned(), "1\n".to_owned());
+    let request = RenderRequest {
+        ext_vars: vec![(
+            "size".to_owned(),
+            strata_components::Input::Code("import 'lib/size.libsonnet'".to_owned()),
+        )],
+        ..RenderRequest::new("dev")
+    };
+    let rendered = |application: &Application, base: Arc<SourceDb>| {
+        let mut db = SourceDb::extending(base);
+        let objects = application.render(&request, &mut db).value;
+        objects.map(|objects| objects.text()).unwrap_or_default()
+    };
+    let evaluations = Evaluations::default();
+    let (first, base) = open(&texts, evaluations.options(), None);
+    assert!(rendered(&first, base).contains("size: \"1\""));
+    texts
+        .0
+        .insert("lib/size.libsonnet".to_owned(), "2\n".to_owned());
+    let (second, base) = open(&texts, evaluations.options(), Some(&first));
+    assert!(rendered(&second, base).contains("size: \"2\""));
+}

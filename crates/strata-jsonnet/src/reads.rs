@@ -3,7 +3,8 @@
 //!
 //! A [`Vm::recording`](crate::Vm::recording) notes every import it
 //! resolves (`import`, `importstr`, `importbin`) as an edge from the
-//! importing file to the imported one, and marks as *volatile* what no
+//! importing file to the imported one (from the empty path for code that
+//! is no file: an external variable's or a top-level argument's), and marks as *volatile* what no
 //! file's text decides: a `data://` source (a command's output), a
 //! `glob-import` (a folder's listing) and `expandHelmTemplate` (a
 //! process). A VM keeps the values of the files it imported, so a
