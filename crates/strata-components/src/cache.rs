@@ -8,7 +8,8 @@
 //! top-level arguments, and of the text of the files its evaluation read:
 //! its own file and everything it imports, transitively, as a recording VM
 //! notes them ([`strata_jsonnet::reads`]), the post-processors' files with
-//! theirs. A result is kept under the first two, with a fingerprint of
+//! theirs, and of the places an import looked at where no file was (one
+//! appearing there changes where the import leads). A result is kept under the first two, with a fingerprint of
 //! each file's text; a later render with the same inputs whose files
 //! still hash the same reuses it instead of evaluating. A result that read
 //! something no file decides (a data source, a glob, a Helm chart) is not
@@ -77,8 +78,9 @@ pub(crate) struct Key {
 
 #[derive(Debug)]
 struct Entry {
-    /// Each file read, with the hash of its text then.
-    files: Vec<(PathBuf, u64)>,
+    /// Each file read, with the hash of its text then (`None`: a place an
+    /// import looked at where no file was).
+    files: Vec<(PathBuf, Option<u64>)>,
     /// The source the result's spans point into (the component's file
     /// as that render registered it).
     source: SourceId,
@@ -126,10 +128,7 @@ impl Cache {
     ) -> Option<Evaluated> {
         let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = entries.by_key.get(key)?;
-        let unchanged = entry
-            .files
-            .iter()
-            .all(|(file, then)| hash(file) == Some(*then));
+        let unchanged = entry.files.iter().all(|(file, then)| hash(file) == *then);
         if !unchanged {
             return None;
         }
@@ -139,12 +138,12 @@ impl Cache {
         Some(evaluated)
     }
 
-    /// Keeps `evaluated`, made with `files` (each with its hash) for
-    /// `key`, its spans in `span`'s source.
+    /// Keeps `evaluated`, made with `files` (each with its hash, `None`
+    /// for no file there) for `key`, its spans in `span`'s source.
     pub(crate) fn put(
         &self,
         key: Key,
-        files: Vec<(PathBuf, u64)>,
+        files: Vec<(PathBuf, Option<u64>)>,
         span: Span,
         evaluated: &Evaluated,
     ) {

@@ -264,8 +264,9 @@ impl Job {
     }
 
     /// Keeps the result of the Jsonnet component `file` with the hashes
-    /// of every file its evaluation read (and the post-processors'), when
-    /// nothing it read is volatile.
+    /// of every file its evaluation read (and the post-processors'), and
+    /// the places its imports found nothing, when nothing it read is
+    /// volatile.
     fn keep(&self, key: Key, file: &Path, span: Span, evaluated: &Evaluated) {
         let Some(cache) = &self.cache else {
             return;
@@ -277,17 +278,15 @@ impl Job {
         let Some(read) = self.imports.reach(&roots) else {
             return;
         };
-        let files: Option<Vec<(PathBuf, u64)>> = read
+        let files: Vec<(PathBuf, Option<u64>)> = read
             .into_iter()
             .filter(|file| !file.as_os_str().is_empty())
             .map(|file| {
-                let hash = self.hash(&file)?;
-                Some((file, hash))
+                let hash = self.hash(&file);
+                (file, hash)
             })
             .collect();
-        if let Some(files) = files {
-            cache.put(key, files, span, evaluated);
-        }
+        cache.put(key, files, span, evaluated);
     }
 
     /// The hash of `file`'s text, read once per render (`None`: it cannot

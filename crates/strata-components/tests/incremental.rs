@@ -249,3 +249,40 @@ fn a_file_that_a_variable_s_code_imports_is_a_dependency() {
     let (second, base) = open(&texts, evaluations.options(), Some(&first));
     assert!(rendered(&second, base).contains("size: \"2\""));
 }
+
+/// A component whose import finds no file fails; once the file is there
+/// (beside it or in a library folder searched before the one that had
+/// it), the reopened application evaluates it again.
+#[test]
+fn a_file_appearing_where_an_import_looked_is_seen() {
+    let mut texts = Texts::new();
+    texts.0.insert(
+        "components/api.jsonnet".to_owned(),
+        "local n = import 'new.libsonnet';\n{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: n.name}}\n".to_owned(),
+    );
+    let evaluations = Evaluations::default();
+    let (first, base) = open(&texts, evaluations.options(), None);
+    let (said, objects) = outcome(&first, &base);
+    assert!(objects.is_none(), "{said:?}");
+    texts.0.insert(
+        "lib/new.libsonnet".to_owned(),
+        "{name: 'from-lib'}\n".to_owned(),
+    );
+    let (second, base) = open(&texts, evaluations.options(), Some(&first));
+    let (said, objects) = outcome(&second, &base);
+    assert!(
+        objects.is_some_and(|text| text.contains("from-lib")),
+        "{said:?}"
+    );
+    // Now one beside the component, looked at before the library folder.
+    texts.0.insert(
+        "components/new.libsonnet".to_owned(),
+        "{name: 'beside'}\n".to_owned(),
+    );
+    let (third, base) = open(&texts, evaluations.options(), Some(&second));
+    let (said, objects) = outcome(&third, &base);
+    assert!(
+        objects.is_some_and(|text| text.contains("beside")),
+        "{said:?}"
+    );
+}

@@ -2,9 +2,11 @@
 //! that keeps an evaluation's result knows which files it depends on.
 //!
 //! A [`Vm::recording`](crate::Vm::recording) notes every import it
-//! resolves (`import`, `importstr`, `importbin`) as an edge from the
-//! importing file to the imported one (from the empty path for code that
-//! is no file: an external variable's or a top-level argument's), and marks as *volatile* what no
+//! resolves (`import`, `importstr`, `importbin`) as edges from the
+//! importing file (the empty path for code that is no file: an external
+//! variable's or a top-level argument's) to every place it looked: those
+//! where no file was (a file appearing there would change where the import
+//! leads, or make a failed one succeed) and the file found, and marks as *volatile* what no
 //! file's text decides: a `data://` source (a command's output), a
 //! `glob-import` (a folder's listing) and `expandHelmTemplate` (a
 //! process). A VM keeps the values of the files it imported, so a
@@ -37,7 +39,8 @@ struct Imports {
 }
 
 impl ImportLog {
-    /// Notes that `from` imported the file `imported`.
+    /// Notes that `from` looked for an import at `imported` (a file, or
+    /// nothing there).
     pub(crate) fn file(&self, from: &Path, imported: &Path) {
         let mut edges = self.edges.lock().unwrap_or_else(PoisonError::into_inner);
         let imports = edges.entry(from.to_path_buf()).or_default();
@@ -57,9 +60,10 @@ impl ImportLog {
         self.helm.store(true, Ordering::Relaxed);
     }
 
-    /// Every file `roots` reach through the imports noted, the roots
-    /// included; `None` when one of them read something volatile (or a
-    /// Helm chart was expanded), so that no result reading it is kept.
+    /// Every path `roots` reach through the imports noted (files, and
+    /// places where none was), the roots included; `None` when one of them
+    /// read something volatile (or a Helm chart was expanded), so that no
+    /// result reading it is kept.
     #[must_use]
     pub fn reach(&self, roots: &[&Path]) -> Option<BTreeSet<PathBuf>> {
         if self.helm.load(Ordering::Relaxed) {

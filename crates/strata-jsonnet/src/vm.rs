@@ -356,6 +356,19 @@ pub fn resolve_import(
     from: &Path,
     path: &str,
 ) -> Result<Option<PathBuf>, strata_fs::FsError> {
+    resolve_import_looking(fs, lib_paths, from, path, |_| {})
+}
+
+/// [`resolve_import`], telling `looked_at` each place it looked, in order
+/// (those where nothing was, then the file found): what decides where the
+/// import leads.
+fn resolve_import_looking(
+    fs: &dyn Files,
+    lib_paths: &[PathBuf],
+    from: &Path,
+    path: &str,
+    mut looked_at: impl FnMut(&Path),
+) -> Result<Option<PathBuf>, strata_fs::FsError> {
     let candidates = std::iter::once(strata_fs::join(from, path)).chain(
         lib_paths
             .iter()
@@ -363,6 +376,7 @@ pub fn resolve_import(
     );
     for candidate in candidates {
         let candidate = candidate?;
+        looked_at(&candidate);
         if fs.is_file(&candidate) {
             return Ok(Some(candidate));
         }
@@ -431,13 +445,15 @@ impl ImportResolver for Resolver {
             }
             return Ok(SourcePath::new(data));
         }
-        match resolve_import(self.fs.as_ref(), &self.lib_paths, &here, path) {
-            Ok(Some(found)) => {
-                if let Some(log) = &self.log {
-                    log.file(&here, &found);
-                }
-                Ok(SourcePath::new(SourceFile::new(found)))
+        // Every place looked at is noted: a file appearing at one where
+        // nothing was changes where the import leads.
+        let looked_at = |candidate: &Path| {
+            if let Some(log) = &self.log {
+                log.file(&here, candidate);
             }
+        };
+        match resolve_import_looking(self.fs.as_ref(), &self.lib_paths, &here, path, looked_at) {
+            Ok(Some(found)) => Ok(SourcePath::new(SourceFile::new(found))),
             Ok(None) => Err(not_found().into()),
             Err(error) => Err(ErrorKind::RuntimeError(
                 format!("cannot import `{path}`: {error}").into(),
