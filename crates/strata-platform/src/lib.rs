@@ -561,7 +561,10 @@ impl Catalogue {
         cancel: &strata_dialect::Cancel,
     ) -> HashMap<String, Vec<Diagnostic>> {
         let unchanged = |name: &str| {
-            let previous = previous?;
+            // A check evaluates the tree's CEL: kept only with the same
+            // programs (the same CEL options).
+            let previous =
+                previous.filter(|previous| Arc::ptr_eq(&previous.programs, &self.programs))?;
             let (before, now) = (
                 &previous.resolved.get(name)?.node,
                 &self.resolved.get(name)?.node,

@@ -51,7 +51,7 @@ const FILES: &[(&str, &[&str])] = &[
     (
         "blueprints/c.yaml",
         &[
-            "name: c\nimage: c\n",
+            "name: c\nimage: c\nhostname: !cel \"env('HOME') == '' ? 'c' : 'c-home'\"\n",
             "name: c\nimage: c\nports: [x]\n",
             "- name: c\n  image: c\n- [not, a, mapping]\n",
         ],
