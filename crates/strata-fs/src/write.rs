@@ -53,6 +53,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_atomically_with_mode(path, bytes, None)
 }
 
+/// The folder `path` is written in: its parent, the working directory for
+/// a bare name.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    }
+}
+
 /// [`write_atomically`], the file given the permission bits `mode`
 /// (`0o640`) before it takes the target's name, when given.
 ///
@@ -68,10 +77,7 @@ pub fn write_atomically_with_mode(
         path: path.to_owned(),
         error,
     };
-    let folder = match path.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     fs::create_dir_all(folder).map_err(failed)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let temporary = folder.join(format!(
@@ -114,10 +120,7 @@ pub fn remove_stale_temporaries(path: &Path) -> Result<(), WriteError> {
         path: path.to_owned(),
         error,
     };
-    let folder = match path.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     let Some(name) = path.file_name().map(|name| name.to_string_lossy()) else {
         return Ok(());
     };
