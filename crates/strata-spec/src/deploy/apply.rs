@@ -344,6 +344,20 @@ impl Deployer<'_> {
         before: Option<&StateResource>,
         after: Option<&StateResource>,
     ) -> Result<Result<Option<StateResource>, String>, DeployError> {
+        self.recorded(name, action, before, after, Outcome::Done)
+    }
+
+    /// A change through its provider, recorded: the intent first, then
+    /// the outcome (`done` of the record after it, or the failure) with
+    /// the record, in one transaction; the provider's failure as `Err`.
+    fn recorded(
+        &self,
+        name: &str,
+        action: Action,
+        before: Option<&StateResource>,
+        after: Option<&StateResource>,
+        done: fn(Option<StateResource>) -> Outcome,
+    ) -> Result<Result<Option<StateResource>, String>, DeployError> {
         let intent = Intent {
             deploy: self.deploy.clone(),
             resource: name.to_owned(),
@@ -352,19 +366,12 @@ impl Deployer<'_> {
             after: after.cloned(),
         };
         let id = self.store.begin(self.instance, &intent)?;
-        let result = self.call(action, before, after);
-        match result {
-            Ok(record) => {
-                self.store
-                    .finish(self.instance, id, &Outcome::Done(record.clone()))?;
-                Ok(Ok(record))
-            }
-            Err(why) => {
-                self.store
-                    .finish(self.instance, id, &Outcome::Failed(why.clone()))?;
-                Ok(Err(why))
-            }
-        }
+        let (outcome, result) = match self.call(action, before, after) {
+            Ok(record) => (done(record.clone()), Ok(record)),
+            Err(why) => (Outcome::Failed(why.clone()), Err(why)),
+        };
+        self.store.finish(self.instance, id, &outcome)?;
+        Ok(result)
     }
 
     /// The provider call of a change; the record after it.
@@ -422,25 +429,9 @@ impl Deployer<'_> {
                 (Some(before), None) => (Action::Create, None, Some(before)),
                 (None, None) => continue,
             };
-            let intent = Intent {
-                deploy: self.deploy.clone(),
-                resource: name.clone(),
-                action: action_name(action).to_owned(),
-                before: undo_before.cloned(),
-                after: undo_after.cloned(),
-            };
-            let id = self.store.begin(self.instance, &intent)?;
-            match self.call(action, undo_before, undo_after) {
-                Ok(record) => {
-                    self.store
-                        .finish(self.instance, id, &Outcome::Reverted(record))?;
-                    report.reverted.push(step(name, action));
-                }
-                Err(why) => {
-                    self.store
-                        .finish(self.instance, id, &Outcome::Failed(why.clone()))?;
-                    report.unreverted.push((step(name, action), why));
-                }
+            match self.recorded(name, action, undo_before, undo_after, Outcome::Reverted)? {
+                Ok(_) => report.reverted.push(step(name, action)),
+                Err(why) => report.unreverted.push((step(name, action), why)),
             }
         }
         Ok(())
