@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use strata_jsonnet::imports::Import;
 use strata_syntax::{SourceId, Span};
@@ -62,7 +62,7 @@ const MAX_IMPORT_TEXTS: usize = 20_000;
 
 #[derive(Debug, Default)]
 struct Entries {
-    by_key: HashMap<Key, Entry>,
+    by_key: HashMap<Key, Arc<Entry>>,
     bytes: usize,
 }
 
@@ -126,15 +126,21 @@ impl Cache {
         span: Span,
         hash: impl Fn(&PathBuf) -> Option<u64>,
     ) -> Option<Evaluated> {
-        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        let entry = entries.by_key.get(key)?;
+        // Files are read outside the lock: the other workers look up theirs
+        // meanwhile.
+        let entry = self
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_key
+            .get(key)?
+            .clone();
         let unchanged = entry.files.iter().all(|(file, then)| hash(file) == *then);
         if !unchanged {
             return None;
         }
-        let (mut evaluated, from) = (entry.evaluated.clone(), entry.source);
-        drop(entries);
-        evaluated.move_spans(from, span.source);
+        let mut evaluated = entry.evaluated.clone();
+        evaluated.move_spans(entry.source, span.source);
         Some(evaluated)
     }
 
@@ -147,11 +153,7 @@ impl Cache {
         span: Span,
         evaluated: &Evaluated,
     ) {
-        let bytes: usize = evaluated
-            .objects
-            .iter()
-            .map(|object| object.text.len())
-            .sum();
+        let bytes = text_bytes(evaluated);
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         if entries.bytes + bytes > MAX_BYTES {
             *entries = Entries::default();
@@ -161,14 +163,18 @@ impl Cache {
             source: span.source,
             evaluated: evaluated.clone(),
         };
-        if let Some(replaced) = entries.by_key.insert(key, entry) {
-            entries.bytes -= replaced
-                .evaluated
-                .objects
-                .iter()
-                .map(|object| object.text.len())
-                .sum::<usize>();
+        if let Some(replaced) = entries.by_key.insert(key, Arc::new(entry)) {
+            entries.bytes -= text_bytes(&replaced.evaluated);
         }
         entries.bytes += bytes;
     }
+}
+
+/// The bytes of the objects' text a result holds.
+fn text_bytes(evaluated: &Evaluated) -> usize {
+    evaluated
+        .objects
+        .iter()
+        .map(|object| object.text.len())
+        .sum()
 }
