@@ -271,16 +271,13 @@ impl Job {
         let Some(cache) = &self.cache else {
             return;
         };
-        // Code given as a variable imports from no file: its imports are
-        // noted from the empty path, a root of every component.
-        let mut roots = vec![file, Path::new("")];
+        let mut roots = vec![file];
         roots.extend(self.post_processor.iter().map(PathBuf::as_path));
         let Some(read) = self.imports.reach(&roots) else {
             return;
         };
         let files: Vec<(PathBuf, Option<u64>)> = read
             .into_iter()
-            .filter(|file| !file.as_os_str().is_empty())
             .map(|file| {
                 let hash = self.hash(&file);
                 (file, hash)

@@ -61,9 +61,10 @@ impl ImportLog {
     }
 
     /// Every path `roots` reach through the imports noted (files, and
-    /// places where none was), the roots included; `None` when one of them
-    /// read something volatile (or a Helm chart was expanded), so that no
-    /// result reading it is kept.
+    /// places where none was), the roots included, and what code that is
+    /// no file imported (a variable's code, which any of them may read);
+    /// `None` when one of them read something volatile (or a Helm chart
+    /// was expanded), so that no result reading it is kept.
     #[must_use]
     pub fn reach(&self, roots: &[&Path]) -> Option<BTreeSet<PathBuf>> {
         if self.helm.load(Ordering::Relaxed) {
@@ -71,7 +72,8 @@ impl ImportLog {
         }
         let edges = self.edges.lock().unwrap_or_else(PoisonError::into_inner);
         let mut reached: BTreeSet<PathBuf> = BTreeSet::new();
-        let mut stack: Vec<&Path> = roots.to_vec();
+        let no_file = Path::new("");
+        let mut stack: Vec<&Path> = roots.iter().copied().chain([no_file]).collect();
         while let Some(file) = stack.pop() {
             if !reached.insert(file.to_path_buf()) {
                 continue;
@@ -83,6 +85,7 @@ impl ImportLog {
                 stack.extend(imports.files.iter().map(PathBuf::as_path));
             }
         }
+        reached.remove(no_file);
         Some(reached)
     }
 }
@@ -109,6 +112,14 @@ mod tests {
         assert_eq!(
             names,
             ["c.jsonnet", "lib/k.libsonnet", "lib/util.libsonnet"]
+        );
+        // What a variable's code imports is reached from every file.
+        log.file(Path::new(""), Path::new("lib/size.libsonnet"));
+        let reached = log.reach(&[Path::new("other.jsonnet")]).unwrap_or_default();
+        let names: Vec<&str> = reached.iter().filter_map(|path| path.to_str()).collect();
+        assert_eq!(
+            names,
+            ["lib/data.json", "lib/size.libsonnet", "other.jsonnet"]
         );
         log.volatile(Path::new("lib/util.libsonnet"));
         assert_eq!(log.reach(&[Path::new("c.jsonnet")]), None);
