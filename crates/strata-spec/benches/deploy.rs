@@ -33,7 +33,7 @@ use strata_spec::deploy::{
     CoreProvider, Deployer, PostgresStore, Provider, SqliteStore, StateStore,
 };
 use strata_spec::{Dialect as _, Options, RenderRequest, Settings, Spec};
-use strata_syntax::{Limits, SourceDb};
+use strata_syntax::Limits;
 
 /// The allocator of the `strata` binary, so that what is measured is what runs.
 #[global_allocator]
@@ -81,16 +81,9 @@ fn deploy_with(folder: &Path, store: &dyn StateStore, instance: &str) -> usize {
         deploy: "bench".to_owned(),
         rollback: true,
     };
-    let mut render = |deployed: &strata_spec::Deployed| {
-        let request = RenderRequest {
-            deployed: deployed.clone(),
-            ..RenderRequest::default()
-        };
-        let mut db = SourceDb::extending(opened.sources.clone());
-        let resolved = spec.render(&request, &mut db).value.ok_or("no render")?;
-        let graph = spec.graph(&resolved, &[]).value.ok_or("no graph")?;
-        Ok((resolved, graph))
-    };
+    let request = RenderRequest::default();
+    let mut render =
+        |deployed: &strata_spec::Deployed| spec.render_deployed(&request, deployed, &[]);
     let report = deployer.deploy(&mut render).expect("deployed");
     assert!(report.succeeded());
     report.applied.len()

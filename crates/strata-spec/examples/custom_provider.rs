@@ -28,7 +28,7 @@ use strata_spec::deploy::{
 };
 use strata_spec::{Dialect as _, Options, RenderRequest, Settings, Spec};
 use strata_subst::Value;
-use strata_syntax::{FieldPath, Limits, SourceDb};
+use strata_syntax::{FieldPath, Limits};
 
 /// Counters by id: what the "API" holds.
 #[derive(Default)]
@@ -103,7 +103,6 @@ fn main() {
     };
     let opened = Spec::open(files, Options::new(Limits::default(), settings));
     let spec = opened.outcome.value.expect("the blueprint opens");
-    let sources = opened.sources;
     let scratch = std::env::temp_dir().join(format!("strata-provider-{}", std::process::id()));
     let store = SqliteStore::open(&scratch.join("state.db")).expect("a store");
     let providers: Vec<Arc<dyn Provider>> =
@@ -117,16 +116,9 @@ fn main() {
     };
     // The render the deployer calls before each group: with the states
     // recorded so far.
-    let mut render = |deployed: &strata_spec::Deployed| {
-        let request = RenderRequest {
-            deployed: deployed.clone(),
-            ..RenderRequest::default()
-        };
-        let mut db = SourceDb::extending(sources.clone());
-        let resolved = spec.render(&request, &mut db).value.ok_or("no render")?;
-        let graph = spec.graph(&resolved, &[]).value.ok_or("no graph")?;
-        Ok((resolved, graph))
-    };
+    let request = RenderRequest::default();
+    let mut render =
+        |deployed: &strata_spec::Deployed| spec.render_deployed(&request, deployed, &[]);
     let report = deployer.deploy(&mut render).expect("deployed");
     assert!(report.succeeded());
     print!("{}", report.plan.to_text());

@@ -131,6 +131,35 @@ impl Spec {
             None => Outcome::failed(Vec::new()),
         }
     }
+
+    /// The render and graph a [`deploy::Deployer`] asks for between
+    /// groups ([`deploy::Render`]): `request` with what is `deployed`, its
+    /// links decided by `providers`; why not, as a message.
+    ///
+    /// # Errors
+    /// The blueprint no longer resolves with the states deployed, or its
+    /// links cannot be drawn.
+    pub fn render_deployed(
+        &self,
+        request: &RenderRequest,
+        deployed: &Deployed,
+        providers: &[Arc<dyn LinkProvider>],
+    ) -> Result<(ResolvedBlueprint, Graph), String> {
+        let request = RenderRequest {
+            deployed: deployed.clone(),
+            ..request.clone()
+        };
+        let mut db = SourceDb::extending(self.sources().clone());
+        let resolved = self
+            .render(&request, &mut db)
+            .value
+            .ok_or("the blueprint no longer resolves with the states deployed")?;
+        let graph = self
+            .graph(&resolved, providers)
+            .value
+            .ok_or("the blueprint's links cannot be drawn")?;
+        Ok((resolved, graph))
+    }
 }
 
 impl Graph {

@@ -11,7 +11,7 @@ use strata_spec::deploy::{
 };
 use strata_spec::{Deployed, Dialect, Options, RenderRequest, Settings, Spec};
 use strata_subst::Value;
-use strata_syntax::{Limits, SourceDb};
+use strata_syntax::Limits;
 
 /// `wiring` reads the link from `function` to `table`, which only a
 /// deploy makes.
@@ -56,7 +56,6 @@ fn a_spec_reading_a_link_deploys_once_both_ends_are() {
     };
     let opened = Spec::open(files, Options::new(Limits::default(), settings));
     let spec = opened.outcome.value.expect("the blueprint opens");
-    let sources = opened.sources;
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let store = SqliteStore::open(&scratch.path().join("state.db")).expect("a store");
     let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
@@ -68,16 +67,8 @@ fn a_spec_reading_a_link_deploys_once_both_ends_are() {
         deploy: "dev-1".to_owned(),
         rollback: true,
     };
-    let mut render = |deployed: &Deployed| {
-        let request = RenderRequest {
-            deployed: deployed.clone(),
-            ..RenderRequest::default()
-        };
-        let mut db = SourceDb::extending(sources.clone());
-        let resolved = spec.render(&request, &mut db).value.ok_or("no render")?;
-        let graph = spec.graph(&resolved, &links).value.ok_or("no graph")?;
-        Ok((resolved, graph))
-    };
+    let request = RenderRequest::default();
+    let mut render = |deployed: &Deployed| spec.render_deployed(&request, deployed, &links);
     let report = deployer.deploy(&mut render).expect("deployed");
     assert!(report.succeeded(), "{:?}", report.failed);
     let order: Vec<&str> = report

@@ -17,7 +17,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value as Json, json};
-use strata_dialect::{Dialect as _, Done, Expect, Session};
+use strata_dialect::{Done, Expect, Session};
 use strata_syntax::{Diagnostic, Span};
 
 use super::{ResolveArgs, prepare};
@@ -272,22 +272,7 @@ pub(super) fn deploy(mut session: Session, args: &DeployArgs) -> Done {
     };
     let providers = providers();
     let instance = args.store.instance.as_str();
-    let mut render = |deployed: &crate::Deployed| {
-        let request = crate::RenderRequest {
-            deployed: deployed.clone(),
-            ..request.clone()
-        };
-        let mut db = strata_syntax::SourceDb::extending(spec.sources().clone());
-        let resolved = spec
-            .render(&request, &mut db)
-            .value
-            .ok_or("the blueprint no longer resolves with the states deployed")?;
-        let graph = spec
-            .graph(&resolved, &[])
-            .value
-            .ok_or("the blueprint's links cannot be drawn")?;
-        Ok((resolved, graph))
-    };
+    let mut render = |deployed: &crate::Deployed| spec.render_deployed(&request, deployed, &[]);
     let deployer = Deployer {
         store: store.as_ref(),
         providers: &providers,
