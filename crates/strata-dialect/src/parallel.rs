@@ -5,9 +5,11 @@
 //! blueprint). [`map_ordered`] runs such a step on one scoped thread per
 //! core, each taking the next item as it finishes the last, and returns the
 //! results in the items' order: the outcome, diagnostics included, is the
-//! same bytes whatever the number of threads.
+//! same bytes whatever the number of threads. [`join`] runs two different
+//! independent steps at once.
 
 use std::num::NonZeroUsize;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The stack of the threads that load and render: deep enough that an
@@ -62,6 +64,45 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
     results.into_iter().map(|(_, result)| result).collect()
 }
 
+/// `first` and `second` run at once: `second` on a scoped thread with a
+/// [`WORKER_STACK_BYTES`] stack, unless this thread gets to it first (no
+/// thread could be had, or it has not started when `first` is done). For
+/// two independent steps of one pass.
+///
+/// # Panics
+///
+/// When `first` or `second` panics: the panic is the caller's, as if both
+/// had run inline.
+#[expect(
+    clippy::expect_used,
+    reason = "the slot holds `second` until exactly one of the two threads takes and runs it"
+)]
+pub fn join<A, B: Send>(first: impl FnOnce() -> A, second: impl FnOnce() -> B + Send) -> (A, B) {
+    let slot = Mutex::new(Some(second));
+    let take = || {
+        let task = slot.lock().ok()?.take();
+        task.map(|task| task())
+    };
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("strata-load".to_owned())
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn_scoped(scope, take)
+            .ok();
+        let a = first();
+        let here = take();
+        let there = worker.and_then(|worker| {
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        (
+            a,
+            here.or(there).expect("`second` ran on one of the threads"),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +114,15 @@ mod tests {
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
         assert!(map_ordered(&[] as &[u8], |_| 0).is_empty());
         assert_eq!(map_ordered(&[7], |n| n + 1), vec![8]);
+    }
+
+    #[test]
+    fn join_gives_both_results() {
+        let items: Vec<u64> = (0..1000).collect();
+        let (sum, squares) = join(
+            || items.iter().sum::<u64>(),
+            || items.iter().map(|n| n * n).sum::<u64>(),
+        );
+        assert_eq!((sum, squares), (499_500, 332_833_500));
     }
 }

@@ -23,6 +23,12 @@
 //! ```text
 //! cargo bench -p strata-spec --bench check -- --warm-up-time 1 --measurement-time 10
 //! ```
+//!
+//! `STRATA_SPEC_BENCH_INPUT=FILE` measures the blueprint in `FILE` instead
+//! (one written apart from this generator, `bench/spec_blueprint.py`), its
+//! plan against a deployment with the variable and value of
+//! `STRATA_SPEC_BENCH_PREVIOUS=NAME=VALUE` (default `environment=production`);
+//! `bench/spec_ratios.py` runs that and prints each group against `parse`.
 #![expect(
     clippy::expect_used,
     clippy::print_stderr,
@@ -54,8 +60,39 @@ fn open(files: &Arc<dyn Files>) -> Opened<Spec> {
     Spec::open(files.clone(), Options::new(Limits::default(), settings))
 }
 
+/// The blueprint measured, and the variable and value of the deployment
+/// its plan starts from: the generated one, or `STRATA_SPEC_BENCH_INPUT`'s.
+struct Input {
+    text: String,
+    previous: (String, String),
+    generated: bool,
+}
+
+fn input() -> Input {
+    let Some(path) = std::env::var_os("STRATA_SPEC_BENCH_INPUT") else {
+        let (variable, value) = blueprint::PREVIOUS;
+        return Input {
+            text: blueprint::generate(blueprint::Size::BENCH),
+            previous: (variable.to_owned(), value.to_owned()),
+            generated: true,
+        };
+    };
+    let previous = std::env::var("STRATA_SPEC_BENCH_PREVIOUS")
+        .unwrap_or_else(|_| "environment=production".to_owned());
+    let (variable, value) = previous
+        .split_once('=')
+        .expect("STRATA_SPEC_BENCH_PREVIOUS is NAME=VALUE");
+    Input {
+        text: std::fs::read_to_string(&path).expect("STRATA_SPEC_BENCH_INPUT is readable"),
+        previous: (variable.to_owned(), value.to_owned()),
+        generated: false,
+    }
+}
+
 fn benches(c: &mut Criterion) {
-    let text = blueprint::generate(blueprint::Size::BENCH);
+    let Input {
+        text, generated, ..
+    } = input();
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
 
     // Check the input once, so the numbers are about what they claim.
@@ -71,14 +108,16 @@ fn benches(c: &mut Criterion) {
     );
     let spec = opened.outcome.value.expect("a blueprint");
     let loaded = spec.loaded().expect("loaded");
-    assert_eq!(
-        loaded.blueprint.resources.len(),
-        blueprint::Size::BENCH.resources
-    );
-    assert_eq!(
-        loaded.blueprint.values.len(),
-        blueprint::Size::BENCH.values()
-    );
+    if generated {
+        assert_eq!(
+            loaded.blueprint.resources.len(),
+            blueprint::Size::BENCH.resources
+        );
+        assert_eq!(
+            loaded.blueprint.values.len(),
+            blueprint::Size::BENCH.values()
+        );
+    }
     eprintln!(
         "blueprint: {} variables, {} values, {} resources, {} references; {} bytes",
         loaded.blueprint.variables.len(),
@@ -138,9 +177,9 @@ fn benches(c: &mut Criterion) {
 }
 
 fn plan_bench(c: &mut Criterion) {
-    let text = blueprint::generate(blueprint::Size::BENCH);
+    let Input { text, previous, .. } = input();
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", &text));
-    let state = blueprint::previous_state(&text).expect("a state");
+    let state = blueprint::previous_state(&text, (&previous.0, &previous.1)).expect("a state");
     let request = RenderRequest::default();
     let staged = |files: &Arc<dyn Files>| {
         let opened = open(files);

@@ -46,7 +46,7 @@ fn main() -> ExitCode {
     let Some(state_path) = state_path else {
         return ExitCode::SUCCESS;
     };
-    let Some(state) = blueprint::previous_state(&text) else {
+    let Some(state) = blueprint::previous_state(&text, blueprint::PREVIOUS) else {
         eprintln!("error: the generated blueprint does not resolve");
         return ExitCode::FAILURE;
     };

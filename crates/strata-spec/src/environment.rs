@@ -22,9 +22,9 @@
 //!   computed from it withhold the values.
 //! - Every evaluation spends the render's [`Steps`].
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
 
 use indexmap::IndexMap;
 use strata_subst::{Accessor, Env, Failure, Lookup, Reference, Steps, Types, Value, evaluate};
@@ -44,9 +44,14 @@ pub struct Environment<'a> {
     now_unix: i64,
     steps: &'a Steps,
     secrets: Secrets,
-    values: RefCell<HashMap<String, Lookup>>,
-    resources: RefCell<HashMap<String, Lookup>>,
-    evaluating: RefCell<Vec<String>>,
+    // Shared by the threads that resolve resources at once: each memo is
+    // locked only to read or to record, never while evaluating (two
+    // threads may compute one entry, and record the same result).
+    values: Mutex<HashMap<String, Lookup>>,
+    resources: Mutex<HashMap<String, Lookup>>,
+    /// The values and resources being evaluated, each with the thread
+    /// evaluating it: a thread's own are its evaluation's chain.
+    evaluating: Mutex<Vec<(ThreadId, String)>>,
     /// The state fields of resources already deployed, by name.
     deployed: HashMap<String, Value>,
     /// The fields of links whose resources are deployed, by (from, to).
@@ -74,9 +79,9 @@ impl<'a> Environment<'a> {
             now_unix,
             steps,
             secrets: Secrets::default(),
-            values: RefCell::new(HashMap::new()),
-            resources: RefCell::new(HashMap::new()),
-            evaluating: RefCell::new(Vec::new()),
+            values: Mutex::default(),
+            resources: Mutex::default(),
+            evaluating: Mutex::default(),
             deployed: HashMap::new(),
             deployed_links: HashMap::new(),
         }
@@ -156,8 +161,8 @@ impl<'a> Environment<'a> {
     }
 
     fn value(&self, name: &str) -> Lookup {
-        if let Some(done) = self.values.borrow().get(name) {
-            return done.clone();
+        if let Some(done) = recorded(&self.values, name) {
+            return done;
         }
         let Some(definition) = self
             .blueprint
@@ -165,10 +170,9 @@ impl<'a> Environment<'a> {
         else {
             return Lookup::Missing(format!("there is no value `{name}`"));
         };
-        if self.evaluating.borrow().iter().any(|open| open == name) {
+        let Some(_open) = self.open(name) else {
             return Lookup::Missing(format!("`values.{name}` depends on itself"));
-        }
-        self.evaluating.borrow_mut().push(name.to_owned());
+        };
         let result = match evaluate_tree(&definition.value, self) {
             Ok(value) => Lookup::Shared(Arc::new(as_declared(value, definition.value_type.value))),
             Err(Failure::Pending(_)) => Lookup::Pending,
@@ -177,16 +181,13 @@ impl<'a> Environment<'a> {
                 error.message
             )),
         };
-        self.evaluating.borrow_mut().pop();
-        self.values
-            .borrow_mut()
-            .insert(name.to_owned(), result.clone());
+        record(&self.values, name, &result);
         result
     }
 
     fn resource(&self, name: &str) -> Lookup {
-        if let Some(done) = self.resources.borrow().get(name) {
-            return done.clone();
+        if let Some(done) = recorded(&self.resources, name) {
+            return done;
         }
         let Some(resource) = self
             .blueprint
@@ -194,10 +195,9 @@ impl<'a> Environment<'a> {
         else {
             return Lookup::Missing(format!("there is no resource `{name}`"));
         };
-        if self.evaluating.borrow().iter().any(|open| open == name) {
+        let Some(_open) = self.open(name) else {
             return Lookup::Missing(format!("`resources.{name}` depends on itself"));
-        }
-        self.evaluating.borrow_mut().push(name.to_owned());
+        };
         let found = match self.each_items(resource) {
             None => Lookup::Shared(Arc::new(resource_value(
                 resource,
@@ -223,11 +223,56 @@ impl<'a> Environment<'a> {
                 error.message
             )),
         };
-        self.evaluating.borrow_mut().pop();
-        self.resources
-            .borrow_mut()
-            .insert(name.to_owned(), found.clone());
+        record(&self.resources, name, &found);
         found
+    }
+
+    /// Notes that this thread evaluates `name` until the guard is dropped;
+    /// none when its evaluation is already open on this thread (`name`
+    /// depends on itself).
+    fn open(&self, name: &str) -> Option<Open<'_>> {
+        let thread = std::thread::current().id();
+        let mut evaluating = self.evaluating.lock().ok()?;
+        if evaluating
+            .iter()
+            .any(|(by, open)| *by == thread && open == name)
+        {
+            return None;
+        }
+        evaluating.push((thread, name.to_owned()));
+        Some(Open {
+            evaluating: &self.evaluating,
+            thread,
+        })
+    }
+}
+
+/// An evaluation open on a thread ([`Environment::open`]): closed, its
+/// entry removed, when dropped.
+struct Open<'e> {
+    evaluating: &'e Mutex<Vec<(ThreadId, String)>>,
+    thread: ThreadId,
+}
+
+impl Drop for Open<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut evaluating) = self.evaluating.lock()
+            && let Some(last) = evaluating.iter().rposition(|(by, _)| *by == self.thread)
+        {
+            evaluating.remove(last);
+        }
+    }
+}
+
+/// What `memo` recorded for `name`.
+fn recorded(memo: &Mutex<HashMap<String, Lookup>>, name: &str) -> Option<Lookup> {
+    memo.lock().ok()?.get(name).cloned()
+}
+
+/// Records `found` for `name` in `memo`.
+fn record(memo: &Mutex<HashMap<String, Lookup>>, name: &str, found: &Lookup) {
+    if let Ok(mut memo) = memo.lock() {
+        memo.insert(name.to_owned(), found.clone());
     }
 }
 

@@ -116,12 +116,28 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
 
 /// Checks a parsed blueprint document.
 pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
-    let placement = placement::check(root, db);
+    // The walks over the document as written run beside the model's
+    // building and checking, which need none of their findings.
+    let ((placement, structural), (blueprint, text_problems, (references, rules))) =
+        strata_dialect::join(
+            || {
+                let placement = placement::check(root, db);
+                (placement, DECODER.validate_masked(root, &masked(root)))
+            },
+            || {
+                let mut text_problems = Vec::new();
+                let blueprint = Builder {
+                    problems: &mut text_problems,
+                }
+                .blueprint(root);
+                let checked = validate(&blueprint, &defined(root), db);
+                (blueprint, text_problems, checked)
+            },
+        );
     // A forbidden `${..}` in a field the schema also constrains (an enum)
     // is reported once, as the placement problem.
     let placed: Vec<Span> = placement.iter().map(|(_, scalar)| *scalar).collect();
     let mut problems: Vec<Diagnostic> = placement.into_iter().map(|(problem, _)| problem).collect();
-    let structural = DECODER.validate_masked(root, &masked(root));
     // A node with a forbidden `${..}`, a wrong structure or a `${..}` that
     // does not parse is reported once: the rules do not report it again.
     let mut reported: Vec<Span> = placed.clone();
@@ -150,11 +166,6 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
         );
     }
     problems.extend(condition_shapes(root));
-    let mut text_problems = Vec::new();
-    let blueprint = Builder {
-        problems: &mut text_problems,
-    }
-    .blueprint(root);
     for (error, node) in text_problems {
         let text = node.as_str().unwrap_or_default();
         let mut problem = error.diagnostic(db, node.span, text);
@@ -164,7 +175,6 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
         problems.push(problem);
         reported.push(node.span);
     }
-    let (references, rules) = validate(&blueprint, &defined(root), db);
     problems.extend(
         rules
             .into_iter()

@@ -465,9 +465,7 @@ impl Builder<'_> {
             include: entries(root.get("include"))
                 .filter_map(|(name, span, node)| Some((name.clone(), self.include(span, node)?)))
                 .collect(),
-            resources: entries(root.get("resources"))
-                .filter_map(|(name, span, node)| Some((name.clone(), self.resource(span, node)?)))
-                .collect(),
+            resources: self.resources(root.get("resources")),
             datasources: entries(root.get("datasources"))
                 .filter_map(|(name, span, node)| Some((name.clone(), self.datasource(span, node)?)))
                 .collect(),
@@ -477,6 +475,30 @@ impl Builder<'_> {
             metadata: self
                 .optional_tree(root.get("metadata").filter(|node| node.as_map().is_some())),
         }
+    }
+
+    /// The resources of `node`, built on every core (most of a large
+    /// blueprint is its resources, each built alone), in their order, and
+    /// their problems in that order too.
+    fn resources(&mut self, node: Option<&Node>) -> IndexMap<String, Resource> {
+        let written: Vec<_> = entries(node).collect();
+        let built = strata_dialect::map_ordered(&written, |(name, span, node)| {
+            let mut problems = Vec::new();
+            let resource = Builder {
+                problems: &mut problems,
+            }
+            .resource(*span, node);
+            (
+                resource.map(|resource| ((*name).clone(), resource)),
+                problems,
+            )
+        });
+        let mut resources = IndexMap::with_capacity(built.len());
+        for (resource, problems) in built {
+            self.problems.extend(problems);
+            resources.extend(resource);
+        }
+        resources
     }
 
     fn value(&mut self, name_span: Span, node: &Node) -> Option<ValueDef> {

@@ -110,6 +110,10 @@ pub(crate) fn secret_elements(
     variables: &[&str],
     exports: &HashSet<(String, String)>,
 ) -> Secrets {
+    // Nothing reads a secret when nothing is one: no resource need be read.
+    if variables.is_empty() && exports.is_empty() && !blueprint.values.values().any(|v| v.secret) {
+        return Secrets::default();
+    }
     let mut secrets = Secrets {
         elements: variables
             .iter()

@@ -193,8 +193,14 @@ fn resources(out: &mut String, size: Size) {
     }
 }
 
-/// The state of a deployment of the blueprint with `env0=production`.
-pub(crate) fn previous_state(text: &str) -> Option<State> {
+/// The variable and the value [`previous_state`] deploys a generated
+/// blueprint with: every resource differs from the default render.
+pub(crate) const PREVIOUS: (&str, &str) = ("env0", "production");
+
+/// The state of a deployment of the blueprint `text` rendered with the
+/// variable `previous.0` set to `previous.1`.
+pub(crate) fn previous_state(text: &str, previous: (&str, &str)) -> Option<State> {
+    let (variable, value) = previous;
     let files: Arc<dyn Files> = Arc::new(MemoryFs::new().with("blueprint.yaml", text));
     let settings = Settings {
         path: PathBuf::from("blueprint.yaml"),
@@ -204,8 +210,8 @@ pub(crate) fn previous_state(text: &str) -> Option<State> {
     let spec = opened.outcome.value?;
     let mut db = SourceDb::extending(opened.sources);
     let given = Given {
-        name: "env0".to_owned(),
-        value: GivenValue::Text("production".to_owned()),
+        name: variable.to_owned(),
+        value: GivenValue::Text(value.to_owned()),
         span: Span::default(),
         name_span: Span::default(),
         origin: Origin::Flag,

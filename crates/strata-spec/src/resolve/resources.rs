@@ -12,7 +12,9 @@ use crate::model::Blueprint;
 use crate::secrets::Secrets;
 
 impl Resolver<'_> {
-    /// Every resource: `each` expanded, conditions decided.
+    /// Every resource: `each` expanded, conditions decided; on every core
+    /// (a resource reads others through `env`'s shared memo), each
+    /// resource's instances and problems gathered in the blueprint's order.
     pub(super) fn resources(
         &self,
         blueprint: &Blueprint,
@@ -21,69 +23,91 @@ impl Resolver<'_> {
         resolved: &mut ResolvedBlueprint,
         problems: &mut Vec<Diagnostic>,
     ) {
-        for (name, resource) in &blueprint.resources {
+        let written: Vec<_> = blueprint.resources.iter().collect();
+        let done = strata_dialect::map_ordered(&written, |(name, resource)| {
+            let mut instances = Vec::new();
+            let mut found = Vec::new();
+            self.instances(name, resource, env, secrets, &mut instances, &mut found);
+            (instances, found)
+        });
+        for (instances, found) in done {
+            resolved.resources.extend(instances);
+            problems.extend(found);
+        }
+    }
+
+    /// The instances of the resource `name` (one, or one per `each` item),
+    /// but those whose condition is false.
+    fn instances(
+        &self,
+        name: &str,
+        resource: &crate::model::Resource,
+        env: &Environment<'_>,
+        secrets: &Secrets,
+        instances: &mut Vec<(String, ResolvedResource)>,
+        problems: &mut Vec<Diagnostic>,
+    ) {
+        if self.steps.exhausted() {
+            return;
+        }
+        let path = FieldPath::root().key("resources").key(name);
+        let items = match env.each_items(resource) {
+            None => vec![None],
+            Some(Ok(items)) => items.into_iter().enumerate().map(Some).collect(),
+            Some(Err(Failure::Pending(what))) => {
+                let unexpanded = Instance::pending(env);
+                let mut pending =
+                    self.resource(name, resource, &path, &unexpanded, None, secrets, problems);
+                pending.pending = Some(format!("each: {what}"));
+                instances.push((name.to_owned(), pending));
+                return;
+            }
+            Some(Err(Failure::Error(error))) => {
+                if let Some(each) = &resource.each {
+                    problems.push(tree_error(&error, each, self.db, &path.key("each")));
+                }
+                return;
+            }
+        };
+        for item in items {
             if self.steps.exhausted() {
                 return;
             }
-            let path = FieldPath::root().key("resources").key(name);
-            let instances = match env.each_items(resource) {
-                None => vec![None],
-                Some(Ok(items)) => items.into_iter().enumerate().map(Some).collect(),
-                Some(Err(Failure::Pending(what))) => {
-                    let unexpanded = Instance::pending(env);
-                    let mut pending =
-                        self.resource(name, resource, &path, &unexpanded, None, secrets, problems);
-                    pending.pending = Some(format!("each: {what}"));
-                    resolved.resources.insert(name.clone(), pending);
-                    continue;
-                }
-                Some(Err(Failure::Error(error))) => {
-                    if let Some(each) = &resource.each {
-                        problems.push(tree_error(&error, each, self.db, &path.key("each")));
-                    }
-                    continue;
-                }
-            };
-            for instance in instances {
-                if self.steps.exhausted() {
-                    return;
-                }
-                let (instance_name, env): (String, Box<dyn Env + '_>) = match &instance {
-                    Some((index, elem)) => (
-                        format!("{name}_{index}"),
-                        Box::new(
-                            Instance::new(env, elem.clone(), *index)
-                                .with_secret_elem(secrets.each.contains(name)),
-                        ),
+            let (instance_name, env): (String, Box<dyn Env + '_>) = match &item {
+                Some((index, elem)) => (
+                    format!("{name}_{index}"),
+                    Box::new(
+                        Instance::new(env, elem.clone(), *index)
+                            .with_secret_elem(secrets.each.contains(name)),
                     ),
-                    None => (name.clone(), Box::new(EnvRef(env))),
-                };
-                let pending = match &resource.condition {
-                    None => None,
-                    Some(condition) => match condition_value(condition, env.as_ref()) {
-                        Ok(true) => None,
-                        Ok(false) => continue,
-                        Err((Failure::Pending(what), _)) => Some(format!("condition: {what}")),
-                        Err((Failure::Error(error), leaf)) => {
-                            let at = path.key("condition");
-                            problems.push(tree_error(&error, leaf, self.db, &at));
-                            continue;
-                        }
-                    },
-                };
-                let index = instance.as_ref().map(|(index, _)| *index);
-                let mut resolved_resource = self.resource(
-                    name,
-                    resource,
-                    &path,
-                    env.as_ref(),
-                    index,
-                    secrets,
-                    problems,
-                );
-                resolved_resource.pending = pending;
-                resolved.resources.insert(instance_name, resolved_resource);
-            }
+                ),
+                None => (name.to_owned(), Box::new(EnvRef(env))),
+            };
+            let pending = match &resource.condition {
+                None => None,
+                Some(condition) => match condition_value(condition, env.as_ref()) {
+                    Ok(true) => None,
+                    Ok(false) => continue,
+                    Err((Failure::Pending(what), _)) => Some(format!("condition: {what}")),
+                    Err((Failure::Error(error), leaf)) => {
+                        let at = path.key("condition");
+                        problems.push(tree_error(&error, leaf, self.db, &at));
+                        continue;
+                    }
+                },
+            };
+            let index = item.as_ref().map(|(index, _)| *index);
+            let mut resolved_resource = self.resource(
+                name,
+                resource,
+                &path,
+                env.as_ref(),
+                index,
+                secrets,
+                problems,
+            );
+            resolved_resource.pending = pending;
+            instances.push((instance_name, resolved_resource));
         }
     }
 

@@ -5,56 +5,76 @@ use strata_syntax::{Diagnostic, FieldPath};
 
 use super::{Checker, Element, Site};
 use crate::codes;
-use crate::model::Condition;
+use crate::model::{Condition, Resource};
 
 impl Checker<'_> {
+    /// Checks every resource, on every core (each is checked alone), the
+    /// references and problems gathered in the resources' order.
     pub(super) fn resources(&mut self) {
-        for (name, resource) in &self.blueprint.resources {
-            let owner = Element::Resource(name.clone());
-            let path = FieldPath::root().key("resources").key(name);
-            let each_resource = resource.each.is_some().then_some(resource);
-            let inside = Site {
-                owner: &owner,
-                each_resource,
-                in_each: false,
+        let (blueprint, defined, db) = (self.blueprint, self.defined, self.db);
+        let resources: Vec<_> = blueprint.resources.iter().collect();
+        let checked = strata_dialect::map_ordered(&resources, |(name, resource)| {
+            let mut checker = Checker {
+                blueprint,
+                defined,
+                db,
+                edges: Vec::new(),
+                problems: Vec::new(),
             };
-            if let Some(each) = &resource.each {
-                let each_site = Site {
-                    owner: &owner,
-                    each_resource: None,
-                    in_each: true,
-                };
-                let types = self.tree(each, &path.key("each"), each_site);
-                if let Some(types) = types
-                    && !types.meets(Types::ARRAY)
-                {
-                    let mut problem = Diagnostic::error(
-                        codes::EACH_TYPE,
-                        format!("`each` must give an array, it gives {types}"),
-                        each.span(),
-                    )
-                    .with_path(path.key("each"));
-                    if types.meets(Types::OBJECT) {
-                        problem = problem.with_help(
-                            "to iterate over a mapping, use `${vals(...)}` or `${keys(...)}`",
-                        );
-                    } else if types.meets(Types::STRING) {
-                        problem = problem.with_help(
+            checker.resource(name, resource);
+            (checker.edges, checker.problems)
+        });
+        for (edges, problems) in checked {
+            self.edges.extend(edges);
+            self.problems.extend(problems);
+        }
+    }
+
+    fn resource(&mut self, name: &str, resource: &Resource) {
+        let owner = Element::Resource(name.to_owned());
+        let path = FieldPath::root().key("resources").key(name);
+        let each_resource = resource.each.is_some().then_some(resource);
+        let inside = Site {
+            owner: &owner,
+            each_resource,
+            in_each: false,
+        };
+        if let Some(each) = &resource.each {
+            let each_site = Site {
+                owner: &owner,
+                each_resource: None,
+                in_each: true,
+            };
+            let types = self.tree(each, &path.key("each"), each_site);
+            if let Some(types) = types
+                && !types.meets(Types::ARRAY)
+            {
+                let mut problem = Diagnostic::error(
+                    codes::EACH_TYPE,
+                    format!("`each` must give an array, it gives {types}"),
+                    each.span(),
+                )
+                .with_path(path.key("each"));
+                if types.meets(Types::OBJECT) {
+                    problem = problem.with_help(
+                        "to iterate over a mapping, use `${vals(...)}` or `${keys(...)}`",
+                    );
+                } else if types.meets(Types::STRING) {
+                    problem = problem.with_help(
                             "to iterate over a delimited string, use `${split(..., \",\")}`; over a JSON array, `${jsondecode(...)}`",
                         );
-                    }
-                    self.problems.push(problem);
                 }
+                self.problems.push(problem);
             }
-            if let Some(description) = &resource.description {
-                self.tree(description, &path.key("description"), inside);
-            }
-            self.metadata(&resource.metadata, &path.key("metadata"), inside);
-            if let Some(condition) = &resource.condition {
-                self.condition(condition, &path.key("condition"), inside);
-            }
-            self.tree(&resource.spec, &path.key("spec"), inside);
         }
+        if let Some(description) = &resource.description {
+            self.tree(description, &path.key("description"), inside);
+        }
+        self.metadata(&resource.metadata, &path.key("metadata"), inside);
+        if let Some(condition) = &resource.condition {
+            self.condition(condition, &path.key("condition"), inside);
+        }
+        self.tree(&resource.spec, &path.key("spec"), inside);
     }
 
     pub(super) fn condition(&mut self, condition: &Condition, path: &FieldPath, site: Site<'_>) {
