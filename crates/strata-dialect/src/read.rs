@@ -278,13 +278,18 @@ impl<'a> Reader<'a> {
     }
 
     /// Every registered source of `sources` parsed as a file in `format`
-    /// and held to [`Expect::All`], in order, on every core
+    /// and held to `expect`, in order, on every core
     /// ([`map_ordered`](crate::map_ordered)).
     #[must_use]
-    pub fn parse_all(&self, sources: &[SourceId], format: Format) -> Vec<Outcome<Read>> {
+    pub fn parse_all(
+        &self,
+        sources: &[SourceId],
+        format: Format,
+        expect: Expect<'_>,
+    ) -> Vec<Outcome<Read>> {
         let (db, limits) = (&*self.db, &self.limits);
         crate::map_ordered(sources, |source| {
-            parse(db, *source, format, limits, Expect::All, Place::File)
+            parse(db, *source, format, limits, expect, Place::File)
         })
     }
 
@@ -750,7 +755,7 @@ mod tests {
         let mut reader = Reader::new(&fs, &mut db, Limits::default());
         let sources = reader.sources(&[PathBuf::from("a.yaml")]);
         let source = sources[0].value.expect("registered");
-        let mut all = reader.parse_all(&[source], Format::Yaml);
+        let mut all = reader.parse_all(&[source], Format::Yaml, Expect::All);
         let listed = all.remove(0).value.expect("read");
         let one = reader.expect(listed.clone(), Expect::One, Place::File);
         let all = reader.expect(listed, Expect::All, Place::File);

@@ -40,6 +40,7 @@ mod compose;
 mod config;
 mod graph;
 mod host;
+mod memo;
 mod model;
 mod navigate;
 
@@ -107,9 +108,12 @@ pub struct Project {
     windsor: Option<Node>,
     /// `blueprint.yaml`, decoded, unless it is invalid; an empty one when
     /// the template has none (named at render after the context).
-    blueprint: Option<(BlueprintFile, Node)>,
+    blueprint: Option<Arc<(BlueprintFile, Node)>>,
     /// The valid features, in name order.
-    features: Vec<Feature>,
+    features: Vec<Arc<Feature>>,
+    /// What opening decoded, for a reopening to reuse
+    /// ([`Options::reopening`](strata_dialect::Options::reopening)).
+    memo: Option<memo::Memo>,
     /// Whether the project has no `contexts/_template` (made before
     /// templates): each context's own `blueprint.yaml` is its blueprint.
     per_context: bool,
@@ -260,87 +264,18 @@ impl Dialect for Project {
     /// `contexts/_template`, decoded. No project when the template folder
     /// cannot be opened.
     fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Project> {
-        let mut db = SourceDb::new();
-        let mut diagnostics = Vec::new();
-        let limits = options.limits;
-        // A project made before templates (no `contexts/_template`) has a
-        // blueprint per context, read as written at render.
-        let (template, per_context) = match files.subtree(Path::new(TEMPLATE_DIR)) {
-            Ok(template) => (template, false),
-            Err(strata_fs::FsError::Io(_, error))
-                if error.kind() == std::io::ErrorKind::NotFound =>
-            {
-                let empty: Arc<dyn Files> = Arc::new(strata_fs::MemoryFs::new());
-                (empty, true)
-            }
-            Err(error) => {
-                let span = Reader::new(files.as_ref(), &mut db, limits)
-                    .placeholder(Path::new(TEMPLATE_DIR));
-                return Opened::new(db, Outcome::error(error.diagnostic(span)));
-            }
-        };
-        let windsor = Reader::new(files.as_ref(), &mut db, limits)
-            .read(
-                Path::new(config::WINDSOR_FILE),
-                Format::Yaml,
-                Expect::AtMostOne,
-                Place::File,
-            )
-            .report(&mut diagnostics)
-            .and_then(Read::into_document);
-        let mut reader = Reader::new(template.as_ref(), &mut db, limits);
-        let blueprint = if template.is_file(Path::new(BLUEPRINT_FILE)) {
-            read_blueprint(&mut reader, &mut diagnostics)
-        } else {
-            empty_blueprint(&mut diagnostics)
-        };
-        let features = read_features(&mut reader, &mut diagnostics);
-        let folder_contexts = folder_contexts(files.as_ref(), windsor.as_ref());
-        let defaults = template
-            .is_file(Path::new(config::SCHEMA_FILE))
-            .then(|| {
-                reader
-                    .read(
-                        Path::new(config::SCHEMA_FILE),
-                        Format::Yaml,
-                        Expect::AtMostOne,
-                        Place::File,
-                    )
-                    .report(&mut diagnostics)
-            })
-            .flatten()
-            .and_then(Read::into_document)
-            .and_then(|schema| config::schema_defaults(&schema));
-        let name = options.settings.project_name.unwrap_or_else(|| {
-            std::path::absolute(files.display(Path::new("")))
-                .ok()
-                .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_default()
-        });
-        Opened::freeze(db, |sources| {
-            let project = Project {
-                name,
-                root: files,
-                template,
-                limits,
-                progress: options.progress,
-                sources: sources.clone(),
-                windsor,
-                blueprint,
-                features,
-                folder_contexts,
-                per_context,
-                defaults,
-                complete: !diagnostics.iter().any(Diagnostic::is_error),
-            };
-            Outcome::new(Some(project), diagnostics)
-        })
+        Project::open_after(files, options, None)
+    }
+
+    /// As [`Dialect::open`], taking each template file whose text is
+    /// unchanged as this opening decoded it ([`memo`]).
+    fn reopen(&self, files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Project> {
+        Project::open_after(files, options, self.memo.as_ref())
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
         &self.sources
     }
-
     const CHECK_RENDERS: bool = true;
 
     /// Composes the blueprint of every context `windsor.yaml` names.
@@ -381,6 +316,107 @@ impl Dialect for Project {
 
     fn functions() -> Vec<strata_dialect::FunctionDoc> {
         navigate::functions()
+    }
+}
+
+impl Project {
+    /// Opens the project, reusing what `previous` decoded of files whose
+    /// text did not change.
+    fn open_after(
+        files: Arc<dyn Files>,
+        options: Options<Settings>,
+        previous: Option<&memo::Memo>,
+    ) -> Opened<Project> {
+        let mut db = SourceDb::new();
+        let mut diagnostics = Vec::new();
+        let limits = options.limits;
+        // A project made before templates (no `contexts/_template`) has a
+        // blueprint per context, read as written at render.
+        let (template, per_context) = match files.subtree(Path::new(TEMPLATE_DIR)) {
+            Ok(template) => (template, false),
+            Err(strata_fs::FsError::Io(_, error))
+                if error.kind() == std::io::ErrorKind::NotFound =>
+            {
+                let empty: Arc<dyn Files> = Arc::new(strata_fs::MemoryFs::new());
+                (empty, true)
+            }
+            Err(error) => {
+                let span = Reader::new(files.as_ref(), &mut db, limits)
+                    .placeholder(Path::new(TEMPLATE_DIR));
+                return Opened::new(db, Outcome::error(error.diagnostic(span)));
+            }
+        };
+        let windsor = Reader::new(files.as_ref(), &mut db, limits)
+            .read(
+                Path::new(config::WINDSOR_FILE),
+                Format::Yaml,
+                Expect::AtMostOne,
+                Place::File,
+            )
+            .report(&mut diagnostics)
+            .and_then(Read::into_document);
+        let mut reader = Reader::new(template.as_ref(), &mut db, limits);
+        let mut memo = memo::Memo::default();
+        let blueprint = if template.is_file(Path::new(BLUEPRINT_FILE)) {
+            let (mut read, decodes) = memo::read_decoded(
+                &mut reader,
+                &[PathBuf::from(BLUEPRINT_FILE)],
+                previous.map(|memo| &memo.blueprint),
+                |_, tree| BLUEPRINT.decode(&tree).map(|model| (model, tree)),
+                &mut diagnostics,
+            );
+            memo.blueprint = decodes;
+            read.pop().flatten()
+        } else {
+            empty_blueprint(&mut diagnostics).map(Arc::new)
+        };
+        let features = read_features(
+            &mut reader,
+            previous.map(|memo| &memo.features),
+            &mut memo.features,
+            &mut diagnostics,
+        );
+        let folder_contexts = folder_contexts(files.as_ref(), windsor.as_ref());
+        let defaults = template
+            .is_file(Path::new(config::SCHEMA_FILE))
+            .then(|| {
+                reader
+                    .read(
+                        Path::new(config::SCHEMA_FILE),
+                        Format::Yaml,
+                        Expect::AtMostOne,
+                        Place::File,
+                    )
+                    .report(&mut diagnostics)
+            })
+            .flatten()
+            .and_then(Read::into_document)
+            .and_then(|schema| config::schema_defaults(&schema));
+        let name = options.settings.project_name.unwrap_or_else(|| {
+            std::path::absolute(files.display(Path::new("")))
+                .ok()
+                .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        });
+        Opened::freeze(db, |sources| {
+            let project = Project {
+                name,
+                root: files,
+                template,
+                limits,
+                progress: options.progress,
+                sources: sources.clone(),
+                windsor,
+                blueprint,
+                features,
+                folder_contexts,
+                per_context,
+                defaults,
+                memo: (options.reopening || previous.is_some()).then_some(memo),
+                complete: !diagnostics.iter().any(Diagnostic::is_error),
+            };
+            Outcome::new(Some(project), diagnostics)
+        })
     }
 }
 
@@ -531,7 +567,7 @@ impl Project {
         if self.per_context {
             return self.context_blueprint(&request.context, &mut files, diagnostics);
         }
-        let (blueprint, blueprint_tree) = self.blueprint.as_ref()?;
+        let (blueprint, blueprint_tree) = &**self.blueprint.as_ref()?;
         if !self.complete || diagnostics.iter().any(Diagnostic::is_error) {
             return None;
         }
@@ -642,54 +678,36 @@ fn name_after_context(tree: &mut Node, context: &str) {
 }
 
 /// `blueprint.yaml`, decoded.
-fn read_blueprint(
-    reader: &mut Reader<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(BlueprintFile, Node)> {
-    let tree = reader
-        .read(
-            Path::new(BLUEPRINT_FILE),
-            Format::Yaml,
-            Expect::AtMostOne,
-            Place::File,
-        )
-        .report(diagnostics)?
-        .into_document()?;
-    let model = BLUEPRINT
-        .decode(&tree)
-        .map_err(|problems| diagnostics.extend(problems))
-        .ok()?;
-    Some((model, tree))
-}
-
 /// Every valid feature file below `features/`, in name order; two of one
 /// name are reported.
-fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Feature> {
+fn read_features(
+    reader: &mut Reader<'_>,
+    previous: Option<&memo::Decodes<Feature>>,
+    decodes: &mut memo::Decodes<Feature>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Arc<Feature>> {
     let Some(files) = reader
         .list(&["yaml"], Listed::Folder(Path::new("features")))
         .report(diagnostics)
     else {
         return Vec::new();
     };
-    let mut features: Vec<Feature> = Vec::new();
-    for path in files
+    let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|path| path.starts_with("features"))
-    {
-        let Some(tree) = reader
-            .read(&path, Format::Yaml, Expect::AtMostOne, Place::File)
-            .report(diagnostics)
-            .and_then(Read::into_document)
-        else {
-            continue;
-        };
-        match FEATURE.decode(&tree) {
-            Ok(model) => features.push(Feature { path, model, tree }),
-            Err(problems) => diagnostics.extend(problems),
-        }
-    }
+        .collect();
+    let decode = |path: &Path, tree: Node| {
+        FEATURE.decode(&tree).map(|model| Feature {
+            path: path.to_owned(),
+            model,
+            tree,
+        })
+    };
+    let (read, kept) = memo::read_decoded(reader, &files, previous, decode, diagnostics);
+    *decodes = kept;
+    let mut features: Vec<Arc<Feature>> = read.into_iter().flatten().collect();
     features.sort_by(|a, b| a.model.metadata.name.cmp(&b.model.metadata.name));
-    let name_span = |feature: &Feature| {
+    let name_span = |feature: &Arc<Feature>| {
         feature
             .tree
             .at(&[
@@ -698,7 +716,7 @@ fn read_features(reader: &mut Reader<'_>, diagnostics: &mut Vec<Diagnostic>) -> 
             ])
             .map_or(feature.tree.span, |name| name.span)
     };
-    let mut first: HashMap<&str, &Feature> = HashMap::new();
+    let mut first: HashMap<&str, &Arc<Feature>> = HashMap::new();
     for feature in &features {
         let name = feature.model.metadata.name.as_str();
         if let Some(earlier) = first.insert(name, feature) {

@@ -92,7 +92,7 @@ impl Project {
         let trees: Vec<&Node> = self
             .blueprint
             .iter()
-            .map(|(_, tree)| tree)
+            .map(|blueprint| &blueprint.1)
             .chain(self.features.iter().map(|feature| &feature.tree))
             .collect();
         for feature in &self.features {
@@ -181,7 +181,7 @@ impl Project {
                 .map(|key| entry.get(key).and_then(Node::as_str).map(str::to_owned))
                 .collect()
         };
-        let base = self.blueprint.as_ref().and_then(|(_, tree)| {
+        let base = self.blueprint.as_deref().and_then(|(_, tree)| {
             tree.items(section)
                 .iter()
                 .find(|base| identity(base) == identity(entry))

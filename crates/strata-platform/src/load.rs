@@ -409,9 +409,10 @@ fn parse_changed(
             return (parsed, targets);
         }
         let ids: Vec<SourceId> = batch.iter().map(|(_, source)| *source).collect();
-        for ((file, _), read) in batch
-            .into_iter()
-            .zip(reader.files.parse_all(&ids, Format::Yaml))
+        for ((file, _), read) in
+            batch
+                .into_iter()
+                .zip(reader.files.parse_all(&ids, Format::Yaml, Expect::All))
         {
             if let Some(read) = &read.value {
                 include_targets(file, read, &mut targets);
