@@ -149,6 +149,38 @@ fn entries(tree: &Node, section: Section) -> &[Node] {
     tree.items(section.key())
 }
 
+/// What composing one feature in one render gave before merging
+/// ([`Composer::compose_feature`]).
+pub(crate) struct Composition {
+    /// Whether its `when` holds (`None`: it failed).
+    pub(crate) applies: Option<bool>,
+    /// What evaluating its `when` found.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Its entries of each of [`Section::ALL`], evaluated, when it applies.
+    pub(crate) sections: [Vec<Evaluated>; 2],
+}
+
+/// One entry of a file, evaluated ([`Composer::evaluate`]).
+#[derive(Clone)]
+pub(crate) struct Evaluated {
+    /// What evaluating it found (or its being given twice), in order.
+    diagnostics: Vec<Diagnostic>,
+    fate: Fate,
+}
+
+/// What an entry of a file came to.
+#[derive(Clone)]
+enum Fate {
+    /// Given twice in the blueprint: refused.
+    Repeated,
+    /// Its `when` is false.
+    Skipped,
+    /// Its `when` or a `${..}` failed.
+    Failed,
+    /// Its tree, `${..}` evaluated, to merge.
+    Ready(Node),
+}
+
 /// An entry of the composition: its identity (the first entry's, kept by
 /// merges, which match on it) and its merged tree.
 pub(crate) struct Composed {
@@ -234,48 +266,128 @@ impl<'a> Composer<'a> {
     /// `when`s gathers what each gives); in the blueprint, an error.
     pub(crate) fn apply(
         &mut self,
-        candidates: Vec<Candidate<'_>>,
+        candidates: &[Candidate<'_>],
         section: Section,
         layer: LayerId,
         host: &dyn Host,
         repeats: Repeats,
     ) {
+        let evaluated = self.evaluate(candidates, section, layer, host, repeats);
+        self.merge(candidates, evaluated, section);
+    }
+
+    /// Each entry of `section` of a file evaluated: its `when`, then its
+    /// `${..}`, its nodes stamped with `layer`; what it gives depends only
+    /// on the file, the values, what the host reads and `layer`, not on
+    /// the composition so far.
+    pub(crate) fn evaluate(
+        &mut self,
+        candidates: &[Candidate<'_>],
+        section: Section,
+        layer: LayerId,
+        host: &dyn Host,
+        repeats: Repeats,
+    ) -> Vec<Evaluated> {
         let mut in_file: HashMap<(&str, &str), Span> = HashMap::new();
-        for candidate in candidates {
-            let entry = candidate.node;
-            let id = candidate.id.to_owned();
-            let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
-            if let Some(first) = in_file.insert(candidate.identity, key_span)
-                && repeats == Repeats::Refused
-            {
-                self.diagnostics.push(
-                    Diagnostic::error(
+        candidates
+            .iter()
+            .map(|candidate| {
+                let entry = candidate.node;
+                let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
+                if let Some(first) = in_file.insert(candidate.identity, key_span)
+                    && repeats == Repeats::Refused
+                {
+                    let id = candidate.id;
+                    let given_twice = Diagnostic::error(
                         codes::DUPLICATE_ENTRY,
                         format!("`{id}` is given twice in `{}` of this file", section.key()),
                         key_span,
                     )
-                    .with_secondary(first, "first given here"),
-                );
-                continue;
-            }
-            match self.when(candidate.when, entry.get("when"), host) {
-                Some(true) => {}
-                Some(false) => {
+                    .with_secondary(first, "first given here");
+                    return Evaluated {
+                        diagnostics: vec![given_twice],
+                        fate: Fate::Repeated,
+                    };
+                }
+                let (fate, diagnostics) = self.collecting(|composer| {
+                    match composer.when(candidate.when, entry.get("when"), host) {
+                        Some(true) => {}
+                        Some(false) => return Fate::Skipped,
+                        None => return Fate::Failed,
+                    }
+                    let mut node = entry.clone();
+                    strip_composition_keys(&mut node);
+                    node.stamp_layer(layer);
+                    if composer.prepare(&mut node, section, host) {
+                        Fate::Ready(node)
+                    } else {
+                        Fate::Failed
+                    }
+                });
+                Evaluated { diagnostics, fate }
+            })
+            .collect()
+    }
+
+    /// A feature composed with the values in `layer`: its `when`, and when
+    /// it holds, its entries evaluated (not yet merged).
+    pub(crate) fn compose_feature(
+        &mut self,
+        feature: &crate::Feature,
+        layer: LayerId,
+        host: &dyn Host,
+    ) -> Composition {
+        let (applies, diagnostics) = self.collecting(|composer| {
+            composer.when(feature.model.when.as_ref(), feature.tree.get("when"), host)
+        });
+        let sections = if applies == Some(true) {
+            Section::ALL.map(|section| {
+                let candidates = Candidate::of_feature(&feature.model, &feature.tree, section);
+                self.evaluate(&candidates, section, layer, host, Repeats::Applied)
+            })
+        } else {
+            Default::default()
+        };
+        Composition {
+            applies,
+            diagnostics,
+            sections,
+        }
+    }
+
+    /// `work`'s result, and the problems it found (not added to the
+    /// composition's).
+    fn collecting<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> (R, Vec<Diagnostic>) {
+        let before = std::mem::take(&mut self.diagnostics);
+        let result = work(self);
+        (result, std::mem::replace(&mut self.diagnostics, before))
+    }
+
+    /// Each evaluated entry of `section` (of `candidates`, in order) merged
+    /// into the composition by its strategy, its problems reported.
+    pub(crate) fn merge(
+        &mut self,
+        candidates: &[Candidate<'_>],
+        evaluated: Vec<Evaluated>,
+        section: Section,
+    ) {
+        for (candidate, evaluated) in candidates.iter().zip(evaluated) {
+            self.diagnostics.extend(evaluated.diagnostics);
+            let id = candidate.id.to_owned();
+            let node = match evaluated.fate {
+                Fate::Repeated => continue,
+                Fate::Skipped => {
                     self.left_out.skipped.insert((section, id));
                     continue;
                 }
-                None => {
+                Fate::Failed => {
                     self.left_out.failed.insert((section, id));
                     continue;
                 }
-            }
-            let mut node = entry.clone();
-            strip_composition_keys(&mut node);
-            node.stamp_layer(layer);
-            if !self.prepare(&mut node, section, host) {
-                self.left_out.failed.insert((section, id));
-                continue;
-            }
+                Fate::Ready(node) => node,
+            };
+            let entry = candidate.node;
+            let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
             let list = match section {
                 Section::Terraform => &mut self.terraform,
                 Section::Kustomize => &mut self.kustomize,

@@ -58,6 +58,9 @@ pub(crate) struct Template<'a> {
     evaluated: RefCell<HashMap<PathBuf, Result<Node, HostError>>>,
     jsonnet: Jsonnet,
     refused: Cell<bool>,
+    /// Whether an expression called `jsonnet()` or `file()` since
+    /// [`Template::take_reads`] last asked.
+    reads: Cell<bool>,
 }
 
 impl<'a> Template<'a> {
@@ -88,12 +91,19 @@ impl<'a> Template<'a> {
             evaluated: RefCell::new(HashMap::new()),
             jsonnet,
             refused: Cell::new(false),
+            reads: Cell::new(false),
         }
     }
 
     /// Whether an expression called `jsonnet()` where it is not evaluated.
     pub(crate) fn refused(&self) -> bool {
         self.refused.get()
+    }
+
+    /// Whether an expression called `jsonnet()` or `file()` since the
+    /// last time this was asked: what it gave then depends on files.
+    pub(crate) fn take_reads(&self) -> bool {
+        self.reads.replace(false)
     }
 
     /// The host for expressions written in the feature file `from`
@@ -178,11 +188,13 @@ pub(crate) struct FileHost<'t, 'a> {
 
 impl Host for FileHost<'_, '_> {
     fn jsonnet(&self, path: &str) -> Result<Node, HostError> {
+        self.template.reads.set(true);
         let resolved = resolve(self.from, path)?;
         self.template.jsonnet(&resolved)
     }
 
     fn file(&self, path: &str) -> Result<String, HostError> {
+        self.template.reads.set(true);
         let resolved = resolve(self.from, path)?;
         self.template
             .fs

@@ -114,6 +114,9 @@ pub struct Project {
     /// What opening decoded, for a reopening to reuse
     /// ([`Options::reopening`](strata_dialect::Options::reopening)).
     memo: Option<memo::Memo>,
+    /// The features' compositions, shared with the projects reopened from
+    /// this one (when it is to be reopened).
+    compositions: Option<Arc<memo::Compositions>>,
     /// Whether the project has no `contexts/_template` (made before
     /// templates): each context's own `blueprint.yaml` is its blueprint.
     per_context: bool,
@@ -270,7 +273,7 @@ impl Dialect for Project {
     /// As [`Dialect::open`], taking each template file whose text is
     /// unchanged as this opening decoded it ([`memo`]).
     fn reopen(&self, files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Project> {
-        Project::open_after(files, options, self.memo.as_ref())
+        Project::open_after(files, options, Some(self))
     }
 
     fn sources(&self) -> &Arc<SourceDb> {
@@ -325,7 +328,7 @@ impl Project {
     fn open_after(
         files: Arc<dyn Files>,
         options: Options<Settings>,
-        previous: Option<&memo::Memo>,
+        previous: Option<&Project>,
     ) -> Opened<Project> {
         let mut db = SourceDb::new();
         let mut diagnostics = Vec::new();
@@ -357,22 +360,15 @@ impl Project {
             .and_then(Read::into_document);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
         let mut memo = memo::Memo::default();
+        let earlier = previous.and_then(|previous| previous.memo.as_ref());
         let blueprint = if template.is_file(Path::new(BLUEPRINT_FILE)) {
-            let (mut read, decodes) = memo::read_decoded(
-                &mut reader,
-                &[PathBuf::from(BLUEPRINT_FILE)],
-                previous.map(|memo| &memo.blueprint),
-                |_, tree| BLUEPRINT.decode(&tree).map(|model| (model, tree)),
-                &mut diagnostics,
-            );
-            memo.blueprint = decodes;
-            read.pop().flatten()
+            read_blueprint(&mut reader, earlier, &mut memo, &mut diagnostics)
         } else {
             empty_blueprint(&mut diagnostics).map(Arc::new)
         };
         let features = read_features(
             &mut reader,
-            previous.map(|memo| &memo.features),
+            earlier.map(|memo| &memo.features),
             &mut memo.features,
             &mut diagnostics,
         );
@@ -398,6 +394,14 @@ impl Project {
                 .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_default()
         });
+        let kept = options.reopening || previous.is_some();
+        let compositions = kept.then(|| {
+            let compositions = previous
+                .and_then(|previous| previous.compositions.clone())
+                .unwrap_or_default();
+            compositions.keep_only(&features);
+            compositions
+        });
         Opened::freeze(db, |sources| {
             let project = Project {
                 name,
@@ -412,7 +416,8 @@ impl Project {
                 folder_contexts,
                 per_context,
                 defaults,
-                memo: (options.reopening || previous.is_some()).then_some(memo),
+                memo: kept.then_some(memo),
+                compositions,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };
             Outcome::new(Some(project), diagnostics)
@@ -578,21 +583,38 @@ impl Project {
         let mut composer = Composer::new(&shared, &values);
         let mut layers = vec!["blueprint".to_owned()];
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
-        for section in [Section::Terraform, Section::Kustomize] {
+        for section in Section::ALL {
             let candidates = Candidate::of_blueprint(blueprint, blueprint_tree, section);
-            composer.apply(candidates, section, LayerId(0), &host, Repeats::Refused);
+            composer.apply(&candidates, section, LayerId(0), &host, Repeats::Refused);
         }
+        let values_key = self
+            .compositions
+            .as_ref()
+            .map(|_| memo::values_key(&values));
         for feature in &self.features {
             let host = template.for_file(&feature.path);
-            let when = feature.model.when.as_ref();
-            if composer.when(when, feature.tree.get("when"), &host) != Some(true) {
+            let layer = LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX));
+            let mut compose = || {
+                template.take_reads();
+                let composition = composer.compose_feature(feature, layer, &host);
+                (composition, template.take_reads())
+            };
+            let composition = match (&self.compositions, values_key) {
+                (Some(kept), Some(values)) => {
+                    kept.composed(feature, &request.context, layer, values, compose)
+                }
+                _ => Arc::new(compose().0),
+            };
+            composer
+                .diagnostics
+                .extend(composition.diagnostics.iter().cloned());
+            if composition.applies != Some(true) {
                 continue;
             }
-            let layer = LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX));
             layers.push(feature.model.metadata.name.clone());
-            for section in [Section::Terraform, Section::Kustomize] {
+            for (section, evaluated) in Section::ALL.into_iter().zip(&composition.sections) {
                 let candidates = Candidate::of_feature(&feature.model, &feature.tree, section);
-                composer.apply(candidates, section, layer, &host, Repeats::Applied);
+                composer.merge(&candidates, evaluated.clone(), section);
             }
         }
         composer.remove();
@@ -678,6 +700,25 @@ fn name_after_context(tree: &mut Node, context: &str) {
 }
 
 /// `blueprint.yaml`, decoded.
+/// `blueprint.yaml`, decoded (as `previous` decoded it when its text is
+/// unchanged); what was decoded is noted in `memo`.
+fn read_blueprint(
+    reader: &mut Reader<'_>,
+    previous: Option<&memo::Memo>,
+    memo: &mut memo::Memo,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Arc<(BlueprintFile, Node)>> {
+    let (mut read, decodes) = memo::read_decoded(
+        reader,
+        &[PathBuf::from(BLUEPRINT_FILE)],
+        previous.map(|memo| &memo.blueprint),
+        |_, tree| BLUEPRINT.decode(&tree).map(|model| (model, tree)),
+        diagnostics,
+    );
+    memo.blueprint = decodes;
+    read.pop().flatten()
+}
+
 /// Every valid feature file below `features/`, in name order; two of one
 /// name are reported.
 fn read_features(

@@ -8,13 +8,26 @@
 //! so each source is where a fresh opening puts it and every span the
 //! kept values hold still points at the same text. The result is the same
 //! as a fresh opening's.
+//!
+//! A feature's composition in a render (its `when`, its entries' `when`s
+//! and `${..}` evaluated, before merging) depends only on its file, the
+//! context's values, what `jsonnet()` and `file()` read, and the layer it
+//! gets. A reopened project keeps, per feature whose decoded form it took
+//! unchanged and per context, the last composition made without reading
+//! any file, and uses it again while the values and the layer are the
+//! same ([`Compositions`]); an edit recomposes only the features it can
+//! change.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use strata_dialect::{Expect, Read, Reader};
-use strata_syntax::{Diagnostic, Format, Node, SourceId};
+use strata_syntax::{Diagnostic, Format, LayerId, Node, SourceId};
+
+use crate::Feature;
+use crate::compose::Composition;
 
 /// What reading and decoding one template file gave.
 pub(crate) struct Decoded<T> {
@@ -105,4 +118,100 @@ pub(crate) fn read_decoded<T>(
         this_reading.insert(path.clone(), decoded);
     }
     (values, this_reading)
+}
+
+/// The features' compositions, kept between reopenings of one project
+/// (shared by each reopened project), one per feature and context.
+#[derive(Default)]
+pub(crate) struct Compositions {
+    kept: Mutex<HashMap<(Same, String), Kept>>,
+}
+
+/// A feature's decoded form, equal only to itself: an opening that took a
+/// file unchanged shares the form the opening before decoded.
+#[derive(Clone)]
+struct Same(Arc<Feature>);
+
+impl PartialEq for Same {
+    fn eq(&self, other: &Same) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Same {}
+
+impl std::hash::Hash for Same {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::ptr::hash(Arc::as_ptr(&self.0), state);
+    }
+}
+
+/// A feature's composition in a context, with what it was made from.
+struct Kept {
+    layer: LayerId,
+    /// [`values_key`] of the values it saw.
+    values: u64,
+    composition: Arc<Composition>,
+}
+
+impl Compositions {
+    /// Forgets the compositions of features `features` no longer holds.
+    pub(crate) fn keep_only(&self, features: &[Arc<Feature>]) {
+        let current: HashSet<Same> = features.iter().cloned().map(Same).collect();
+        if let Ok(mut kept) = self.kept.lock() {
+            kept.retain(|(feature, _), _| current.contains(feature));
+        }
+    }
+
+    /// The composition of `feature` in `context` at `layer` with the
+    /// values whose key is `values`: the one kept, else `compose`'s (kept
+    /// unless it read a file: `compose` says whether it did).
+    pub(crate) fn composed(
+        &self,
+        feature: &Arc<Feature>,
+        context: &str,
+        layer: LayerId,
+        values: u64,
+        compose: impl FnOnce() -> (Composition, bool),
+    ) -> Arc<Composition> {
+        let key = (Same(feature.clone()), context.to_owned());
+        if let Ok(kept) = self.kept.lock()
+            && let Some(kept) = kept.get(&key)
+            && kept.layer == layer
+            && kept.values == values
+        {
+            return kept.composition.clone();
+        }
+        let (composition, read_files) = compose();
+        let composition = Arc::new(composition);
+        if let Ok(mut kept) = self.kept.lock() {
+            if read_files {
+                kept.remove(&key);
+            } else {
+                let entry = Kept {
+                    layer,
+                    values,
+                    composition: composition.clone(),
+                };
+                kept.insert(key, entry);
+            }
+        }
+        composition
+    }
+}
+
+/// A key of the values a render's expressions see: equal for equal
+/// values, places and layers included (a value copied into the output
+/// keeps its place).
+pub(crate) fn values_key(values: &Node) -> u64 {
+    struct Hashing(std::hash::DefaultHasher);
+    impl std::fmt::Write for Hashing {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            self.0.write(text.as_bytes());
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(std::hash::DefaultHasher::new());
+    let _ = std::fmt::write(&mut hashing, format_args!("{values:?}"));
+    hashing.0.finish()
 }

@@ -332,6 +332,9 @@ pub enum Section {
 }
 
 impl Section {
+    /// Both, in the order a file's entries are composed.
+    pub const ALL: [Section; 2] = [Section::Terraform, Section::Kustomize];
+
     /// The key in the files.
     #[must_use]
     pub fn key(self) -> &'static str {

@@ -38,8 +38,10 @@ const FILES: &[(&str, &[&str])] = &[
             "kind: Feature\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata:\n  name: aws\nwhen: provider == 'aws'\nterraform:\n  - path: network/vpc\n    inputs:\n      nodes: ${workers * nosuch}\n",
             "kind: Feature\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata:\n  name: aws\n  unknownKey: 1\n",
             "kind: Feature\n: [broken\n",
+            "kind: Feature\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata:\n  name: aws\nterraform:\n  - path: network/vpc\n    inputs:\n      motd: ${file(\"../motd.txt\")}\n",
         ],
     ),
+    ("contexts/_template/motd.txt", &["hello", "goodbye", ""]),
     (
         "contexts/_template/features/local.yaml",
         &[
@@ -116,11 +118,11 @@ fn options() -> Options<Settings> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn a_reopened_project_finds_and_composes_what_a_fresh_one_does(
-        edits in prop::collection::vec((0..FILES.len(), 0..4usize), 1..10)
+        edits in prop::collection::vec((0..FILES.len(), 0..5usize), 1..10)
     ) {
         let mut texts: BTreeMap<&str, &str> =
             FILES.iter().map(|(path, texts)| (*path, texts[0])).collect();
@@ -137,4 +139,28 @@ proptest! {
             previous = reopened;
         }
     }
+}
+
+/// A feature that reads a file with `file()` is composed again when only
+/// that file changed: its composition depends on more than its own text.
+#[test]
+fn a_feature_reading_a_file_is_composed_again_when_the_file_changes() {
+    let mut texts: BTreeMap<&str, &str> = FILES
+        .iter()
+        .map(|(path, texts)| (*path, texts[0]))
+        .collect();
+    texts.insert("contexts/_template/features/aws.yaml", FILES[2].1[4]);
+    let first = Project::open(files(&texts), options());
+    // Composed once, so the reopened project could take what it kept.
+    assert!(said(&first).iter().any(|said| said.contains("hello")));
+    let project = first.outcome.value.as_ref().expect("a project");
+    texts.insert("contexts/_template/motd.txt", "goodbye");
+    let reopened = project.reopen(files(&texts), options());
+    let fresh = Project::open(files(&texts), options());
+    let said_reopened = said(&reopened);
+    assert!(
+        said_reopened.iter().any(|said| said.contains("goodbye")),
+        "{said_reopened:?}"
+    );
+    assert_eq!(said_reopened, said(&fresh));
 }
