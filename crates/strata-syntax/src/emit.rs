@@ -155,17 +155,19 @@ impl<'a> YamlWriter<'a> {
             if i > 0 || !first_inline {
                 self.indent(indent);
             }
-            let mut written = String::new();
-            write_key(&mut written, key);
+            let start = self.out.len();
+            write_key(&mut self.out, key);
             // YAML caps implicit keys at 1024 characters; longer keys are
-            // written explicitly (`? key` then `: value`).
-            if written.chars().count() > IMPLICIT_KEY_LIMIT {
+            // written explicitly (`? key` then `: value`). A key has at
+            // most as many characters as bytes.
+            if self.out.len() - start > IMPLICIT_KEY_LIMIT
+                && self.out[start..].chars().count() > IMPLICIT_KEY_LIMIT
+            {
+                let written = self.out.split_off(start);
                 self.out.push_str("? ");
                 self.out.push_str(&written);
                 self.out.push('\n');
                 self.indent(indent);
-            } else {
-                self.out.push_str(&written);
             }
             self.out.push(':');
             self.child(&entry.value, indent + 2);
@@ -330,8 +332,9 @@ fn is_plain_safe(text: &str) -> bool {
         || text.contains(": ")
         || text.contains(" #")
         || text.chars().any(needs_escape_or_is_break)
-        || crate::yaml11::is_implicit_non_string(text)
-        || !matches!(resolve_plain(text), Resolved::Value(Value::String(_))))
+        || (crate::yaml11::could_be_non_string(text)
+            && (crate::yaml11::is_implicit_non_string(text)
+                || !matches!(resolve_plain(text), Resolved::Value(Value::String(_))))))
 }
 
 fn needs_escape_or_is_break(c: char) -> bool {
@@ -519,4 +522,28 @@ fn write_json_string(out: &mut String, text: &str) {
 pub fn json_string(text: &str) -> String {
     // Serialising a `&str` cannot fail.
     serde_json::to_string(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_yaml;
+    use crate::{Node, Span, Value};
+
+    fn one_key(key: &str) -> String {
+        to_yaml(&Node::mapping([(
+            key,
+            Node::new(Value::String("v".to_owned()), Span::default()),
+        )]))
+    }
+
+    #[test]
+    fn a_key_past_the_implicit_limit_in_characters_is_written_explicitly() {
+        let long = "k".repeat(1025);
+        assert_eq!(one_key(&long), format!("? {long}\n: v\n"));
+        let limit = "k".repeat(1024);
+        assert_eq!(one_key(&limit), format!("{limit}: v\n"));
+        // 1,200 bytes, 600 characters: within the limit, which counts characters.
+        let wide = "é".repeat(600);
+        assert_eq!(one_key(&wide), format!("{wide}: v\n"));
+    }
 }

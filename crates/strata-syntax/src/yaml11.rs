@@ -58,11 +58,8 @@ static COMPILED: LazyLock<RegexSet> = LazyLock::new(|| {
 /// other than a string.
 #[must_use]
 pub(crate) fn is_implicit_non_string(text: &str) -> bool {
-    // Every form starts with one of these (or is empty); most strings are
-    // settled by their first character without running the expressions.
     let first = text.chars().next();
-    let could_be =
-        first.is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first));
+    let could_be = could_be_non_string(text);
     // Strata's own reading adds only go-yaml's numeric leniencies (its
     // words are the expressions' words), so only what starts like a number
     // is resolved, which builds a value.
@@ -72,11 +69,63 @@ pub(crate) fn is_implicit_non_string(text: &str) -> bool {
             || (numeric && !matches!(resolve_plain_1_1(text), Resolved::Value(Value::String(_)))))
 }
 
+/// Whether a plain `text` could read as anything but a string, by YAML
+/// 1.1 or by the 1.2 core schema: every other form starts with one of
+/// these characters (or is empty), so most strings are settled by their
+/// first character without resolving them.
+pub(crate) fn could_be_non_string(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first))
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_implicit_non_string;
     use crate::node::Value;
     use crate::scalar::{Resolved, resolve_plain_1_1};
+
+    #[test]
+    fn a_text_whose_first_character_rules_out_a_non_string_reads_as_a_string() {
+        let rests = [
+            "",
+            "1",
+            "rue",
+            "ull",
+            "alse",
+            "es",
+            "o",
+            "n",
+            "ff",
+            ".5",
+            "e3",
+            "x1f",
+            "o7",
+            "inf",
+            "nan",
+            "2:30",
+            "_1",
+            "000-01-01",
+        ];
+        for first in (b' '..=b'~').map(char::from) {
+            for rest in rests {
+                let text = format!("{first}{rest}");
+                if super::could_be_non_string(&text) {
+                    continue;
+                }
+                assert!(!is_implicit_non_string(&text), "`{text}`");
+                for resolved in [
+                    crate::scalar::resolve_plain(&text),
+                    resolve_plain_1_1(&text),
+                ] {
+                    assert!(
+                        matches!(resolved, Resolved::Value(Value::String(_))),
+                        "`{text}` reads as a non-string"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn whatever_strata_reads_as_yaml_1_1_non_string_is_quoted() {
