@@ -170,7 +170,9 @@ fn benches(c: &mut Criterion) {
             let opened = open(black_box(&files));
             let spec = opened.outcome.value.expect("a blueprint");
             let mut db = SourceDb::extending(opened.sources);
-            (spec.render(&request, &mut db), db)
+            let rendered = spec.render(&request, &mut db);
+            // Dropped outside the measurement, as `parse`'s tree is.
+            (spec, rendered, db)
         });
     });
     group.finish();
@@ -189,11 +191,13 @@ fn plan_bench(c: &mut Criterion) {
         let drawn = graph(spec.loaded().expect("loaded"), &resolved, &[])
             .value
             .expect("a graph");
-        plan(&resolved, &drawn, Some(&state), &[])
+        let planned = plan(&resolved, &drawn, Some(&state), &[])
             .value
-            .expect("a plan")
+            .expect("a plan");
+        // Dropped outside the measurement, as `parse`'s tree is.
+        (planned, spec, resolved, drawn, db)
     };
-    let counts = staged(&files).counts();
+    let counts = staged(&files).0.counts();
     eprintln!(
         "plan against a state of {} resources: {counts:?}",
         state.resources.len()

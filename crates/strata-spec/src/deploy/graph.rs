@@ -381,9 +381,11 @@ fn has_labels(metadata: &Value, selector: &indexmap::IndexMap<String, String>) -
 
 /// Parallel groups by longest path from the start, or a cycle.
 fn groups(graph: &Graph) -> Result<Vec<Vec<String>>, Vec<String>> {
-    let mut incoming: BTreeMap<&str, usize> =
+    // Hashed: each group is sorted, and a cycle is walked from the least
+    // name left, so no order comes from these maps.
+    let mut incoming: HashMap<&str, usize> =
         graph.nodes.keys().map(|name| (name.as_str(), 0)).collect();
-    let mut outgoing: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut outgoing: HashMap<&str, Vec<&str>> = HashMap::new();
     for (before, after) in graph.order.keys() {
         *incoming.entry(after).or_default() += 1;
         incoming.entry(before).or_default();

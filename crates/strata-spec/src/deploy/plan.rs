@@ -344,82 +344,17 @@ fn plan_resources(
     providers: &[Arc<dyn ResourceProvider>],
     problems: &mut Vec<Diagnostic>,
 ) -> Vec<ResourcePlan> {
-    let mut plans = Vec::new();
-    for (name, resource) in &resolved.resources {
-        let provider = providers
-            .iter()
-            .find(|provider| provider.handles(&resource.resource_type));
-        if let Some(provider) = provider {
-            for (path, message) in provider.check_spec(&resource.resource_type, &resource.spec) {
-                let mut full = FieldPath::root()
-                    .key("resources")
-                    .key(&resource.template)
-                    .key("spec");
-                for segment in path.segments() {
-                    full.push(segment.clone());
-                }
-                problems.push(
-                    Diagnostic::error(
-                        codes::PROVIDER_SPEC,
-                        format!("`{name}`: {message}"),
-                        resource.spec_span,
-                    )
-                    .with_path(full),
-                );
-            }
-        }
-        // Compared as resolved, shown with secrets masked.
-        let after = value_json(&resource.spec);
-        let Some(before) = state.resources.get(name) else {
-            plans.push(ResourcePlan {
-                name: name.clone(),
-                resource_type: resource.resource_type.clone(),
-                action: Action::Create,
-                changes: masked(
-                    diff(None, Some(&after), &FieldPath::root()),
-                    &resource.secret_fields,
-                ),
-                reason: None,
-            });
-            continue;
-        };
-        // Secret now, or secret when deployed: either side may hold one.
-        let mut secrets = resource.secret_fields.clone();
-        secrets.extend(
-            before
-                .secret_fields
-                .iter()
-                .filter_map(|field| FieldPath::parse(field).ok()),
-        );
-        let mut changes = masked(
-            diff(Some(&before.spec), Some(&after), &FieldPath::root()),
-            &secrets,
-        );
-        let mut reason = None;
-        if let Some(provider) = provider {
-            for change in &mut changes {
-                change.forces_replacement =
-                    provider.recreates(&resource.resource_type, &change.path);
-                if change.forces_replacement && reason.is_none() {
-                    reason = Some(format!("changing `{}` needs a new resource", change.path));
-                }
-            }
-        }
-        if before.resource_type != resource.resource_type {
-            reason = Some(format!("its type changes from `{}`", before.resource_type));
-        }
-        let action = match (&reason, changes.is_empty()) {
-            (Some(_), _) => Action::Replace,
-            (None, true) => Action::NoChange,
-            (None, false) => Action::Update,
-        };
-        plans.push(ResourcePlan {
-            name: name.clone(),
-            resource_type: resource.resource_type.clone(),
-            action,
-            changes,
-            reason,
-        });
+    // Each resource alone, on every core, in the blueprint's order.
+    let resources: Vec<_> = resolved.resources.iter().collect();
+    let planned = strata_dialect::map_ordered(&resources, |(name, resource)| {
+        let mut found = Vec::new();
+        let plan = plan_resource(name, resource, state, providers, &mut found);
+        (plan, found)
+    });
+    let mut plans = Vec::with_capacity(planned.len());
+    for (plan, found) in planned {
+        plans.push(plan);
+        problems.extend(found);
     }
     for (name, before) in &state.resources {
         if !resolved.resources.contains_key(name) {
@@ -433,6 +368,89 @@ fn plan_resources(
         }
     }
     plans
+}
+
+/// One resolved resource against its state (none: created); a provider's
+/// problems with its spec go to `problems`.
+fn plan_resource(
+    name: &str,
+    resource: &crate::ResolvedResource,
+    state: &State,
+    providers: &[Arc<dyn ResourceProvider>],
+    problems: &mut Vec<Diagnostic>,
+) -> ResourcePlan {
+    let provider = providers
+        .iter()
+        .find(|provider| provider.handles(&resource.resource_type));
+    if let Some(provider) = provider {
+        for (path, message) in provider.check_spec(&resource.resource_type, &resource.spec) {
+            let mut full = FieldPath::root()
+                .key("resources")
+                .key(&resource.template)
+                .key("spec");
+            for segment in path.segments() {
+                full.push(segment.clone());
+            }
+            problems.push(
+                Diagnostic::error(
+                    codes::PROVIDER_SPEC,
+                    format!("`{name}`: {message}"),
+                    resource.spec_span,
+                )
+                .with_path(full),
+            );
+        }
+    }
+    // Compared as resolved, shown with secrets masked.
+    let after = value_json(&resource.spec);
+    let Some(before) = state.resources.get(name) else {
+        return ResourcePlan {
+            name: name.to_owned(),
+            resource_type: resource.resource_type.clone(),
+            action: Action::Create,
+            changes: masked(
+                diff(None, Some(&after), &FieldPath::root()),
+                &resource.secret_fields,
+            ),
+            reason: None,
+        };
+    };
+    // Secret now, or secret when deployed: either side may hold one.
+    let mut secrets = resource.secret_fields.clone();
+    secrets.extend(
+        before
+            .secret_fields
+            .iter()
+            .filter_map(|field| FieldPath::parse(field).ok()),
+    );
+    let mut changes = masked(
+        diff(Some(&before.spec), Some(&after), &FieldPath::root()),
+        &secrets,
+    );
+    let mut reason = None;
+    if let Some(provider) = provider {
+        for change in &mut changes {
+            change.forces_replacement = provider.recreates(&resource.resource_type, &change.path);
+            if change.forces_replacement && reason.is_none() {
+                reason = Some(format!("changing `{}` needs a new resource", change.path));
+            }
+        }
+    }
+    if before.resource_type != resource.resource_type {
+        reason = Some(format!("its type changes from `{}`", before.resource_type));
+    }
+    let action = match (&reason, changes.is_empty()) {
+        (Some(_), _) => Action::Replace,
+        (None, true) => Action::NoChange,
+        (None, false) => Action::Update,
+    };
+    ResourcePlan {
+        name: name.to_owned(),
+        resource_type: resource.resource_type.clone(),
+        action,
+        changes,
+        reason,
+    }
 }
 
 /// The links the graph makes against those the state records.
