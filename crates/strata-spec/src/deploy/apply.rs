@@ -33,7 +33,7 @@ use strata_subst::Value;
 
 use super::address;
 use super::graph::Graph;
-use super::plan::{Action, Plan, ResourceProvider, State, StateResource};
+use super::plan::{Action, Plan, ResourcePlan, ResourceProvider, State, StateResource};
 use super::provider::{Live, Provider};
 use super::store::{Intent, Outcome, StateStore, StoreError};
 use crate::resolve::{Deployed, ResolvedBlueprint};
@@ -175,20 +175,40 @@ impl Deployer<'_> {
         // What reads the state of a resource this deploy changes is known
         // only after it: planned again without those states, for showing.
         let mut deployed = state.deployed();
+        // Whether a group's deploy can change what a later group reads:
+        // something of this render waits on a deploy, with the states of
+        // the resources this deploy changes withheld.
+        let mut reads_deploys = waits_on_deploys(&resolved);
         if report.plan.keep_unchanged(&mut deployed) {
             let (resolved, graph) = render(&deployed).map_err(DeployError::Failed)?;
             report.plan = self.plan(&resolved, &graph, &drift)?;
+            reads_deploys = waits_on_deploys(&resolved);
         }
         let mut done: Vec<(String, Option<StateResource>, Option<StateResource>)> = Vec::new();
         let mut failure = None;
+        // The render, the graph and the plan each group deploys from, and
+        // the records as this deploy changes them (it alone writes, under
+        // the lock). Rendered again before each group only when a group's
+        // deploy can change what a later one reads: otherwise a chain of N
+        // resources would be rendered N times for nothing.
+        let mut current: Option<(ResolvedBlueprint, Graph, BTreeMap<String, ResourcePlan>)> = None;
+        let mut records = BTreeMap::new();
         'groups: for group in &address::groups(&graph) {
-            let state = self.store.load(self.instance)?;
-            let (resolved, graph) = render(&state.deployed()).map_err(DeployError::Failed)?;
-            let plan = self.plan_from(state.clone(), &resolved, &graph, &drift)?;
-            let planned_by_address = plan.addressed();
-            // The records as this deploy changes them (it alone writes,
-            // under the lock).
-            let mut records = state.addressed();
+            if current.is_none() || reads_deploys {
+                let state = self.store.load(self.instance)?;
+                let (resolved, graph) = render(&state.deployed()).map_err(DeployError::Failed)?;
+                let plan = self.plan_from(state.clone(), &resolved, &graph, &drift)?;
+                records = state.addressed();
+                let planned = plan
+                    .addressed()
+                    .into_iter()
+                    .map(|(address, planned)| (address, planned.clone()))
+                    .collect();
+                current = Some((resolved, graph, planned));
+            }
+            let Some((resolved, graph, planned_by_address)) = &current else {
+                break;
+            };
             for name in group {
                 let Some(planned) = planned_by_address.get(name) else {
                     continue;
@@ -202,7 +222,7 @@ impl Deployer<'_> {
                     let current = records.get(name).cloned();
                     let after = match action {
                         Action::Delete => None,
-                        _ => match record_of(&resolved, &graph, name) {
+                        _ => match record_of(resolved, graph, name) {
                             Ok(record) => Some(record),
                             Err(why) => {
                                 failure = Some((step(name, action), why));
@@ -563,6 +583,17 @@ fn deployable(value: &Value) -> Result<Json, String> {
         ),
         other => other.to_json().unwrap_or(Json::Null),
     })
+}
+
+/// Whether something of `resolved` waits on a deploy: a resource's `each`
+/// or condition, or a value known only after one (a state field, a
+/// link's fields), here or in an included blueprint.
+fn waits_on_deploys(resolved: &ResolvedBlueprint) -> bool {
+    resolved.resources.values().any(|resource| {
+        resource.pending.is_some()
+            || resource.spec.unknown().is_some()
+            || resource.metadata.unknown().is_some()
+    }) || resolved.children.values().any(waits_on_deploys)
 }
 
 /// The names of `records`, each after every record that links to it or
