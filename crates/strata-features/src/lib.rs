@@ -114,9 +114,6 @@ pub struct Project {
     /// What opening decoded, for a reopening to reuse
     /// ([`Options::reopening`](strata_dialect::Options::reopening)).
     memo: Option<memo::Memo>,
-    /// The features' compositions, shared with the projects reopened from
-    /// this one (when it is to be reopened).
-    compositions: Option<Arc<memo::Compositions>>,
     /// Whether the project has no `contexts/_template` (made before
     /// templates): each context's own `blueprint.yaml` is its blueprint.
     per_context: bool,
@@ -359,19 +356,35 @@ impl Project {
             .report(&mut diagnostics)
             .and_then(Read::into_document);
         let mut reader = Reader::new(template.as_ref(), &mut db, limits);
-        let mut memo = memo::Memo::default();
+        // What is kept for a reopening, when the project will be reopened.
+        let mut memo = (options.reopening || previous.is_some()).then(memo::Memo::default);
         let earlier = previous.and_then(|previous| previous.memo.as_ref());
         let blueprint = if template.is_file(Path::new(BLUEPRINT_FILE)) {
-            read_blueprint(&mut reader, earlier, &mut memo, &mut diagnostics)
+            memo::read_decoded(
+                &mut reader,
+                &[PathBuf::from(BLUEPRINT_FILE)],
+                earlier.map(|memo| &memo.blueprint),
+                memo.as_mut().map(|memo| &mut memo.blueprint),
+                |_, tree| BLUEPRINT.decode(&tree).map(|model| (model, tree)),
+                &mut diagnostics,
+            )
+            .pop()
+            .flatten()
         } else {
             empty_blueprint(&mut diagnostics).map(Arc::new)
         };
         let features = read_features(
             &mut reader,
             earlier.map(|memo| &memo.features),
-            &mut memo.features,
+            memo.as_mut().map(|memo| &mut memo.features),
             &mut diagnostics,
         );
+        if let Some(memo) = &mut memo {
+            if let Some(earlier) = earlier {
+                memo.compositions = earlier.compositions.clone();
+            }
+            memo.compositions.keep_only(&features);
+        }
         let folder_contexts = folder_contexts(files.as_ref(), windsor.as_ref());
         let defaults = template
             .is_file(Path::new(config::SCHEMA_FILE))
@@ -394,14 +407,6 @@ impl Project {
                 .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_default()
         });
-        let kept = options.reopening || previous.is_some();
-        let compositions = kept.then(|| {
-            let compositions = previous
-                .and_then(|previous| previous.compositions.clone())
-                .unwrap_or_default();
-            compositions.keep_only(&features);
-            compositions
-        });
         Opened::freeze(db, |sources| {
             let project = Project {
                 name,
@@ -416,8 +421,7 @@ impl Project {
                 folder_contexts,
                 per_context,
                 defaults,
-                memo: kept.then_some(memo),
-                compositions,
+                memo,
                 complete: !diagnostics.iter().any(Diagnostic::is_error),
             };
             Outcome::new(Some(project), diagnostics)
@@ -587,10 +591,11 @@ impl Project {
             let candidates = Candidate::of_blueprint(blueprint, blueprint_tree, section);
             composer.apply(&candidates, section, LayerId(0), &host, Repeats::Refused);
         }
-        let values_key = self
-            .compositions
+        // The compositions kept, with the key of these values.
+        let kept = self
+            .memo
             .as_ref()
-            .map(|_| memo::values_key(&values));
+            .map(|memo| (&memo.compositions, memo::values_key(&values)));
         for feature in &self.features {
             let host = template.for_file(&feature.path);
             let layer = LayerId(u32::try_from(layers.len()).unwrap_or(u32::MAX));
@@ -599,11 +604,11 @@ impl Project {
                 let composition = composer.compose_feature(feature, layer, &host);
                 (composition, template.take_reads())
             };
-            let composition = match (&self.compositions, values_key) {
-                (Some(kept), Some(values)) => {
+            let composition = match kept {
+                Some((kept, values)) => {
                     kept.composed(feature, &request.context, layer, values, compose)
                 }
-                _ => Arc::new(compose().0),
+                None => Arc::new(compose().0),
             };
             composer
                 .diagnostics
@@ -700,31 +705,12 @@ fn name_after_context(tree: &mut Node, context: &str) {
 }
 
 /// `blueprint.yaml`, decoded.
-/// `blueprint.yaml`, decoded (as `previous` decoded it when its text is
-/// unchanged); what was decoded is noted in `memo`.
-fn read_blueprint(
-    reader: &mut Reader<'_>,
-    previous: Option<&memo::Memo>,
-    memo: &mut memo::Memo,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Arc<(BlueprintFile, Node)>> {
-    let (mut read, decodes) = memo::read_decoded(
-        reader,
-        &[PathBuf::from(BLUEPRINT_FILE)],
-        previous.map(|memo| &memo.blueprint),
-        |_, tree| BLUEPRINT.decode(&tree).map(|model| (model, tree)),
-        diagnostics,
-    );
-    memo.blueprint = decodes;
-    read.pop().flatten()
-}
-
 /// Every valid feature file below `features/`, in name order; two of one
 /// name are reported.
 fn read_features(
     reader: &mut Reader<'_>,
     previous: Option<&memo::Decodes<Feature>>,
-    decodes: &mut memo::Decodes<Feature>,
+    keep: Option<&mut memo::Decodes<Feature>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Arc<Feature>> {
     let Some(files) = reader
@@ -744,8 +730,7 @@ fn read_features(
             tree,
         })
     };
-    let (read, kept) = memo::read_decoded(reader, &files, previous, decode, diagnostics);
-    *decodes = kept;
+    let read = memo::read_decoded(reader, &files, previous, keep, decode, diagnostics);
     let mut features: Vec<Arc<Feature>> = read.into_iter().flatten().collect();
     features.sort_by(|a, b| a.model.metadata.name.cmp(&b.model.metadata.name));
     let name_span = |feature: &Arc<Feature>| {

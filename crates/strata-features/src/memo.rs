@@ -41,25 +41,29 @@ pub(crate) struct Decoded<T> {
 /// What one opening decoded of each file of one kind, by path.
 pub(crate) type Decodes<T> = HashMap<PathBuf, Decoded<T>>;
 
-/// What an opening read of the template, for the next opening.
+/// What an opening read of the template, for the next opening, and the
+/// features' compositions, shared by every project reopened from it.
 #[derive(Default)]
 pub(crate) struct Memo {
     pub(crate) blueprint: Decodes<(crate::BlueprintFile, Node)>,
     pub(crate) features: Decodes<crate::Feature>,
+    pub(crate) compositions: Arc<Compositions>,
 }
 
 /// Every file of `paths` (YAML, at most one document) read and decoded by
 /// `decode`, its problems reported in `diagnostics` in the files' order;
 /// a file `previous` decoded from the same text in the same source is
 /// not parsed again. Gives each file's value (none when it could not be
-/// read, parsed or decoded) and what this reading decoded, for the next.
+/// read, parsed or decoded); what this reading decoded goes to `keep`,
+/// for the next, when there is one (a project that will be reopened).
 pub(crate) fn read_decoded<T>(
     reader: &mut Reader<'_>,
     paths: &[PathBuf],
     previous: Option<&Decodes<T>>,
+    mut keep: Option<&mut Decodes<T>>,
     decode: impl Fn(&Path, Node) -> Result<T, Vec<Diagnostic>>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<Option<Arc<T>>>, Decodes<T>) {
+) -> Vec<Option<Arc<T>>> {
     let sources = reader.sources(paths);
     let kept: Vec<Option<&Decoded<T>>> = paths
         .iter()
@@ -80,19 +84,13 @@ pub(crate) fn read_decoded<T>(
         .parse_all(&changed, Format::Yaml, Expect::AtMostOne)
         .into_iter();
     let mut values = Vec::with_capacity(paths.len());
-    let mut this_reading = Decodes::with_capacity(paths.len());
     for ((path, source), kept) in paths.iter().zip(sources).zip(kept) {
         let Some(source) = source.report(diagnostics) else {
             values.push(None);
             continue;
         };
-        let decoded = if let Some(memo) = kept {
-            Decoded {
-                source,
-                text: memo.text.clone(),
-                problems: memo.problems.clone(),
-                value: memo.value.clone(),
-            }
+        let (problems, value) = if let Some(memo) = kept {
+            (memo.problems.clone(), memo.value.clone())
         } else {
             // Parsed in the order of the files that changed.
             let mut problems = Vec::new();
@@ -106,18 +104,28 @@ pub(crate) fn read_decoded<T>(
                         .ok()
                 })
                 .map(Arc::new);
-            Decoded {
-                source,
-                text: Arc::from(reader.db().get(source).text()),
-                problems,
-                value,
-            }
+            (problems, value)
         };
-        diagnostics.extend(decoded.problems.iter().cloned());
-        values.push(decoded.value.clone());
-        this_reading.insert(path.clone(), decoded);
+        values.push(value.clone());
+        match keep.as_deref_mut() {
+            Some(keep) => {
+                diagnostics.extend(problems.iter().cloned());
+                let text = kept.map_or_else(
+                    || Arc::from(reader.db().get(source).text()),
+                    |memo| memo.text.clone(),
+                );
+                let decoded = Decoded {
+                    source,
+                    text,
+                    problems,
+                    value,
+                };
+                keep.insert(path.clone(), decoded);
+            }
+            None => diagnostics.extend(problems),
+        }
     }
-    (values, this_reading)
+    values
 }
 
 /// The features' compositions, kept between reopenings of one project
