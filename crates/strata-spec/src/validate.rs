@@ -135,13 +135,7 @@ pub(crate) fn validate(
     defined: &BTreeSet<Element>,
     db: &SourceDb,
 ) -> (References, Vec<Diagnostic>) {
-    let mut checker = Checker {
-        blueprint,
-        defined,
-        db,
-        edges: Vec::new(),
-        problems: Vec::new(),
-    };
+    let mut checker = Checker::new(blueprint, defined, db);
     checker.variables();
     checker.values();
     checker.includes();
@@ -194,7 +188,22 @@ struct Checker<'a> {
     problems: Vec<Diagnostic>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    /// A checker of `blueprint` that has found nothing yet.
+    fn new(
+        blueprint: &'a Blueprint,
+        defined: &'a BTreeSet<Element>,
+        db: &'a SourceDb,
+    ) -> Checker<'a> {
+        Checker {
+            blueprint,
+            defined,
+            db,
+            edges: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
     /// Checks every template of a field; gives the field's static type when
     /// it is one template, else the tree's literal type.
     fn tree(&mut self, tree: &Tree, path: &FieldPath, site: Site<'_>) -> Option<Types> {

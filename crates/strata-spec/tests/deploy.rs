@@ -54,26 +54,36 @@ impl LinkProvider for Values {
     }
 }
 
-#[test]
-fn a_spec_reading_a_link_deploys_once_both_ends_are() {
-    let files = Arc::new(MemoryFs::new().with("blueprint.yaml", BLUEPRINT));
+/// The blueprint `text`, opened.
+fn opened(text: &str) -> Spec {
+    let files = Arc::new(MemoryFs::new().with("blueprint.yaml", text));
     let settings = Settings {
         path: PathBuf::from("blueprint.yaml"),
         root: None,
     };
     let opened = Spec::open(files, Options::new(Limits::default(), settings));
-    let spec = opened.outcome.value.expect("the blueprint opens");
+    opened.outcome.value.expect("the blueprint opens")
+}
+
+/// A deployer of instance `dev` into `store`, rolling back on failure.
+fn deployer<'d>(store: &'d SqliteStore, providers: &'d [Arc<dyn Provider>]) -> Deployer<'d> {
+    Deployer {
+        store,
+        providers,
+        instance: "dev",
+        deploy: "dev-1".to_owned(),
+        rollback: true,
+    }
+}
+
+#[test]
+fn a_spec_reading_a_link_deploys_once_both_ends_are() {
+    let spec = opened(BLUEPRINT);
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let store = SqliteStore::open(&scratch.path().join("state.db")).expect("a store");
     let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
     let links: [Arc<dyn LinkProvider>; 1] = [Arc::new(Values)];
-    let deployer = Deployer {
-        store: &store,
-        providers: &providers,
-        instance: "dev",
-        deploy: "dev-1".to_owned(),
-        rollback: true,
-    };
+    let deployer = deployer(&store, &providers);
     let request = RenderRequest::default();
     let mut render = |deployed: &Deployed| spec.render_deployed(&request, deployed, &links);
     let report = deployer.deploy(&mut render).expect("deployed");
@@ -122,23 +132,11 @@ fn chain(length: usize, reads: &str) -> String {
 
 /// How many times deploying `blueprint` into a fresh store renders it.
 fn renders_to_deploy(blueprint: &str) -> usize {
-    let files = Arc::new(MemoryFs::new().with("blueprint.yaml", blueprint));
-    let settings = Settings {
-        path: PathBuf::from("blueprint.yaml"),
-        root: None,
-    };
-    let opened = Spec::open(files, Options::new(Limits::default(), settings));
-    let spec = opened.outcome.value.expect("the blueprint opens");
+    let spec = opened(blueprint);
     let scratch = tempfile::tempdir().expect("a scratch folder");
     let store = SqliteStore::open(&scratch.path().join("state.db")).expect("a store");
     let providers: Vec<Arc<dyn Provider>> = vec![Arc::new(CoreProvider)];
-    let deployer = Deployer {
-        store: &store,
-        providers: &providers,
-        instance: "dev",
-        deploy: "dev-1".to_owned(),
-        rollback: true,
-    };
+    let deployer = deployer(&store, &providers);
     let request = RenderRequest::default();
     let mut renders = 0;
     let mut render = |deployed: &Deployed| {

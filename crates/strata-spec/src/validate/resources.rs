@@ -14,13 +14,7 @@ impl Checker<'_> {
         let (blueprint, defined, db) = (self.blueprint, self.defined, self.db);
         let resources: Vec<_> = blueprint.resources.iter().collect();
         let checked = strata_dialect::map_ordered(&resources, |(name, resource)| {
-            let mut checker = Checker {
-                blueprint,
-                defined,
-                db,
-                edges: Vec::new(),
-                problems: Vec::new(),
-            };
+            let mut checker = Checker::new(blueprint, defined, db);
             checker.resource(name, resource);
             (checker.edges, checker.problems)
         });
