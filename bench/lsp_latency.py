@@ -33,11 +33,17 @@ input and output of `strata lsp`, as an editor drives it):
      catalogue, else the first such file in the catalogue);
    - features: an unknown key appended to the first feature file by name
      in contexts/_template/features;
-   - spec: an unknown key appended to the blueprint.
+   - spec: an unknown key appended to the blueprint;
+   - capabilities: an unknown key appended to the package's `app.yaml`.
    N (the edit's number) makes every broken text, and its diagnostic,
    different from the one before.
 2. **Cold batch check.** `strata <dialect> check TARGET` as a fresh
-   process, `--runs` times (the same project, on disk, unchanged).
+   process, `--runs` times (the same project, on disk, unchanged). The
+   capabilities command checks a package against a cluster profile, which
+   the server does not have: it is given the package folder's
+   `cluster.yaml` and the `--custom-trait` flags in its
+   `custom-traits.args`, as `generate_package` writes them, so the cold
+   check does more than the server's.
 3. **Their ratio**, latency median / cold median.
 
 It prints each edit's latency, then median, min and max, the cold runs'
@@ -50,6 +56,7 @@ Run it with an existing binary (it builds nothing), from the repository:
     python3 bench/lsp_latency.py platform DIR ...
     python3 bench/lsp_latency.py features DIR ...
     python3 bench/lsp_latency.py spec FILE-or-DIR ...
+    python3 bench/lsp_latency.py capabilities DIR ...
 
 `--strata` defaults to target/release/strata (from the current folder,
 else from the repository holding this script). `--file` names the edited
@@ -57,6 +64,8 @@ file relative to DIR. Inputs:
 
     python3 /work/shared/bench/components_peer_bench.py gen /tmp/peer200 200
     python3 bench/lsp_latency.py components /tmp/peer200
+    cargo run --release -p strata-capabilities --example generate_package -- /tmp/pkg
+    python3 bench/lsp_latency.py capabilities /tmp/pkg
 
 A 1,000-blueprint catalogue is what bench/scaling.sh writes for its scale
 200 (examples/platform/catalogue's 5 blueprints copied 200 times, names
@@ -169,6 +178,17 @@ class Dialect:
             if file_arg and os.path.isfile(target):
                 fail("--file goes with a spec folder, not a file")
             self.check = [mode, "check", self.edited]
+        elif mode == "capabilities":
+            if not os.path.isdir(target):
+                fail(f"{target}: no such folder")
+            self.root = target
+            self.edited = os.path.join(target, file_arg or "app.yaml")
+            profile = os.path.join(target, "cluster.yaml")
+            if not os.path.isfile(profile):
+                fail(f"{profile} is missing: the cold check needs a cluster profile")
+            traits = os.path.join(target, "custom-traits.args")
+            flags = read(traits).split() if os.path.isfile(traits) else []
+            self.check = [mode, "check", target, "--profile", profile, *flags]
         else:
             if not os.path.isdir(target):
                 fail(f"{target}: no such folder")
@@ -403,7 +423,9 @@ def main():
     parser = argparse.ArgumentParser(
         description="Edit-to-diagnostics latency of `strata lsp` and the cold batch check."
     )
-    parser.add_argument("mode", choices=["components", "platform", "features", "spec"])
+    parser.add_argument(
+        "mode", choices=["components", "platform", "features", "spec", "capabilities"]
+    )
     parser.add_argument("target", help="the project folder (spec: a blueprint file or its folder)")
     parser.add_argument("--edits", type=int, default=12, help="timed changes (default 12)")
     parser.add_argument("--strata", help="the binary (default target/release/strata)")

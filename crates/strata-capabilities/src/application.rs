@@ -70,8 +70,13 @@ pub struct Dispatch<'a> {
     pub registry: &'a Registry,
     /// The custom capabilities' definitions.
     pub definitions: &'a Definitions,
-    /// The evaluated profile.
-    pub profile: &'a EffectiveProfile,
+    /// The evaluated profile. Without one (an editor has none), nothing
+    /// that depends on a binding is checked: whether a trait needs one,
+    /// whether a bound custom capability has a definition, and a trait's
+    /// properties (the binding's rendering completes what the author
+    /// wrote, so the author's alone may lack what is required); the
+    /// effective properties are then the authored ones.
+    pub profile: Option<&'a EffectiveProfile>,
     /// Whether an unvalidated custom capability is an error.
     pub strict_capabilities: bool,
     /// Whether an unknown property of a typed built-in trait is an error.
@@ -164,7 +169,10 @@ impl Dispatch<'_> {
 
     /// The type of `node` (a component or a trait) when a handler of `kind`
     /// is registered for it; an unknown type is reported (a missing one is
-    /// the schema's to report).
+    /// the schema's to report). Without a profile (an editor), a
+    /// downstream build's own trait handlers (`--custom-trait`) are not
+    /// known: a trait the definitions define is taken as one, and any
+    /// other unknown trait is only a warning.
     fn handled<'n>(
         &self,
         node: &'n Node,
@@ -180,6 +188,10 @@ impl Dispatch<'_> {
         {
             return Some(type_name);
         }
+        let maybe_custom = self.profile.is_none() && kind == HandlerKind::Trait;
+        if maybe_custom && self.definitions.get(type_name).is_some() {
+            return Some(type_name);
+        }
         let code = match kind {
             HandlerKind::Component => codes::UNKNOWN_COMPONENT,
             HandlerKind::Trait => codes::UNKNOWN_TRAIT,
@@ -190,14 +202,18 @@ impl Dispatch<'_> {
             .filter(|h| h.kind() == kind)
             .map(crate::handlers::Handler::type_name)
             .collect();
-        problems.push(
-            Diagnostic::error(
-                code,
-                format!("no {} handler is registered for `{type_name}`", kind.name()),
-                type_span(node),
+        let message = format!("no {} handler is registered for `{type_name}`", kind.name());
+        let diagnostic = if maybe_custom {
+            Diagnostic::warning(code, message, type_span(node)).with_help(
+                "checked without a cluster profile, only the built-in traits and those the package defines are known; a build's own is given with `--custom-trait`",
             )
-            .with_path(path.key("type"))
-            .with_suggestion(type_name, candidates),
+        } else {
+            Diagnostic::error(code, message, type_span(node))
+        };
+        problems.push(
+            diagnostic
+                .with_path(path.key("type"))
+                .with_suggestion(type_name, candidates),
         );
         None
     }
@@ -231,8 +247,11 @@ impl Dispatch<'_> {
                 );
             }
         }
+        let Some(profile) = self.profile else {
+            return authored;
+        };
         let scope = authored.get("scope").and_then(Node::as_str);
-        let bindings = &self.profile.tree;
+        let bindings = &profile.tree;
         let binding_of = |key: &str| {
             bindings.at(FieldPath::root()
                 .key("spec")
@@ -254,7 +273,7 @@ impl Dispatch<'_> {
                     codes::MISSING_BINDING,
                     format!(
                         "the `{trait_type}` trait of component `{component}` needs a capability binding, and the profile `{}` has none ({wanted})",
-                        self.profile.profile.metadata.name
+                        profile.profile.metadata.name
                     ),
                     type_span(written),
                 )

@@ -222,8 +222,40 @@ impl Dialect for Package {
         })
     }
 
+    /// The check dispatches the Application (bounded by its size: no
+    /// Jsonnet), so it runs in the language server's process.
+    const CHECK_RENDERS: bool = true;
+    const CHECK_ISOLATED: bool = false;
+
     fn sources(&self) -> &Arc<SourceDb> {
         &self.sources
+    }
+
+    /// Checks what needs no cluster profile, as an editor has none: the
+    /// package's definitions, and its Application (its parameters at
+    /// their defaults) dispatched without bindings ([`Dispatch::profile`]):
+    /// its structure, names, component and trait types, where a `scaler`
+    /// goes, and the properties only a profile may set. An Application
+    /// whose parameters need values is not checked (its placeholders
+    /// would be reported as its problems). Registers nothing in `db`.
+    fn check(&self, _db: &mut SourceDb) -> Vec<Diagnostic> {
+        let (definitions, mut problems) = self.definitions(&[]);
+        let application = self.application.as_ref().and_then(|application| {
+            let mut unresolved = Vec::new();
+            self.parameters(application, &Supplied::default(), &mut unresolved)
+                .filter(|_| !unresolved.iter().any(Diagnostic::is_error))
+        });
+        if let Some(application) = application {
+            let dispatch = Dispatch {
+                registry: &self.settings.registry,
+                definitions: &definitions,
+                profile: None,
+                strict_capabilities: self.settings.strict_capabilities,
+                strict_properties: self.settings.strict_properties,
+            };
+            dispatch.application(&application).report(&mut problems);
+        }
+        problems
     }
 
     /// Evaluates the profile with the definitions, then dispatches the
@@ -241,7 +273,7 @@ impl Dialect for Package {
             let dispatch = Dispatch {
                 registry,
                 definitions: &definitions,
-                profile: &profile,
+                profile: Some(&profile),
                 strict_capabilities: self.settings.strict_capabilities,
                 strict_properties: self.settings.strict_properties,
             };

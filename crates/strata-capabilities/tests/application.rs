@@ -25,9 +25,18 @@ fn parse(db: &mut SourceDb, name: &str, text: &str) -> Node {
 }
 
 /// Dispatches `components` (the application's `spec.components`,
-/// indented): each diagnostic as `severity code line path`, and the
-/// effective application.
+/// indented) against the profile: each diagnostic as
+/// `severity code line path`, and the effective application.
 fn dispatch(components: &str, strict: bool) -> (Vec<String>, Option<String>) {
+    dispatch_against(components, strict, true)
+}
+
+/// As [`dispatch`], against the profile or (as an editor) none.
+fn dispatch_against(
+    components: &str,
+    strict: bool,
+    with_profile: bool,
+) -> (Vec<String>, Option<String>) {
     let mut db = SourceDb::new();
     let profile = parse(&mut db, "cluster.yaml", PROFILE);
     let mut registry = Registry::builtin();
@@ -45,7 +54,7 @@ fn dispatch(components: &str, strict: bool) -> (Vec<String>, Option<String>) {
     let dispatch = Dispatch {
         registry: &registry,
         definitions: &definitions,
-        profile: &profile,
+        profile: with_profile.then_some(&profile),
         strict_capabilities: strict,
         strict_properties: false,
     };
@@ -104,6 +113,54 @@ fn unknown_types_reserved_keys_and_misplaced_traits_are_errors() {
 }
 
 #[test]
+fn without_a_profile_the_structure_is_checked_and_nothing_bound() {
+    // What needs no binding is found as with a profile; an unknown trait
+    // may be a build's own handler, which only the command line is told
+    // of: a warning.
+    let (problems, _) = dispatch_against(
+        "    - name: web\n      type: webservic\n      traits:\n        - {type: expos}\n    - name: job\n      type: cronjob\n      traits:\n        - {type: scaler}\n        - {type: expose, properties: {controllerType: gateway}}\n",
+        false,
+        false,
+    );
+    assert_eq!(
+        problems,
+        [
+            "error capabilities/unknown-component 7 spec.components[0].type",
+            "warning capabilities/unknown-trait 9 spec.components[0].traits[0].type",
+            "error capabilities/trait-not-allowed 13 spec.components[1].traits[0].type",
+            "error capabilities/reserved-property 14 spec.components[1].traits[1].properties.controllerType",
+        ]
+    );
+    // A custom capability without a definition (an error when strict),
+    // properties a binding could complete (a certificate's issuer) and a
+    // scoped binding: the profile decides each, so without one none is
+    // reported, and the properties stay as written.
+    let (problems, effective) = dispatch_against(
+        "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n        - {type: certificate}\n        - {type: expose, properties: {scope: internal}}\n",
+        true,
+        false,
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let effective = effective.expect("an application");
+    assert!(effective.contains("scope: internal"), "{effective}");
+    assert!(!effective.contains("ingressClassName"), "{effective}");
+    let (problems, _) = dispatch_against(
+        "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n        - {type: certificate}\n        - {type: expose, properties: {scope: internal}}\n",
+        true,
+        true,
+    );
+    assert_eq!(
+        problems,
+        [
+            "error capabilities/unvalidated-capability 9 spec.components[0].traits[0].type",
+            "error schema/required 10 spec.components[0].traits[1].properties",
+            "error schema/required 10 spec.components[0].traits[1].properties",
+        ],
+        "the profile decides what the editor cannot"
+    );
+}
+
+#[test]
 fn a_used_custom_capability_without_a_definition_warns_or_fails_when_strict() {
     let components =
         "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n";
@@ -146,7 +203,7 @@ fn a_trait_that_needs_a_binding_names_what_is_missing() {
     let dispatch = Dispatch {
         registry: &registry,
         definitions: &definitions,
-        profile: &profile,
+        profile: Some(&profile),
         strict_capabilities: false,
         strict_properties: false,
     };

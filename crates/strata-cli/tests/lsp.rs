@@ -358,8 +358,9 @@ fn exit_without_shutdown_is_status_1() {
 
 /// Each dialect's project is found (by its marker, or by what the file
 /// says it is): a broken buffer in a qbec application, a Windsor project, a
-/// capabilities package and a spec blueprint is published with its code,
-/// and cleared when fixed.
+/// capabilities package (its kind, and its Application checked without a
+/// cluster profile) and a spec blueprint is published with its code, and
+/// cleared when fixed.
 #[test]
 fn every_dialect_finds_its_project() {
     let cases = [
@@ -383,6 +384,14 @@ fn every_dialect_finds_its_project() {
             "kind: Application",
             "kind: Applicaton",
             "capabilities/wrong-kind",
+        ),
+        // Checked without a cluster profile: the Application's own rules.
+        (
+            "capabilities",
+            "shop/app.yaml",
+            "type: webservice",
+            "type: webservic",
+            "capabilities/unknown-component",
         ),
         (
             "spec",

@@ -301,19 +301,23 @@ pub trait Dialect: Sized {
     /// diagnostic is an error.
     fn render(&self, request: &Self::Request, db: &mut SourceDb) -> Outcome<Self::Rendered>;
 
-    /// Whether [`Dialect::check`] renders requests of its own (is more
-    /// than the default). A check that renders evaluates, and an
-    /// evaluation in Jsonnet can run without end: the language server runs
-    /// such a check in a child process it stops at a budget, and a check
-    /// that does nothing needs none.
+    /// Whether [`Dialect::check`] does more than the default (renders
+    /// requests of its own): the language server calls it only then.
     const CHECK_RENDERS: bool = false;
+
+    /// Whether [`Dialect::check`] may run without end: an evaluation in
+    /// Jsonnet can, and nothing in a process stops it. The language server
+    /// runs such a check in a child process it stops at a budget; a check
+    /// bounded by its input (the limits) runs in the server's process. By
+    /// default, any check that renders.
+    const CHECK_ISOLATED: bool = Self::CHECK_RENDERS;
 
     /// Renders every request the dialect can make on its own, without
     /// output, and returns their problems; `db` as for
     /// [`Dialect::render`]. Called only on a dialect whose opening found
     /// no error. By default there is no such request: opening checked all
-    /// (a platform catalogue checks every blueprint as it opens; a package
-    /// needs a cluster profile, a spec blueprint its variables). A dialect
+    /// (a platform catalogue checks every blueprint as it opens; a spec
+    /// blueprint needs its variables). A dialect
     /// that states one says so in [`Dialect::CHECK_RENDERS`].
     fn check(&self, db: &mut SourceDb) -> Vec<Diagnostic> {
         let _ = db;

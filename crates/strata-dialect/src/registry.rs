@@ -176,6 +176,8 @@ pub struct Entry {
     pub symbol_kinds: &'static [SymbolKind],
     /// [`Dialect::CHECK_RENDERS`].
     pub check_renders: bool,
+    /// [`Dialect::CHECK_ISOLATED`].
+    pub check_isolated: bool,
     claim: fn(&Path, &str) -> Option<Target>,
     configured: fn(&Path, &Path) -> Option<Target>,
     open: Open,
@@ -203,6 +205,7 @@ impl Entry {
             markers: D::MARKERS,
             symbol_kinds: D::SYMBOL_KINDS,
             check_renders: D::CHECK_RENDERS,
+            check_isolated: D::CHECK_ISOLATED,
             claim: D::claim,
             configured: D::configured,
             open: |files, options| {

@@ -10,9 +10,10 @@
 //! dialect's check renders ([`Entry::check_renders`]),
 //! [`Project::check`] renders what the dialect can ask for on its own
 //! (each environment, each context), as `strata <dialect> check` does:
-//! in this process ([`render_checks`]), or in a child process that opens
-//! the project again ([`evaluate`], through [`crate::isolated`]), since
-//! those renders evaluate Jsonnet, which nothing in a process can stop.
+//! in this process ([`render_checks`]), or, when those renders evaluate
+//! Jsonnet, which nothing in a process can stop
+//! ([`Entry::check_isolated`]), in a child process that opens the project
+//! again ([`evaluate`], through [`crate::isolated`]).
 //! Every diagnostic is published for the file it points into, with the
 //! same code, message, range, related places, field path, notes and help.
 //!

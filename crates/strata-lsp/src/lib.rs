@@ -328,7 +328,7 @@ impl Job {
                     .settings
                     .registry
                     .get(&self.project.dialect)
-                    .is_some_and(|entry| entry.check_renders) =>
+                    .is_some_and(|entry| entry.check_isolated) =>
             {
                 Some(isolated.clone())
             }
