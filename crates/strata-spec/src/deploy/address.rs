@@ -12,7 +12,7 @@
 //! and one rollback for a blueprint and its children; the stores keep the
 //! records by address and [`State`] nests them again by child.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
@@ -90,17 +90,6 @@ fn collect_groups(graph: &Graph, prefix: &str, groups: &mut Vec<Vec<String>>) {
     }
 }
 
-/// The graph of the blueprint the resource at `address` is in, and the
-/// resource's name in it.
-fn graph_of<'g>(graph: &'g Graph, address: &'g str) -> Option<(&'g Graph, &'g str)> {
-    let (children, name) = split(address);
-    let mut graph = graph;
-    for child in children {
-        graph = graph.children.get(child)?;
-    }
-    Some((graph, name))
-}
-
 /// The address prefix of the blueprint the resource at `address` is in
 /// (empty for the top one): a record's `links` and `depends_on` are
 /// named within it.
@@ -109,53 +98,76 @@ pub(crate) fn prefix_of(address: &str) -> &str {
     &address[..address.len() - name.len()]
 }
 
-/// What the resource at `address` links to (unsupported links aside),
-/// named within its blueprint: links run between resources of one
-/// blueprint.
-pub(crate) fn links_from(graph: &Graph, address: &str) -> Vec<String> {
-    let Some((graph, name)) = graph_of(graph, address) else {
-        return Vec::new();
-    };
-    graph
-        .links
-        .iter()
-        .filter(|link| link.from == name && link.state != LinkState::Unsupported)
-        .map(|link| link.to.clone())
-        .collect()
+/// The links and the deployment order of a graph and of its children's,
+/// by address: what a resource's record names of them, gathered in one
+/// pass over each graph's edges (looking them up per resource would scan
+/// every edge for every resource recorded).
+#[derive(Debug, Default)]
+pub(crate) struct Edges {
+    by_address: HashMap<String, ResourceEdges>,
 }
 
-/// The fields of the links of the resource at `address` that have some,
-/// by the resource linked to (named within its blueprint).
-pub(crate) fn link_fields_from(graph: &Graph, address: &str) -> BTreeMap<String, Json> {
-    let Some((graph, name)) = graph_of(graph, address) else {
-        return BTreeMap::new();
-    };
-    graph
-        .links
-        .iter()
-        .filter(|link| {
-            link.from == name && link.state != LinkState::Unsupported && !link.fields.is_empty()
-        })
-        .map(|link| {
-            let fields = strata_subst::Value::Object(link.fields.clone());
-            (link.to.clone(), fields.to_json().unwrap_or(Json::Null))
-        })
-        .collect()
+/// What a resource's record names of its graph's edges, each named
+/// within its blueprint (links and the order run between resources of
+/// one blueprint; a child's node is `children.c`, standing for every
+/// resource of it).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ResourceEdges {
+    /// What it links to (unsupported links aside), in the graph's order.
+    pub(crate) links: Vec<String>,
+    /// The fields of the links that have some, by the resource linked to.
+    pub(crate) link_fields: BTreeMap<String, Json>,
+    /// What it is deployed after: the order's edges into it.
+    pub(crate) depends_on: Vec<String>,
 }
 
-/// What the resource at `address` is deployed after, named within its
-/// blueprint: the order's edges into it in its blueprint's graph (a
-/// child's node as `children.c`, standing for every resource of it).
-pub(crate) fn dependencies_of(graph: &Graph, address: &str) -> Vec<String> {
-    let Some((graph, name)) = graph_of(graph, address) else {
-        return Vec::new();
-    };
-    graph
-        .order
-        .keys()
-        .filter(|(_, after)| after == name)
-        .map(|(before, _)| before.clone())
-        .collect()
+impl Edges {
+    /// The edges of `graph` and of its children's, by address.
+    pub(crate) fn of(graph: &Graph) -> Edges {
+        let mut edges = Edges::default();
+        edges.add(graph, "");
+        edges
+    }
+
+    fn add(&mut self, graph: &Graph, prefix: &str) {
+        for link in graph
+            .links
+            .iter()
+            .filter(|link| link.state != LinkState::Unsupported)
+        {
+            let from = self.at(prefix, &link.from);
+            from.links.push(link.to.clone());
+            if !link.fields.is_empty() {
+                let fields = strata_subst::Value::Object(link.fields.clone());
+                from.link_fields
+                    .insert(link.to.clone(), fields.to_json().unwrap_or(Json::Null));
+            }
+        }
+        for (before, after) in graph.order.keys() {
+            self.at(prefix, after).depends_on.push(before.clone());
+        }
+        for (child, child_graph) in &graph.children {
+            self.add(child_graph, &format!("{prefix}{}", child_prefix(child)));
+        }
+    }
+
+    fn at(&mut self, prefix: &str, name: &str) -> &mut ResourceEdges {
+        self.by_address
+            .entry(format!("{prefix}{name}"))
+            .or_default()
+    }
+
+    /// The edges of the resource at `address` (none for an address no
+    /// graph names).
+    pub(crate) fn of_resource(&self, address: &str) -> ResourceEdges {
+        self.by_address.get(address).cloned().unwrap_or_default()
+    }
+
+    /// As [`Edges::of_resource`], taken out: for the one record of each
+    /// resource.
+    pub(crate) fn take(&mut self, address: &str) -> ResourceEdges {
+        self.by_address.remove(address).unwrap_or_default()
+    }
 }
 
 /// Whether a record that depends on `dependency` (an address, or a
@@ -379,6 +391,58 @@ mod tests {
         );
         assert_eq!(order.len(), 4);
         assert!(!covers("children.site", "children.siteB.other"));
+    }
+
+    #[test]
+    fn edges_are_gathered_by_address_in_the_graph_order() {
+        use super::super::graph::{Link, Side, Why};
+        let link = |from: &str, to: &str, state: LinkState, field: Option<&str>| Link {
+            from: from.into(),
+            to: to.into(),
+            state,
+            fields: field
+                .map(|value| {
+                    [(
+                        "env".to_owned(),
+                        strata_subst::Value::String(value.to_owned()),
+                    )]
+                    .into_iter()
+                    .collect()
+                })
+                .unwrap_or_default(),
+        };
+        let mut child = Graph::default();
+        child
+            .links
+            .push(link("p", "q", LinkState::Soft, Some("inner")));
+        child.order.insert(("q".into(), "p".into()), Why::Reference);
+        let mut graph = Graph::default();
+        graph.links.extend([
+            link("a", "c", LinkState::Hard(Side::To), None),
+            link("a", "b", LinkState::Unchecked, Some("B")),
+            link("a", "d", LinkState::Unsupported, Some("D")),
+        ]);
+        for (before, after) in [("c", "a"), ("b", "a"), ("children.net", "a")] {
+            graph.order.insert((before.into(), after.into()), Why::Link);
+        }
+        graph.children.insert("net".into(), child);
+        let edges = Edges::of(&graph);
+        let a = edges.of_resource("a");
+        // Links in the graph's order, an unsupported one left out; the
+        // order's edges into `a` in the order's (sorted) order.
+        assert_eq!(a.links, ["c", "b"]);
+        assert_eq!(
+            a.link_fields,
+            BTreeMap::from([("b".to_owned(), serde_json::json!({"env": "B"}))])
+        );
+        assert_eq!(a.depends_on, ["b", "c", "children.net"]);
+        // A child's resource by its address, named within its blueprint.
+        let p = edges.of_resource("children.net.p");
+        assert_eq!(p.links, ["q"]);
+        assert_eq!(p.link_fields["q"], serde_json::json!({"env": "inner"}));
+        assert_eq!(p.depends_on, ["q"]);
+        assert!(edges.of_resource("p").links.is_empty());
+        assert!(edges.of_resource("children.other.p").links.is_empty());
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::time::Duration;
 use serde_json::Value as Json;
 use strata_subst::Value;
 
-use super::address;
+use super::address::{self, Edges, ResourceEdges};
 use super::graph::Graph;
 use super::plan::{Action, Plan, ResourcePlan, ResourceProvider, State, StateResource};
 use super::provider::{Live, Provider};
@@ -186,12 +186,12 @@ impl Deployer<'_> {
         }
         let mut done: Vec<(String, Option<StateResource>, Option<StateResource>)> = Vec::new();
         let mut failure = None;
-        // The render, the graph and the plan each group deploys from, and
+        // The render, the graph's edges and the plan each group deploys from, and
         // the records as this deploy changes them (it alone writes, under
         // the lock). Rendered again before each group only when a group's
         // deploy can change what a later one reads: otherwise a chain of N
         // resources would be rendered N times for nothing.
-        let mut current: Option<(ResolvedBlueprint, Graph, BTreeMap<String, ResourcePlan>)> = None;
+        let mut current: Option<(ResolvedBlueprint, Edges, BTreeMap<String, ResourcePlan>)> = None;
         let mut records = BTreeMap::new();
         'groups: for group in &address::groups(&graph) {
             if current.is_none() || reads_deploys {
@@ -204,9 +204,9 @@ impl Deployer<'_> {
                     .into_iter()
                     .map(|(address, planned)| (address, planned.clone()))
                     .collect();
-                current = Some((resolved, graph, planned));
+                current = Some((resolved, Edges::of(&graph), planned));
             }
-            let Some((resolved, graph, planned_by_address)) = &current else {
+            let Some((resolved, edges, planned_by_address)) = &current else {
                 break;
             };
             for name in group {
@@ -222,7 +222,7 @@ impl Deployer<'_> {
                     let current = records.get(name).cloned();
                     let after = match action {
                         Action::Delete => None,
-                        _ => match record_of(resolved, graph, name) {
+                        _ => match record_of(resolved, edges, name) {
                             Ok(record) => Some(record),
                             Err(why) => {
                                 failure = Some((step(name, action), why));
@@ -541,7 +541,7 @@ fn action_name(action: Action) -> &'static str {
 /// from the provider.
 fn record_of(
     resolved: &ResolvedBlueprint,
-    graph: &Graph,
+    edges: &Edges,
     name: &str,
 ) -> Result<StateResource, String> {
     let resource = address::resource_at(resolved, name)
@@ -554,10 +554,14 @@ fn record_of(
     let spec = deployable(&resource.spec).map_err(|waiting| {
         format!("`{name}`'s spec waits on `{waiting}`, which no deployed resource gives")
     })?;
-    let links = address::links_from(graph, name);
+    let ResourceEdges {
+        links,
+        link_fields,
+        depends_on,
+    } = edges.of_resource(name);
     Ok(StateResource {
-        depends_on: address::dependencies_of(graph, name),
-        link_fields: address::link_fields_from(graph, name),
+        depends_on,
+        link_fields,
         resource_type: resource.resource_type.clone(),
         spec,
         state: Json::Null,

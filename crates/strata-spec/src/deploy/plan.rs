@@ -26,6 +26,7 @@ use serde_json::Value as Json;
 use strata_subst::Value;
 use strata_syntax::{Diagnostic, FieldPath, Node, Outcome};
 
+use super::address::{Edges, ResourceEdges, child_prefix};
 use super::graph::{Graph, LinkState};
 use crate::codes;
 use crate::resolve::{MASK, ResolvedBlueprint};
@@ -95,30 +96,30 @@ impl State {
     /// benchmarks and tools that write a first state.
     #[must_use]
     pub fn of(resolved: &ResolvedBlueprint, graph: &Graph) -> State {
-        let mut links: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        for link in graph
-            .links
-            .iter()
-            .filter(|link| link.state != LinkState::Unsupported)
-        {
-            links
-                .entry(link.from.as_str())
-                .or_default()
-                .push(link.to.clone());
-        }
+        State::with_edges(resolved, &mut Edges::of(graph), "")
+    }
+
+    /// [`State::of`] for the blueprint whose addresses start with
+    /// `prefix`, its graph's (and its children's) `edges` by address.
+    fn with_edges(resolved: &ResolvedBlueprint, edges: &mut Edges, prefix: &str) -> State {
         State {
             format_version: STATE_FORMAT,
             resources: resolved
                 .resources
                 .iter()
                 .map(|(name, resource)| {
+                    let ResourceEdges {
+                        links,
+                        link_fields,
+                        depends_on,
+                    } = edges.take(&format!("{prefix}{name}"));
                     let deployed = StateResource {
                         resource_type: resource.resource_type.clone(),
                         spec: known_json(&resource.spec),
                         state: Json::Null,
-                        links: links.remove(name.as_str()).unwrap_or_default(),
-                        depends_on: super::address::dependencies_of(graph, name),
-                        link_fields: super::address::link_fields_from(graph, name),
+                        links,
+                        depends_on,
+                        link_fields,
                         secret_fields: resource
                             .secret_fields
                             .iter()
@@ -132,8 +133,8 @@ impl State {
                 .children
                 .iter()
                 .map(|(name, child)| {
-                    let child_graph = graph.children.get(name).cloned().unwrap_or_default();
-                    (name.clone(), State::of(child, &child_graph))
+                    let prefix = format!("{prefix}{}", child_prefix(name));
+                    (name.clone(), State::with_edges(child, edges, &prefix))
                 })
                 .collect(),
             exports: resolved
