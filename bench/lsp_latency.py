@@ -33,7 +33,9 @@ input and output of `strata lsp`, as an editor drives it):
      catalogue, else the first such file in the catalogue);
    - features: an unknown key appended to the first feature file by name
      in contexts/_template/features;
-   - spec: an unknown key appended to the blueprint;
+   - spec: an unknown key written into the resource in the middle of the
+     blueprint (after the first line `    type: ...` past its middle), as
+     an edit inside a resource is the common one;
    - capabilities: an unknown key appended to the package's `app.yaml`.
    N (the edit's number) makes every broken text, and its diagnostic,
    different from the one before.
@@ -220,9 +222,15 @@ class Dialect:
         return f"unknownBenchKey{number}"
 
     def broken(self, number):
-        """The saved text with edit `number`'s error appended."""
+        """The saved text with edit `number`'s error appended (for spec,
+        written into the middle resource)."""
         if self.mode == "components":
             return f"{self.saved}\n+ error '{self.marker(number)}'\n"
+        if self.mode == "spec":
+            found = re.compile(r"^    type: .*\n", re.M).search(self.saved, len(self.saved) // 2)
+            if found:
+                at = found.end()
+                return f"{self.saved[:at]}    {self.marker(number)}: 1\n{self.saved[at:]}"
         return f"{self.saved}\n{self.marker(number)}: 1\n"
 
     def any_marker(self):

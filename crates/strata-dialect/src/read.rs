@@ -238,7 +238,7 @@ impl<'a> Reader<'a> {
             Place::Reference(at) | Place::UnreadAt(at) => Some(at),
         };
         self.text(path, unread_at)
-            .and_then(|source| self.parsed(source, format, expect, place))
+            .and_then(|source| self.parse(source, format, expect, place))
     }
 
     /// As [`Reader::read`], for `text` that did not come from the tree (a
@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
         expect: Expect<'_>,
     ) -> Outcome<Read> {
         let source = self.db.add(name, text);
-        self.parsed(source, format, expect, Place::File)
+        self.parse(source, format, expect, Place::File)
     }
 
     /// Holds documents already read (a listing's, [`Reader::all_documents`])
@@ -293,9 +293,10 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Parses a registered source and holds it to `expect`.
-    fn parsed(
-        &mut self,
+    /// Parses a registered source ([`Reader::source`]) as `format` and
+    /// holds it to `expect`, as [`Reader::read`] would the file.
+    pub fn parse(
+        &self,
         source: SourceId,
         format: Format,
         expect: Expect<'_>,

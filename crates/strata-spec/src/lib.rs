@@ -100,6 +100,34 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// Reads the blueprint (parsing only what changed since `before`, when
+    /// it is given) and checks everything that needs no variable value.
+    fn open_after(
+        files: Arc<dyn Files>,
+        options: Options<Settings>,
+        before: Option<load::Parsed<'_>>,
+    ) -> Opened<Spec> {
+        let mut db = SourceDb::new();
+        let outcome = load::read(
+            &mut Reader::new(files.as_ref(), &mut db, options.limits),
+            &options.settings.path,
+            before,
+        );
+        let mut problems = Vec::new();
+        let loaded = outcome.report(&mut problems);
+        Opened::freeze(db, |sources| {
+            Outcome::new(
+                Some(Spec {
+                    sources: sources.clone(),
+                    loaded,
+                    files,
+                    options,
+                }),
+                problems,
+            )
+        })
+    }
+
     /// The blueprint, its references and its tree, when the file could be
     /// read and parsed (even with problems in it).
     #[must_use]
@@ -183,24 +211,26 @@ impl Dialect for Spec {
     /// Reads the blueprint and checks everything that needs no variable
     /// value.
     fn open(files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Spec> {
-        let mut db = SourceDb::new();
-        let outcome = load::read(
-            &mut Reader::new(files.as_ref(), &mut db, options.limits),
-            &options.settings.path,
-        );
-        let mut problems = Vec::new();
-        let loaded = outcome.report(&mut problems);
-        Opened::freeze(db, |sources| {
-            Outcome::new(
-                Some(Spec {
-                    sources: sources.clone(),
-                    loaded,
-                    files,
-                    options,
-                }),
-                problems,
-            )
-        })
+        Spec::open_after(files, options, None)
+    }
+
+    /// As `open`, parsing again only the resources an edit touched when
+    /// the file parsed cleanly before, with the same limits
+    /// ([`load::Parsed`]); the rest is checked in full.
+    fn reopen(&self, files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Spec> {
+        let before = self
+            .loaded
+            .as_ref()
+            .filter(|loaded| {
+                loaded.parsed_cleanly
+                    && self.options.settings.path == options.settings.path
+                    && self.options.limits == options.limits
+            })
+            .map(|loaded| load::Parsed {
+                text: self.sources.get(loaded.tree.span.source).text(),
+                tree: &loaded.tree,
+            });
+        Spec::open_after(files, options, before)
     }
 
     fn sources(&self) -> &Arc<SourceDb> {

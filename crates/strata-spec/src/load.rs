@@ -33,12 +33,58 @@ pub struct Loaded {
     pub references: References,
     /// The document as parsed.
     pub tree: Node,
+    /// Whether the file parsed without a problem, an anchor, an alias or a
+    /// tag: a reopening then parses again only the resources an edit
+    /// touched ([`Parsed`]).
+    pub(crate) parsed_cleanly: bool,
+}
+
+/// A blueprint file as it was parsed before, cleanly
+/// ([`Loaded::parsed_cleanly`]): its text and its tree. A reopening parses
+/// the new text again only in the resources the edit touched, when the
+/// edit lies inside them ([`strata_syntax::reparse`]; the tree is then a
+/// full parse's, spans included), else in full.
+pub(crate) struct Parsed<'a> {
+    /// The text parsed.
+    pub(crate) text: &'a str,
+    /// Its tree.
+    pub(crate) tree: &'a Node,
 }
 
 /// Reads and checks the blueprint at `path` (YAML, or JSON by its
-/// extension; `-` is standard input, YAML).
-pub(crate) fn read(reader: &mut Reader<'_>, path: &Path) -> Outcome<Loaded> {
-    let read = reader.read(path, format_of(path), Expect::OneAsParsed, Place::File);
+/// extension; `-` is standard input, YAML), parsing only what changed
+/// since `before` when it is given.
+pub(crate) fn read(
+    reader: &mut Reader<'_>,
+    path: &Path,
+    before: Option<Parsed<'_>>,
+) -> Outcome<Loaded> {
+    let format = format_of(path);
+    let (expect, place) = (Expect::OneAsParsed, Place::File);
+    let read = match before.filter(|_| format == Format::Yaml) {
+        Some(before) => reader.source(path).and_then(|source| {
+            let reparsed = strata_syntax::reparse::reparse_entries(
+                before.text,
+                before.tree,
+                "resources",
+                reader.db().get(source).text(),
+                source,
+                &reader.limits(),
+            );
+            match reparsed {
+                Some(tree) => {
+                    let read = Read {
+                        source,
+                        documents: vec![tree],
+                        properties: Vec::new(),
+                    };
+                    reader.expect(read, expect, place)
+                }
+                None => reader.parse(source, format, expect, place),
+            }
+        }),
+        None => reader.read(path, format, expect, place),
+    };
     checked(reader.db(), read)
 }
 
@@ -75,6 +121,7 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
     let Some(read) = read.value else {
         return Outcome::failed(problems);
     };
+    let parsed_cleanly = problems.is_empty() && read.properties.is_empty();
     let refused = read.properties.iter().map(|property| match property {
         NodeProperty::Anchor(span) | NodeProperty::Alias(span) => Diagnostic::error(
             codes::YAML_ALIAS,
@@ -107,6 +154,7 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
                 blueprint,
                 references,
                 tree: root,
+                parsed_cleanly,
             }),
             problems,
         ),

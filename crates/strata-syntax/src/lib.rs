@@ -42,6 +42,7 @@ mod json;
 pub mod node;
 pub mod outcome;
 pub mod path;
+pub mod reparse;
 mod scalar;
 pub mod source;
 mod yaml;

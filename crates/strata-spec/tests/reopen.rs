@@ -1,0 +1,175 @@
+//! A blueprint reopened from the one before (as the language server
+//! reopens it after each change, parsing again only the resources an edit
+//! touched) finds exactly what a fresh opening finds, at the same places,
+//! and holds the same tree and model, whatever the sequence of edits.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use strata_fs::{Files, MemoryFs};
+use strata_spec::{Dialect, Opened, Options, Settings, Spec};
+use strata_syntax::{Diagnostic, Limits};
+
+/// The starting blueprint: resources referencing each other, values,
+/// block scalars, comments and exports after the resources.
+const BLUEPRINT: &str = r#"version: 2023-04-20
+variables:
+  region:
+    type: string
+    default: eu-west-1
+values:
+  prefix:
+    type: string
+    value: '${join(split(variables.region, "-"), "_")}-shop'
+resources:
+  orders:
+    type: aws/dynamodb/table
+    metadata:
+      labels:
+        app: shop
+    spec:
+      tableName: "${values.prefix}-orders"
+      script: |
+        line one
+        line two
+  # the queue
+  queue:
+    type: aws/sqs/queue
+    spec:
+      queueName: "${resources.orders.spec.tableName}-queue"
+  handler:
+    type: aws/lambda/function
+    linkSelector:
+      byLabel:
+        app: shop
+    spec:
+      env: {TABLE: "${resources.orders.spec.tableName}"}
+exports:
+  table:
+    type: string
+    field: resources.orders.spec.tableName
+"#;
+
+/// What an edit puts in place of what it removes: valid changes, broken
+/// substitutions and references, new and renamed resources, and text that
+/// breaks the YAML.
+const PIECES: &[&str] = &[
+    "x",
+    "2",
+    "y",
+    "",
+    "\n",
+    "  ",
+    "${",
+    "}",
+    "${resources.nosuch.spec.id}",
+    "${values.prefix}",
+    "\n  added:\n    type: aws/sqs/queue\n    spec:\n      queueName: \"${resources.queue.spec.queueName}\"\n",
+    "\n  orders:\n    type: t\n",
+    "    unknownKey: 1\n",
+    "# note\n",
+    ": ",
+    "\"",
+    "{",
+    "&a ",
+    "condition: \"${variables.region == 'x'}\"",
+    "\nexports:\n",
+    "each: \"${split(variables.region, \"-\")}\"\n    ",
+];
+
+fn files(text: &str) -> Arc<dyn Files> {
+    Arc::new(MemoryFs::new().with("blueprint.yaml", text))
+}
+
+fn options() -> Options<Settings> {
+    let settings = Settings {
+        path: PathBuf::from("blueprint.yaml"),
+        root: None,
+    };
+    Options::new(Limits::default(), settings).for_reopening()
+}
+
+/// Every diagnostic with its exact place, and the tree and model opened.
+fn said(opened: &Opened<Spec>) -> Vec<String> {
+    let mut said: Vec<String> = opened
+        .outcome
+        .diagnostics
+        .iter()
+        .map(|d: &Diagnostic| {
+            format!(
+                "{} {} {:?} {:?} {:?} {:?}",
+                d.code, d.message, d.primary.span, d.secondary, d.notes, d.path
+            )
+        })
+        .collect();
+    if let Some(loaded) = opened.outcome.value.as_ref().and_then(Spec::loaded) {
+        said.push(format!("{:?}", loaded.tree));
+        said.push(format!("{:?}", loaded.blueprint));
+    }
+    said
+}
+
+fn edited(text: &str, at: usize, removed: usize, inserted: &str) -> String {
+    let at = at % (text.len() + 1);
+    let end = (at + removed).min(text.len());
+    format!("{}{inserted}{}", &text[..at], &text[end..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_reopened_blueprint_finds_what_a_fresh_one_does(
+        edits in prop::collection::vec((0..1000usize, prop_oneof![0..3usize, 0..12usize], 0..PIECES.len()), 1..8)
+    ) {
+        let mut text = BLUEPRINT.to_owned();
+        let mut previous = Spec::open(files(&text), options());
+        for (at, removed, piece) in edits {
+            text = edited(&text, at, removed, PIECES[piece]);
+            let fresh = Spec::open(files(&text), options());
+            let reopened = match &previous.outcome.value {
+                Some(spec) => spec.reopen(files(&text), options()),
+                None => Spec::open(files(&text), options()),
+            };
+            prop_assert_eq!(said(&reopened), said(&fresh), "after an edit to:\n{}", text);
+            previous = reopened;
+        }
+    }
+}
+
+/// An edit inside a resource is reparsed there (its line moves the
+/// resources after it), and the diagnostics point where a fresh opening's
+/// do.
+#[test]
+fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
+    let previous = Spec::open(files(BLUEPRINT), options());
+    assert_eq!(
+        previous.outcome.diagnostics.len(),
+        0,
+        "{:?}",
+        previous.outcome.diagnostics
+    );
+    let text = BLUEPRINT.replacen(
+        "    type: aws/sqs/queue\n",
+        "    type: aws/sqs/queue\n    unknownKey: 1\n",
+        1,
+    );
+    let fresh = Spec::open(files(&text), options());
+    let reopened = previous
+        .outcome
+        .value
+        .as_ref()
+        .map(|spec| spec.reopen(files(&text), options()))
+        .expect("the blueprint opens");
+    assert_eq!(said(&reopened), said(&fresh));
+    assert!(
+        fresh
+            .outcome
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("unknownKey")),
+        "{:?}",
+        fresh.outcome.diagnostics
+    );
+}
