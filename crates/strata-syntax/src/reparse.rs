@@ -11,9 +11,11 @@
 //! The result is the tree a full parse of the new text gives, spans
 //! included, or nothing: every case where the two could differ falls back
 //! to the caller's full parse. The part parsed again runs from the start
-//! of the line of the first entry the edit touches to the start of the
-//! line of the first entry after it (or of the root's next key, or the
-//! end of the text), and must:
+//! of the line of the last entry whose key's first character the edit
+//! left as it was (what ends the entry before it, where a block scalar
+//! ends at the next token, is then unchanged) to the key of the first
+//! entry whose line break before it the edit left as it was (or the
+//! root's next key, likewise, or the end of the text), and must:
 //!
 //! - start, after blank and comment lines, with a key at the entries'
 //!   column, and hold no other line of content less indented (such a line
