@@ -214,7 +214,7 @@ impl Dialect for Spec {
         Spec::open_after(files, options, None)
     }
 
-    /// As `open`, parsing again only the resources an edit touched when
+    /// As `open`, parsing again only the entries an edit touched when
     /// the file parsed cleanly before, with the same limits
     /// ([`load::Parsed`]); the rest is checked in full.
     fn reopen(&self, files: Arc<dyn Files>, options: Options<Settings>) -> Opened<Spec> {

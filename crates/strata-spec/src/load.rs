@@ -34,16 +34,17 @@ pub struct Loaded {
     /// The document as parsed.
     pub tree: Node,
     /// Whether the file parsed without a problem, an anchor, an alias or a
-    /// tag: a reopening then parses again only the resources an edit
+    /// tag: a reopening then parses again only the entries an edit
     /// touched ([`Parsed`]).
     pub(crate) parsed_cleanly: bool,
 }
 
 /// A blueprint file as it was parsed before, cleanly
 /// ([`Loaded::parsed_cleanly`]): its text and its tree. A reopening parses
-/// the new text again only in the resources the edit touched, when the
-/// edit lies inside them ([`strata_syntax::reparse`]; the tree is then a
-/// full parse's, spans included), else in full.
+/// the new text again only in the entries the edit touched (resources,
+/// values, exports...), when the edit lies inside one section's
+/// ([`strata_syntax::reparse`]; the tree is then a full parse's, spans
+/// included), else in full.
 pub(crate) struct Parsed<'a> {
     /// The text parsed.
     pub(crate) text: &'a str,
@@ -66,7 +67,6 @@ pub(crate) fn read(
             let reparsed = strata_syntax::reparse::reparse_entries(
                 before.text,
                 before.tree,
-                "resources",
                 reader.db().get(source).text(),
                 source,
                 &reader.limits(),

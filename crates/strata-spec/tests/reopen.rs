@@ -1,5 +1,5 @@
 //! A blueprint reopened from the one before (as the language server
-//! reopens it after each change, parsing again only the resources an edit
+//! reopens it after each change, parsing again only the entries an edit
 //! touched) finds exactly what a fresh opening finds, at the same places,
 //! and holds the same tree and model, whatever the sequence of edits.
 

@@ -3,8 +3,9 @@
 //! An editor sends a large file's whole text after every keystroke, and
 //! most of the file is as it was. When the old text parsed without a
 //! problem and the edit lies inside the entries of one block mapping
-//! under the root (a spec blueprint's `resources`), only the entries the
-//! edit touches are parsed again, alone, and spliced into the old tree:
+//! under the root (a spec blueprint's `resources`, `values`, `exports`),
+//! only the entries the edit touches are parsed again, alone, and spliced
+//! into the old tree:
 //! the entries before them keep their spans, those after move by the
 //! edit's length.
 //!
@@ -34,26 +35,17 @@ use crate::{Format, Limits};
 
 /// The tree of `new_text` (registered as `new_source`), from the tree
 /// `old_root` a full parse gave of `old_text` without any problem, when
-/// the edit between the two lies inside the entries of the block mapping
-/// under the root's `key`; `None` otherwise (the module docs say when).
+/// the edit between the two lies inside the entries of a block mapping
+/// under one of the root's keys (the last key before the edit's start);
+/// `None` otherwise (the module docs say when).
 #[must_use]
 pub fn reparse_entries(
     old_text: &str,
     old_root: &Node,
-    key: &str,
     new_text: &str,
     new_source: SourceId,
     limits: &Limits,
 ) -> Option<Node> {
-    let root = old_root.as_map()?;
-    let under = &root.get(key)?.value;
-    let entries = under.as_map()?;
-    // Both block mappings: a flow one's entries may also start lines.
-    let is_flow = |node: &Node| old_text.as_bytes().get(node.span.start as usize) == Some(&b'{');
-    if is_flow(old_root) || is_flow(under) {
-        return None;
-    }
-    let column = entries_column(old_text, entries)?;
     if old_text == new_text {
         let same = |span: Span| Span {
             source: new_source,
@@ -61,7 +53,22 @@ pub fn reparse_entries(
         };
         return Some(Moved::node(old_root, &same));
     }
+    let root = old_root.as_map()?;
     let (prefix, suffix) = common_ends(old_text.as_bytes(), new_text.as_bytes());
+    let section = root
+        .values()
+        .rposition(|entry| (entry.key_span.start as usize) < prefix)
+        .unwrap_or(0);
+    let (key, under) = root
+        .get_index(section)
+        .map(|(key, entry)| (key, &entry.value))?;
+    let entries = under.as_map()?;
+    // Both block mappings: a flow one's entries may also start lines.
+    let is_flow = |node: &Node| old_text.as_bytes().get(node.span.start as usize) == Some(&b'{');
+    if is_flow(old_root) || is_flow(under) {
+        return None;
+    }
+    let column = entries_column(old_text, entries)?;
     let changed_end = old_text.len() - suffix;
     let key_starts: Vec<usize> = entries
         .values()

@@ -81,8 +81,7 @@ fn agrees(old: &str, new: &str) -> bool {
     );
     let old_root = before.documents.first().expect("a document");
     let (source, after) = parse(&mut db, new);
-    let Some(tree) = reparse_entries(old, old_root, "resources", new, source, &Limits::default())
-    else {
+    let Some(tree) = reparse_entries(old, old_root, new, source, &Limits::default()) else {
         return false;
     };
     assert!(
@@ -185,6 +184,9 @@ fn edits_inside_the_entries_are_reparsed() {
         old.replacen("        - two\n", "", 1),
         old.replacen("    type: aws/fn\n", "    # why\n    type: aws/fn\n", 1),
         old.replacen("line plain scalar", "line plain scalars", 1),
+        // In other sections: the variables, the exports.
+        old.replacen("type: string}", "type: number}", 1),
+        old.replacen("field: resources", "field:  resources", 1),
         // The same text.
         old.clone(),
     ];
@@ -200,9 +202,10 @@ fn edits_inside_the_entries_are_reparsed() {
 fn edits_a_part_cannot_show_are_left_to_a_full_parse() {
     let old = document(&[0, 1, 2], true);
     let cases = [
-        // Outside the entries.
-        old.replacen("type: string}", "type: number}", 1),
-        old.replacen("field: resources", "field:  resources", 1),
+        // Outside any section's entries: a scalar under the root, a
+        // section's key.
+        old.replacen("2023-04-20", "2023-04-21", 1),
+        old.replacen("exports:", "export:", 1),
         // A key the entries kept elsewhere.
         old.replacen("  r2:\n", "  r0:\n", 1),
         // A key indented under the entry before, or out of the mapping.
