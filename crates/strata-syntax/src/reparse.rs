@@ -136,7 +136,7 @@ fn entries_column(text: &str, entries: &Mapping) -> Option<usize> {
     for entry in entries.values() {
         let at = entry.key_span.start as usize;
         let line = text.get(..at)?.rfind('\n').map_or(0, |newline| newline + 1);
-        let indent = &text[line..at];
+        let indent = text.get(line..at)?;
         if !indent.bytes().all(|byte| byte == b' ') || indent.is_empty() {
             return None;
         }

@@ -223,3 +223,20 @@ fn edits_a_part_cannot_show_are_left_to_a_full_parse() {
     let flow = "resources: {\n  a: 1,\n  b: 2\n}\n";
     assert!(!agrees(flow, &flow.replacen("a: 1", "a: 3", 1)));
 }
+
+/// A tree given with a text it was not parsed from (the caller's mistake)
+/// gives nothing, never a panic.
+#[test]
+fn a_tree_of_another_text_gives_nothing() {
+    let mut db = SourceDb::new();
+    let (_, parsed) = parse(&mut db, &document(&[0, 1, 2], true));
+    let root = parsed.documents.first().expect("a document");
+    for (old, new) in [
+        ("", "x"),
+        ("resources:\n", "resources:\n  a: 1\n"),
+        ("é\né", "éé"),
+    ] {
+        let source = db.add("other.yaml", new);
+        assert!(reparse_entries(old, root, new, source, &Limits::default()).is_none());
+    }
+}
