@@ -75,6 +75,13 @@ type Decided<'a> = (
 );
 
 impl<'a> Candidate<'a> {
+    /// Where the entry's name (the key of `section` that names it) is
+    /// written, else the entry.
+    fn key_span(&self, section: Section) -> Span {
+        let entry = self.node;
+        entry.get(section.name_key()).map_or(entry.span, |n| n.span)
+    }
+
     /// The entries of `section` of the blueprint, whose tree is `tree`.
     pub(crate) fn of_blueprint(
         file: &'a BlueprintFile,
@@ -293,7 +300,7 @@ impl<'a> Composer<'a> {
             .iter()
             .map(|candidate| {
                 let entry = candidate.node;
-                let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
+                let key_span = candidate.key_span(section);
                 if let Some(first) = in_file.insert(candidate.identity, key_span)
                     && repeats == Repeats::Refused
                 {
@@ -386,8 +393,7 @@ impl<'a> Composer<'a> {
                 }
                 Fate::Ready(node) => node,
             };
-            let entry = candidate.node;
-            let key_span = entry.get(section.name_key()).map_or(entry.span, |n| n.span);
+            let key_span = candidate.key_span(section);
             let list = match section {
                 Section::Terraform => &mut self.terraform,
                 Section::Kustomize => &mut self.kustomize,

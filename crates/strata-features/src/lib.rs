@@ -276,6 +276,7 @@ impl Dialect for Project {
     fn sources(&self) -> &Arc<SourceDb> {
         &self.sources
     }
+
     const CHECK_RENDERS: bool = true;
 
     /// Composes the blueprint of every context `windsor.yaml` names.
@@ -704,7 +705,6 @@ fn name_after_context(tree: &mut Node, context: &str) {
     }
 }
 
-/// `blueprint.yaml`, decoded.
 /// Every valid feature file below `features/`, in name order; two of one
 /// name are reported.
 fn read_features(

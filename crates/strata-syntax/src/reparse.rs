@@ -59,9 +59,7 @@ pub fn reparse_entries(
         .values()
         .rposition(|entry| (entry.key_span.start as usize) < prefix)
         .unwrap_or(0);
-    let (key, under) = root
-        .get_index(section)
-        .map(|(key, entry)| (key, &entry.value))?;
+    let (_, Entry { value: under, .. }) = root.get_index(section)?;
     let entries = under.as_map()?;
     // Both block mappings: a flow one's entries may also start lines.
     let is_flow = |node: &Node| old_text.as_bytes().get(node.span.start as usize) == Some(&b'{');
@@ -85,7 +83,7 @@ pub fn reparse_entries(
         (first + 1..key_starts.len()).find(|index| key_starts[*index] - column > changed_end);
     let end = match after {
         Some(index) => key_starts[index],
-        None => next_key(old_text, root, key, changed_end)?,
+        None => next_key(old_text, root, section, changed_end)?,
     };
     let moved = Moved {
         source: new_source,
@@ -111,8 +109,8 @@ pub fn reparse_entries(
     };
     let mut spliced = Some(block_map(spliced, new_source, start));
     let mut new_root = Mapping::with_capacity_and_hasher(root.len(), crate::MapHasher::default());
-    for (name, entry) in root {
-        let entry = if name == key {
+    for (index, (name, entry)) in root.iter().enumerate() {
+        let entry = if index == section {
             Entry {
                 key_span: moved.span(entry.key_span),
                 value: spliced.take()?,
@@ -135,8 +133,7 @@ fn entries_column(text: &str, entries: &Mapping) -> Option<usize> {
     let mut column = None;
     for entry in entries.values() {
         let at = entry.key_span.start as usize;
-        let line = text.get(..at)?.rfind('\n').map_or(0, |newline| newline + 1);
-        let indent = text.get(line..at)?;
+        let indent = text.get(line_start(text, at)?..at)?;
         if !indent.bytes().all(|byte| byte == b' ') || indent.is_empty() {
             return None;
         }
@@ -164,18 +161,22 @@ fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
     (prefix, suffix)
 }
 
-/// Where the entries under the root's `key` end at the latest: the root's
-/// next key, when the line break before it is after the edit's end
-/// (`changed_end`) and nothing else is on its line before it, or the end of
-/// the text when there is no next key.
-fn next_key(text: &str, root: &Mapping, key: &str, changed_end: usize) -> Option<usize> {
-    let index = root.get_index_of(key)?;
-    let Some((_, next)) = root.get_index(index + 1) else {
+/// Where the entries under the root's key at `section` end at the
+/// latest: the root's next key, when the line break before it is after
+/// the edit's end (`changed_end`) and nothing else is on its line before
+/// it, or the end of the text when there is no next key.
+fn next_key(text: &str, root: &Mapping, section: usize, changed_end: usize) -> Option<usize> {
+    let Some((_, next)) = root.get_index(section + 1) else {
         return Some(text.len());
     };
     let at = next.key_span.start as usize;
-    let line = text.get(..at)?.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = line_start(text, at)?;
     (line == at && line > changed_end).then_some(at)
+}
+
+/// The start of the line holding byte `at` of `text`.
+fn line_start(text: &str, at: usize) -> Option<usize> {
+    Some(text.get(..at)?.rfind('\n').map_or(0, |newline| newline + 1))
 }
 
 /// `part` parsed alone, when its lines keep it inside the mapping and it

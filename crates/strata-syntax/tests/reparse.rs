@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use strata_syntax::reparse::reparse_entries;
-use strata_syntax::{Format, Limits, Node, SourceDb, Value};
+use strata_syntax::{Format, Limits, SourceDb};
 
 /// The resources a blueprint-like document is made of, in several shapes.
 const SHAPES: [&str; 5] = [
@@ -90,44 +90,11 @@ fn agrees(old: &str, new: &str) -> bool {
         after.diagnostics
     );
     assert_eq!(after.documents.len(), 1, "{new}");
-    let (got, want) = (shown(&tree), shown(&after.documents[0]));
-    if let Some(at) = (0..got.len().max(want.len())).find(|at| got.get(*at) != want.get(*at)) {
-        assert_eq!(
-            got.get(at),
-            want.get(at),
-            "the reparse differs from the full parse of:\n{new}"
-        );
-    }
+    assert!(
+        tree.identical(&after.documents[0]),
+        "the reparse differs from the full parse of:\n{new}"
+    );
     true
-}
-
-/// Every node and key of `node`, a line each: its path, span, tag, layer
-/// and (for a scalar) value.
-fn shown(node: &Node) -> Vec<String> {
-    fn walk(node: &Node, path: &str, lines: &mut Vec<String>) {
-        let span = (node.span.source, node.span.start, node.span.end);
-        let head = format!("{path} {span:?} {:?} {:?}", node.tag, node.layer);
-        match &node.value {
-            Value::Seq(items) => {
-                lines.push(format!("{head} seq"));
-                for (index, item) in items.iter().enumerate() {
-                    walk(item, &format!("{path}[{index}]"), lines);
-                }
-            }
-            Value::Map(entries) => {
-                lines.push(format!("{head} map"));
-                for (key, entry) in entries {
-                    let key_span = (entry.key_span.start, entry.key_span.end);
-                    lines.push(format!("{path}.{key} key {key_span:?}"));
-                    walk(&entry.value, &format!("{path}.{key}"), lines);
-                }
-            }
-            scalar => lines.push(format!("{head} {scalar:?}")),
-        }
-    }
-    let mut lines = Vec::new();
-    walk(node, "", &mut lines);
-    lines
 }
 
 fn edited(text: &str, at: usize, removed: usize, inserted: &str) -> String {
