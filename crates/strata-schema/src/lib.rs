@@ -174,16 +174,7 @@ impl<T: DeserializeOwned> Decoder<T> {
     /// when there is none. Paths are relative to `node`.
     #[must_use]
     pub fn validate(&self, node: &Node) -> Vec<Diagnostic> {
-        self.check(node, node)
-    }
-
-    /// As [`validate`](Decoder::validate), checking `masked`, a copy of
-    /// `node` the caller made: a subtree that the schema accepts whatever it
-    /// holds (a map of any values) may be emptied there, so that a large
-    /// opaque part is not walked. Problems are reported at `node`'s spans.
-    #[must_use]
-    pub fn validate_masked(&self, node: &Node, masked: &Node) -> Vec<Diagnostic> {
-        self.check(node, masked)
+        self.check(node)
     }
 
     /// Rewrites every number, boolean or null of `node` that sits where
@@ -211,7 +202,7 @@ impl<T: DeserializeOwned> Decoder<T> {
         node: &Node,
         check: impl FnOnce(&Node) -> Vec<Diagnostic>,
     ) -> Result<T, Vec<Diagnostic>> {
-        let mut diagnostics = self.check(node, node);
+        let mut diagnostics = self.check(node);
         diagnostics.extend(check(node));
         if !diagnostics.is_empty() {
             return Err(report::finish(diagnostics));
@@ -226,7 +217,7 @@ impl<T: DeserializeOwned> Decoder<T> {
     /// valid. No value when the root itself is unusable. The outcome's value
     /// is partial exactly when it has diagnostics.
     pub fn decode_partial(&self, node: &Node) -> Outcome<T> {
-        let diagnostics = self.check(node, node);
+        let diagnostics = self.check(node);
         if diagnostics.is_empty() {
             return deserialize(node).into();
         }
@@ -275,11 +266,11 @@ impl<T: DeserializeOwned> Decoder<T> {
         Outcome::new(value, diagnostics)
     }
 
-    /// The problems of `checked`, reported at the matching nodes of `node`.
-    fn check(&self, node: &Node, checked: &Node) -> Vec<Diagnostic> {
+    /// The problems of `node`.
+    fn check(&self, node: &Node) -> Vec<Diagnostic> {
         // The common case, a valid tree, without collecting errors: `is_valid`
         // stops at the first problem and builds no error values.
-        let checked = repr::TreeNode::Node(checked);
+        let checked = repr::TreeNode::Node(node);
         if self.validator.is_valid(checked) {
             return Vec::new();
         }

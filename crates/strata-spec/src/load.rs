@@ -170,7 +170,7 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
         strata_dialect::join(
             || {
                 let placement = placement::check(root, db);
-                (placement, DECODER.validate_masked(root, &masked(root)))
+                (placement, DECODER.validate(root))
             },
             || {
                 let mut text_problems = Vec::new();
@@ -234,53 +234,6 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
         Some((blueprint, references)),
         strata_syntax::dedupe(problems),
     )
-}
-
-/// The parts of a blueprint the schema takes as mappings of anything:
-/// resource specs, custom metadata, the blueprint's and includes'
-/// metadata (`*` is any name).
-const OPAQUE: [&[&str]; 5] = [
-    &["resources", "*", "spec"],
-    &["resources", "*", "metadata", "custom"],
-    &["datasources", "*", "metadata", "custom"],
-    &["include", "*", "metadata"],
-    &["metadata"],
-];
-
-/// The document for the schema, each opaque mapping emptied: the schema
-/// accepts whatever it holds, so walking it (most of a large blueprint's
-/// bytes) would be wasted.
-fn masked(root: &Node) -> Node {
-    fn copy(node: &Node, path: &mut Vec<String>) -> Node {
-        let opaque = OPAQUE.iter().any(|pattern| {
-            pattern.len() == path.len()
-                && pattern
-                    .iter()
-                    .zip(path.iter())
-                    .all(|(want, have)| *want == "*" || want == have)
-        });
-        match &node.value {
-            strata_syntax::Value::Map(_) if opaque => Node::new(
-                strata_syntax::Value::Map(strata_syntax::Mapping::default()),
-                node.span,
-            ),
-            strata_syntax::Value::Map(map) if path.len() < 4 => {
-                let entries = map
-                    .iter()
-                    .map(|(key, entry)| {
-                        path.push(key.clone());
-                        let value = copy(&entry.value, path);
-                        path.pop();
-                        let key_span = entry.key_span;
-                        (key.clone(), strata_syntax::Entry { key_span, value })
-                    })
-                    .collect();
-                Node::new(strata_syntax::Value::Map(entries), node.span)
-            }
-            _ => node.clone(),
-        }
-    }
-    copy(root, &mut Vec::new())
 }
 
 /// The path of the node written at `span`, below `node` at `path`.
