@@ -1,12 +1,12 @@
 //! Walking a tree for its `!cel` scalars. Recursive: trees are as deep as
 //! the loader allows, and the walk runs on the worker's stack. The walk
-//! keeps the way down as borrowed [`Step`]s and builds a [`FieldPath`] only
+//! keeps the way down as borrowed [`PathStep`]s and builds a [`FieldPath`] only
 //! for a diagnostic: most trees have a few expressions among many keys.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cel::Context;
-use strata_syntax::{Diagnostic, FieldPath, Node, Segment, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, PathStep, Value};
 
 use crate::result::to_node;
 use crate::runtime::{self, eval_error, panic_message};
@@ -21,10 +21,10 @@ pub(crate) fn compile(programs: &Programs, root: &Node) -> Vec<Diagnostic> {
     visit(root, &mut Vec::new(), &mut |node, path| match &node.value {
         Value::String(text) => {
             if let Err(diagnostic) = programs.compile_here(text, node.span) {
-                diagnostics.push(diagnostic.with_path(field_path(path)));
+                diagnostics.push(diagnostic.with_path(FieldPath::root().join(path)));
             }
         }
-        _ => diagnostics.push(not_a_string(node).with_path(field_path(path))),
+        _ => diagnostics.push(not_a_string(node).with_path(FieldPath::root().join(path))),
     });
     diagnostics
 }
@@ -43,7 +43,7 @@ pub(crate) fn evaluate(
             _ => Err(not_a_string(node)),
         };
         if let Err(diagnostic) = outcome {
-            diagnostics.push(diagnostic.with_path(field_path(path)));
+            diagnostics.push(diagnostic.with_path(FieldPath::root().join(path)));
         }
     });
     (root, diagnostics)
@@ -109,43 +109,27 @@ fn not_a_string(node: &Node) -> Diagnostic {
     ))
 }
 
-/// One step down a tree, borrowed from it.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The steps as a field path, for a diagnostic.
-fn field_path(steps: &[Step<'_>]) -> FieldPath {
-    FieldPath::from(
-        steps
-            .iter()
-            .map(|step| match step {
-                Step::Key(key) => Segment::Key((*key).to_owned()),
-                Step::Index(index) => Segment::Index(*index),
-            })
-            .collect::<Vec<_>>(),
-    )
-}
-
 /// Calls `on_cel` for every `!cel` node, and goes on below nodes that are
 /// not strings (a `!cel` mapping is reported, its children still visited).
-fn visit<'a>(node: &'a Node, path: &mut Vec<Step<'a>>, on_cel: &mut dyn FnMut(&Node, &[Step<'_>])) {
+fn visit<'a>(
+    node: &'a Node,
+    path: &mut Vec<PathStep<'a>>,
+    on_cel: &mut dyn FnMut(&Node, &[PathStep<'_>]),
+) {
     if is_cel(node) {
         on_cel(node, path);
     }
     match &node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                path.push(Step::Index(index));
+                path.push(PathStep::Index(index));
                 visit(item, path, on_cel);
                 path.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                path.push(Step::Key(key));
+                path.push(PathStep::Key(key));
                 visit(&entry.value, path, on_cel);
                 path.pop();
             }
@@ -158,8 +142,8 @@ fn visit<'a>(node: &'a Node, path: &mut Vec<Step<'a>>, on_cel: &mut dyn FnMut(&N
 /// visited again, whatever it became.
 fn visit_mut<'a>(
     node: &'a mut Node,
-    path: &mut Vec<Step<'a>>,
-    on_cel: &mut dyn FnMut(&mut Node, &[Step<'_>]),
+    path: &mut Vec<PathStep<'a>>,
+    on_cel: &mut dyn FnMut(&mut Node, &[PathStep<'_>]),
 ) {
     if is_cel(node) {
         let was_string = matches!(node.value, Value::String(_));
@@ -171,14 +155,14 @@ fn visit_mut<'a>(
     match &mut node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter_mut().enumerate() {
-                path.push(Step::Index(index));
+                path.push(PathStep::Index(index));
                 visit_mut(item, path, on_cel);
                 path.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map.iter_mut() {
-                path.push(Step::Key(key));
+                path.push(PathStep::Key(key));
                 visit_mut(&mut entry.value, path, on_cel);
                 path.pop();
             }

@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use strata_subst::parse_template;
-use strata_syntax::{Diagnostic, FieldPath, Node, Segment, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, FieldPath, Node, PathStep, SourceDb, Span, Value};
 
 use crate::codes;
 
@@ -216,43 +216,25 @@ fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Found<'_>) 
     scalars_below(node, path, &mut Vec::new(), place, found);
 }
 
-/// A step below a path, borrowed while walking: a path is only built for
-/// what is reported.
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-fn extend(base: &FieldPath, steps: &[Step<'_>]) -> FieldPath {
-    let mut path = base.clone();
-    for step in steps {
-        path.push(match step {
-            Step::Key(key) => Segment::Key((*key).to_owned()),
-            Step::Index(index) => Segment::Index(*index),
-        });
-    }
-    path
-}
-
 fn scalars_below<'a>(
     node: &'a Node,
     base: &FieldPath,
-    steps: &mut Vec<Step<'a>>,
+    steps: &mut Vec<PathStep<'a>>,
     place: &Place,
     found: &mut Found<'_>,
 ) {
     match &node.value {
-        Value::String(text) => report(place, node.span, text, || extend(base, steps), found),
+        Value::String(text) => report(place, node.span, text, || base.join(steps), found),
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                steps.push(Step::Index(index));
+                steps.push(PathStep::Index(index));
                 scalars_below(item, base, steps, place, found);
                 steps.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                steps.push(Step::Key(key));
+                steps.push(PathStep::Key(key));
                 scalars_below(&entry.value, base, steps, place, found);
                 steps.pop();
             }
@@ -262,23 +244,23 @@ fn scalars_below<'a>(
 }
 
 /// Every mapping key in the document.
-fn keys<'a>(node: &'a Node, steps: &mut Vec<Step<'a>>, found: &mut Found<'_>) {
+fn keys<'a>(node: &'a Node, steps: &mut Vec<PathStep<'a>>, found: &mut Found<'_>) {
     match &node.value {
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                steps.push(Step::Index(index));
+                steps.push(PathStep::Index(index));
                 keys(item, steps, found);
                 steps.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
-                steps.push(Step::Key(key));
+                steps.push(PathStep::Key(key));
                 report(
                     &KEY,
                     entry.key_span,
                     key,
-                    || extend(&FieldPath::root(), steps),
+                    || FieldPath::root().join(steps),
                     found,
                 );
                 keys(&entry.value, steps, found);

@@ -57,7 +57,7 @@ pub use expr_error::ExprError;
 pub use go::go_float;
 pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
-pub use path::{FieldPath, PathParseError, Segment};
+pub use path::{FieldPath, PathParseError, PathStep, Segment};
 pub use source::{LineCol, SourceDb, SourceFile, SourceId, Span};
 
 /// Bounds that keep any input from exhausting the machine.

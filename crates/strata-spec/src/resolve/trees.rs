@@ -3,7 +3,7 @@
 //! the character of the text or at the whole field.
 
 use strata_subst::{Env, Failure, Reference, Steps, SubstError, Types, Value, evaluate};
-use strata_syntax::{Diagnostic, FieldPath, SourceDb, Span};
+use strata_syntax::{Diagnostic, FieldPath, PathStep, SourceDb, Span};
 
 use crate::codes;
 use crate::environment::Environment;
@@ -116,12 +116,25 @@ pub(super) fn tree_error(
 }
 
 /// A field's value: templates evaluated, what waits on deployment left
-/// unknown, each failure reported where it is written.
+/// unknown, each failure reported where it is written (`path`, the
+/// field's).
 pub(super) fn resolve_tree(
     tree: &Tree,
     env: &dyn Env,
     db: &SourceDb,
     path: &FieldPath,
+    problems: &mut Vec<Diagnostic>,
+) -> Value {
+    resolve_below(tree, env, db, path, &mut Vec::new(), problems)
+}
+
+/// [`resolve_tree`] of the node `trail` leads to below `base`.
+fn resolve_below<'t>(
+    tree: &'t Tree,
+    env: &dyn Env,
+    db: &SourceDb,
+    base: &FieldPath,
+    trail: &mut Vec<PathStep<'t>>,
     problems: &mut Vec<Diagnostic>,
 ) -> Value {
     match tree {
@@ -135,7 +148,7 @@ pub(super) fn resolve_tree(
                     db,
                     node.span,
                     node.as_str().unwrap_or_default(),
-                    path,
+                    &base.join(trail),
                 ));
                 Value::Null
             }
@@ -144,17 +157,22 @@ pub(super) fn resolve_tree(
             items
                 .iter()
                 .enumerate()
-                .map(|(index, item)| resolve_tree(item, env, db, &path.index(index), problems))
+                .map(|(index, item)| {
+                    trail.push(PathStep::Index(index));
+                    let value = resolve_below(item, env, db, base, trail, problems);
+                    trail.pop();
+                    value
+                })
                 .collect(),
         ),
         Tree::Map { entries, .. } => Value::Object(
             entries
                 .iter()
                 .map(|(key, (_, tree))| {
-                    (
-                        key.clone(),
-                        resolve_tree(tree, env, db, &path.key(key), problems),
-                    )
+                    trail.push(PathStep::Key(key));
+                    let value = resolve_below(tree, env, db, base, trail, problems);
+                    trail.pop();
+                    (key.clone(), value)
                 })
                 .collect(),
         ),
