@@ -3,16 +3,16 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use strata_syntax::{Diagnostic, FieldPath};
+use strata_syntax::{Diagnostic, FieldPath, MapHasher};
 
 use super::{Edge, Element, References};
 use crate::codes;
 
 /// The references leaving each element, in the order written.
-pub(super) type Graph<'a> = HashMap<&'a Element, Vec<&'a Edge>>;
+pub(super) type Graph<'a> = HashMap<&'a Element, Vec<&'a Edge>, MapHasher>;
 
 pub(super) fn graph(references: &References) -> Graph<'_> {
-    let mut graph: Graph<'_> = HashMap::new();
+    let mut graph: Graph<'_> = HashMap::default();
     for edge in &references.edges {
         graph.entry(&edge.from).or_default().push(edge);
     }
@@ -84,7 +84,10 @@ pub(super) fn reaches_deployed(
 /// Every cycle of references among values, resources, data sources and
 /// children: one diagnostic per strongly connected group, printing one
 /// cycle through it. Tarjan's algorithm, iterative, so a long chain of
-/// references cannot exhaust the stack.
+/// references cannot exhaust the stack, over the elements numbered in
+/// their sorted order: the search starts from each in that order, so what
+/// it finds does not depend on hashing, and a group sorted by number is
+/// sorted by element.
 pub(super) fn cycles(graph: &Graph<'_>) -> Vec<Diagnostic> {
     let mut nodes: Vec<&Element> = graph
         .keys()
@@ -92,74 +95,91 @@ pub(super) fn cycles(graph: &Graph<'_>) -> Vec<Diagnostic> {
         .filter(|node| is_ordered(node))
         .collect();
     nodes.sort();
-    let successors = |node: &Element| -> Vec<&Element> {
-        graph
-            .get(node)
-            .into_iter()
-            .flatten()
-            .map(|edge| &edge.to)
-            .filter(|to| is_ordered(to))
-            .collect()
-    };
-    let mut index: HashMap<&Element, usize> = HashMap::new();
-    let mut low: HashMap<&Element, usize> = HashMap::new();
-    let mut on_stack: BTreeSet<&Element> = BTreeSet::new();
-    let mut stack: Vec<&Element> = Vec::new();
-    let mut groups: Vec<Vec<&Element>> = Vec::new();
-    for &root in &nodes {
-        if index.contains_key(root) {
+    let number: HashMap<&Element, usize, MapHasher> = nodes
+        .iter()
+        .enumerate()
+        .map(|(at, node)| (*node, at))
+        .collect();
+    // An element that references nothing is in no cycle: it is left out of
+    // the successors.
+    let successors: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|node| {
+            graph[node]
+                .iter()
+                .filter_map(|edge| number.get(&edge.to).copied())
+                .collect()
+        })
+        .collect();
+    let mut groups = strongly_connected(&successors);
+    groups.sort();
+    groups
+        .iter()
+        .filter_map(|group| {
+            let members: Vec<&Element> = group.iter().map(|&at| nodes[at]).collect();
+            cycle_in(graph, &members)
+        })
+        .collect()
+}
+
+/// The groups of nodes of `successors` that reach one another and loop
+/// (more than one node, or one that is its own successor), each sorted.
+fn strongly_connected(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; successors.len()];
+    let mut low = vec![0; successors.len()];
+    let mut on_stack = vec![false; successors.len()];
+    let mut numbered = 0;
+    let mut stack: Vec<usize> = Vec::new();
+    let mut groups = Vec::new();
+    for root in 0..successors.len() {
+        if index[root] != UNSEEN {
             continue;
         }
-        // (node, its successors, the next successor to visit)
-        let mut work: Vec<(&Element, Vec<&Element>, usize)> = vec![(root, successors(root), 0)];
-        index.insert(root, index.len());
-        low.insert(root, index[root]);
+        // (node, the next of its successors to visit)
+        let mut work = vec![(root, 0)];
+        index[root] = numbered;
+        low[root] = numbered;
+        numbered += 1;
         stack.push(root);
-        on_stack.insert(root);
-        while let Some((node, next, at)) = work.last_mut() {
+        on_stack[root] = true;
+        while let Some((node, at)) = work.last_mut() {
             let node = *node;
-            if let Some(&to) = next.get(*at) {
+            if let Some(&to) = successors[node].get(*at) {
                 *at += 1;
-                if !index.contains_key(to) {
-                    let order = index.len();
-                    index.insert(to, order);
-                    low.insert(to, order);
+                if index[to] == UNSEEN {
+                    index[to] = numbered;
+                    low[to] = numbered;
+                    numbered += 1;
                     stack.push(to);
-                    on_stack.insert(to);
-                    work.push((to, successors(to), 0));
-                } else if on_stack.contains(to) {
-                    let lowest = low[node].min(index[to]);
-                    low.insert(node, lowest);
+                    on_stack[to] = true;
+                    work.push((to, 0));
+                } else if on_stack[to] {
+                    low[node] = low[node].min(index[to]);
                 }
                 continue;
             }
             work.pop();
-            if let Some((parent, _, _)) = work.last() {
-                let lowest = low[*parent].min(low[node]);
-                low.insert(*parent, lowest);
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
             }
             if low[node] == index[node] {
                 let mut group = Vec::new();
                 while let Some(member) = stack.pop() {
-                    on_stack.remove(member);
+                    on_stack[member] = false;
                     group.push(member);
                     if member == node {
                         break;
                     }
                 }
-                let looped = group.len() > 1 || successors(node).contains(&node);
-                if looped {
-                    group.sort();
+                if group.len() > 1 || successors[node].contains(&node) {
+                    group.sort_unstable();
                     groups.push(group);
                 }
             }
         }
     }
-    groups.sort();
     groups
-        .iter()
-        .filter_map(|group| cycle_in(graph, group))
-        .collect()
 }
 
 /// One cycle through the group's first member, as a diagnostic.
@@ -201,4 +221,39 @@ pub(super) fn cycle_in(graph: &Graph<'_>, group: &[&Element]) -> Option<Diagnost
         problem = problem.with_secondary(edge.span, format!("`{}` reads `{}`", edge.from, edge.to));
     }
     Some(problem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strongly_connected;
+
+    #[test]
+    fn groups_are_the_loops_each_sorted_and_a_chain_is_none() {
+        // 0 → 1 → 2 → 0 (a loop), 3 → 3 (its own successor), 4 → 0 and
+        // 5 → 4 (a chain into the loop), 6 → 7 → 6 reached from 5.
+        let successors = vec![
+            vec![1],
+            vec![2],
+            vec![0],
+            vec![3],
+            vec![0],
+            vec![4, 7],
+            vec![7],
+            vec![6],
+        ];
+        let mut groups = strongly_connected(&successors);
+        groups.sort();
+        assert_eq!(groups, vec![vec![0, 1, 2], vec![3], vec![6, 7]]);
+        assert!(strongly_connected(&[vec![1], vec![2], vec![]]).is_empty());
+    }
+
+    #[test]
+    fn a_long_chain_does_not_exhaust_the_stack() {
+        let length = 200_000;
+        let mut successors: Vec<Vec<usize>> = (1..length).map(|next| vec![next]).collect();
+        successors.push(vec![0]);
+        let groups = strongly_connected(&successors);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].len(), length);
+    }
 }
