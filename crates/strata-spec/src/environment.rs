@@ -9,7 +9,8 @@
 //!   3).
 //! - Resources: a mapping of `spec` (evaluated where it can be, fields that
 //!   wait on deployment left unknown), `metadata`, and `state`, unknown
-//!   until deployment. A resource with `each` is the array of its instances
+//!   until deployment. A reference to a field of `spec` evaluates that
+//!   field alone, once. A resource with `each` is the array of its instances
 //!   (`resources.r[1].spec…`), each evaluated with its `elem` and `i`; an
 //!   `each` that waits on deployment leaves the resource unknown.
 //! - Data sources and children: the values given
@@ -22,7 +23,9 @@
 //!   computed from it withhold the values.
 //! - Every evaluation spends the render's [`Steps`].
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 
@@ -49,6 +52,12 @@ pub struct Environment<'a> {
     // threads may compute one entry, and record the same result).
     values: Mutex<HashMap<String, Lookup>>,
     resources: Mutex<HashMap<String, Lookup>>,
+    /// The fields of resources' `spec`s read alone, by the address of
+    /// their tree in the blueprint (borrowed for the environment's life,
+    /// so it does not move): most references read one field of a
+    /// resource, and evaluating the whole resource for it was a tenth of a
+    /// render.
+    fields: Mutex<HashMap<usize, Lookup>>,
     /// The values and resources being evaluated, each with the thread
     /// evaluating it: a thread's own are its evaluation's chain.
     evaluating: Mutex<Vec<(ThreadId, String)>>,
@@ -81,6 +90,7 @@ impl<'a> Environment<'a> {
             secrets: Secrets::default(),
             values: Mutex::default(),
             resources: Mutex::default(),
+            fields: Mutex::default(),
             evaluating: Mutex::default(),
             deployed: HashMap::new(),
             deployed_links: HashMap::new(),
@@ -227,6 +237,60 @@ impl<'a> Environment<'a> {
         found
     }
 
+    /// The field of the resource `name`'s `spec` that `path` reads,
+    /// evaluated alone and once, when `path` names one field the blueprint
+    /// writes there (or one it does not write: computed by the provider,
+    /// pending). `None` otherwise (the whole `spec`, `metadata`, `state`,
+    /// or a resource with `each`): the whole resource is evaluated then.
+    fn resource_field(&self, name: &str, path: &[Accessor]) -> Option<Lookup> {
+        let resource = self.blueprint?.resources.get(name)?;
+        if resource.each.is_some() {
+            return None;
+        }
+        let (Accessor::Field(first), below) = path.split_first()? else {
+            return None;
+        };
+        if first.text != "spec" {
+            return None;
+        }
+        let mut tree = &resource.spec;
+        let mut read = 1;
+        for accessor in below {
+            let (Tree::Map { entries, .. }, Accessor::Field(field)) = (tree, accessor) else {
+                break;
+            };
+            let Some((_, entry)) = entries.get(&field.text) else {
+                return Some(Lookup::Pending);
+            };
+            tree = entry;
+            read += 1;
+        }
+        if read == 1 {
+            return None;
+        }
+        let key = std::ptr::from_ref(tree) as usize;
+        let found = if let Some(done) = recorded(&self.fields, &key) {
+            done
+        } else {
+            let Some(_open) = self.open(name) else {
+                return Some(Lookup::Missing(format!(
+                    "`resources.{name}` depends on itself"
+                )));
+            };
+            let found = Lookup::SharedBelow {
+                value: Arc::new(partial(tree, self)),
+                read,
+            };
+            record(&self.fields, &key, &found);
+            found
+        };
+        let unwritten = match &found {
+            Lookup::SharedBelow { value, .. } => unwritten(Some(value), &path[read..]),
+            _ => false,
+        };
+        Some(if unwritten { Lookup::Pending } else { found })
+    }
+
     /// Notes that this thread evaluates `name` until the guard is dropped;
     /// none when its evaluation is already open on this thread (`name`
     /// depends on itself).
@@ -264,15 +328,23 @@ impl Drop for Open<'_> {
     }
 }
 
-/// What `memo` recorded for `name`.
-fn recorded(memo: &Mutex<HashMap<String, Lookup>>, name: &str) -> Option<Lookup> {
-    memo.lock().ok()?.get(name).cloned()
+/// What `memo` recorded for `key`.
+fn recorded<K>(memo: &Mutex<HashMap<K::Owned, Lookup>>, key: &K) -> Option<Lookup>
+where
+    K: Hash + Eq + ToOwned + ?Sized,
+    K::Owned: Hash + Eq + Borrow<K>,
+{
+    memo.lock().ok()?.get(key).cloned()
 }
 
-/// Records `found` for `name` in `memo`.
-fn record(memo: &Mutex<HashMap<String, Lookup>>, name: &str, found: &Lookup) {
+/// Records `found` for `key` in `memo`.
+fn record<K>(memo: &Mutex<HashMap<K::Owned, Lookup>>, key: &K, found: &Lookup)
+where
+    K: Hash + Eq + ToOwned + ?Sized,
+    K::Owned: Hash + Eq + Borrow<K>,
+{
     if let Ok(mut memo) = memo.lock() {
-        memo.insert(name.to_owned(), found.clone());
+        memo.insert(key.to_owned(), found.clone());
     }
 }
 
@@ -305,22 +377,31 @@ fn computed_field(found: Lookup, path: &[Accessor]) -> Lookup {
     let Value::Object(resource) = at else {
         return found;
     };
-    let mut at = resource.get("spec");
+    if unwritten(resource.get("spec"), fields) {
+        Lookup::Pending
+    } else {
+        found
+    }
+}
+
+/// Whether `fields`, read from `at` (a part of a resource's `spec` as
+/// the blueprint writes it), name a field that is not written there.
+fn unwritten(mut at: Option<&Value>, fields: &[Accessor]) -> bool {
     for accessor in fields {
         match (at, accessor) {
             (Some(Value::Object(entries)), Accessor::Field(field)) => {
                 match entries.get(&field.text) {
                     Some(child) => at = Some(child),
-                    None => return Lookup::Pending,
+                    None => return true,
                 }
             }
             (Some(Value::Array(items)), Accessor::Index { index, .. }) => {
                 at = items.get(index.unwrap_or(0));
             }
-            _ => return found,
+            _ => return false,
         }
     }
-    found
+    false
 }
 
 /// A resource as references read it: `spec` (as written; a field it does
@@ -464,9 +545,9 @@ impl Env for Environment<'_> {
                 |value| Lookup::Shared(value.clone()),
             ),
             Reference::Value { name, .. } => self.value(&name.text),
-            Reference::Resource { name, path, .. } => {
-                computed_field(self.resource(&name.text), path)
-            }
+            Reference::Resource { name, path, .. } => self
+                .resource_field(&name.text, path)
+                .unwrap_or_else(|| computed_field(self.resource(&name.text), path)),
             Reference::Datasource { name, field, .. } => self
                 .datasources
                 .get(&name.text)

@@ -184,6 +184,94 @@ fn fields_evaluate_before_deployment_where_they_can() {
     assert_eq!(spec_value.to_json().unwrap()["tableName"], "orders-prod");
 }
 
+/// A reference into a resource's `spec` evaluates only the field it
+/// reads: what it gives must be what reading the whole resource gives,
+/// and a field the blueprint does not write (there, or in a value a
+/// template gives) is computed by the provider, pending.
+#[test]
+fn a_reference_reads_one_field_as_the_whole_resource_gives_it() {
+    let (_, spec) = open(
+        r#"version: 2023-04-20
+variables:
+  env: {type: string, default: dev}
+values:
+  name: {type: string, value: "orders-${variables.env}"}
+  tags: {type: object, value: "${object(team = \"shop\")}"}
+resources:
+  r:
+    type: aws/dynamodb/table
+    spec:
+      name: ${values.name}
+      tags: ${values.tags}
+      nested: {deep: {leaf: "x-${variables.env}", count: 3}}
+      list: [a, "${values.name}"]
+"#,
+    );
+    let blueprint = &spec.loaded().unwrap().blueprint;
+    let mut variables = IndexMap::new();
+    variables.insert("env".to_owned(), Value::String("prod".into()));
+    let steps = strata_subst::Steps::default();
+    let env = Environment::new(
+        Some(blueprint),
+        variables.clone(),
+        "/work".into(),
+        0,
+        &steps,
+    );
+    let eval = |text: &str| evaluate(&parse_template(text).unwrap(), &env);
+    let whole = eval("${resources.r.spec}").unwrap().to_json().unwrap();
+    let cases = [
+        ("${resources.r.spec.name}", &whole["name"]),
+        ("${resources.r.spec.tags}", &whole["tags"]),
+        ("${resources.r.spec.tags.team}", &whole["tags"]["team"]),
+        ("${resources.r.spec.nested}", &whole["nested"]),
+        (
+            "${resources.r.spec.nested.deep.leaf}",
+            &whole["nested"]["deep"]["leaf"],
+        ),
+        (
+            "${resources.r.spec.nested.deep.count}",
+            &whole["nested"]["deep"]["count"],
+        ),
+        ("${resources.r.spec.list[1]}", &whole["list"][1]),
+        ("${r.spec.name}", &whole["name"]),
+    ];
+    for (text, expected) in cases {
+        // Twice: the second reading is the one recorded.
+        for _ in 0..2 {
+            assert_eq!(&eval(text).unwrap().to_json().unwrap(), expected, "{text}");
+        }
+    }
+    assert_eq!(whole["name"], "orders-prod");
+    assert_eq!(whole["nested"]["deep"]["leaf"], "x-prod");
+    for unwritten in [
+        "resources.r.spec.arn",
+        "resources.r.spec.nested.id",
+        "resources.r.spec.nested.deep.leaf2",
+        "resources.r.spec.tags.owner",
+    ] {
+        assert_eq!(
+            eval(&format!("${{{unwritten}}}")),
+            Err(Failure::Pending(unwritten.into())),
+            "{unwritten}"
+        );
+    }
+    // Reading one field costs that field's evaluation, not the resource's.
+    let spent = |text: &str| {
+        let steps = strata_subst::Steps::default();
+        let env = Environment::new(
+            Some(blueprint),
+            variables.clone(),
+            "/work".into(),
+            0,
+            &steps,
+        );
+        evaluate(&parse_template(text).unwrap(), &env).unwrap();
+        steps.used()
+    };
+    assert!(spent("${resources.r.spec.name}") < spent("${resources.r.spec}") / 2);
+}
+
 /// Answers `aws/vpc` data sources from a fixed table.
 struct Vpcs;
 

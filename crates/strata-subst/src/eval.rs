@@ -46,6 +46,16 @@ pub enum Lookup {
     /// read it in place, and only what they lead to is copied (a reference
     /// into a large value does not copy the value).
     Shared(Arc<Value>),
+    /// What the reference's first `read` accessors lead to, kept and
+    /// shared by the environment: the accessors after them read it in
+    /// place. An environment that evaluates only the part of a large value
+    /// a reference reads (one field of a resource's `spec`) gives this.
+    SharedBelow {
+        /// The value below the accessors read.
+        value: Arc<Value>,
+        /// How many of the reference's accessors lead to `value`.
+        read: usize,
+    },
     /// Known only after deployment.
     Pending,
     /// Nothing: the message says why.
@@ -278,6 +288,10 @@ fn evaluate_tainted(expr: &Expr, env: &dyn Env) -> Result<Tainted, Failure> {
             let value = match env.reference(reference) {
                 Lookup::Known(value) => read_owned(value, reference.path(), expr, secret)?,
                 Lookup::Shared(value) => read_path(&value, reference.path(), expr, secret)?.clone(),
+                Lookup::SharedBelow { value, read } => {
+                    let rest = reference.path().get(read..).unwrap_or_default();
+                    read_path(&value, rest, expr, secret)?.clone()
+                }
                 Lookup::Pending => return Err(Failure::Pending(expr.to_string().into())),
                 Lookup::Missing(message) => {
                     let error = SubstError::new(codes::EVAL, message, expr.range.clone());

@@ -38,7 +38,8 @@ pub(super) fn link(args: &Args<'_>) -> Result<Value, Fail> {
     let (from, to) = (args.string(0)?, args.string(1)?);
     match args.env.link(from, to) {
         Lookup::Known(value) => Ok(value),
-        Lookup::Shared(value) => Ok(Value::clone(&value)),
+        // A link is read whole: nothing below it was read.
+        Lookup::Shared(value) | Lookup::SharedBelow { value, .. } => Ok(Value::clone(&value)),
         Lookup::Pending => Err(Fail::Pending(format!("link({from}, {to})").into())),
         Lookup::Missing(message) => {
             Err(fail(message).withholding("`link` takes two resources of the blueprint"))
