@@ -12,7 +12,8 @@
 
 use indexmap::IndexMap;
 use strata_subst::{Expr, Part, Template, Types, parse_expr, parse_template};
-use strata_syntax::{FieldPath, Node, Segment, Span, Value};
+use strata_syntax::substitution::has_opening;
+use strata_syntax::{FieldPath, Node, PathStep, Span, Value};
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,32 +68,42 @@ impl Tree {
     #[must_use]
     pub fn templates(&self, base: &FieldPath) -> Vec<(FieldPath, &Template, &Node)> {
         let mut found = Vec::new();
-        self.collect_templates(&mut base.clone(), &mut found);
+        self.each_template(&mut |trail, template, node| {
+            found.push((base.join(trail), template, node));
+        });
         found
     }
 
-    /// Walks with one path, pushed and popped: a path is copied only for
-    /// each template found.
-    fn collect_templates<'a>(
+    /// Calls `found` with every template in the tree, depth first, with
+    /// the way down to it (borrowed, so that a path is built only by a
+    /// caller that needs one) and its scalar.
+    pub fn each_template<'a>(
         &'a self,
-        path: &mut FieldPath,
-        found: &mut Vec<(FieldPath, &'a Template, &'a Node)>,
+        found: &mut dyn FnMut(&[PathStep<'a>], &'a Template, &'a Node),
+    ) {
+        self.visit_templates(&mut Vec::new(), found);
+    }
+
+    fn visit_templates<'a>(
+        &'a self,
+        trail: &mut Vec<PathStep<'a>>,
+        found: &mut dyn FnMut(&[PathStep<'a>], &'a Template, &'a Node),
     ) {
         match self {
             Tree::Literal(_) => {}
-            Tree::Template { template, node } => found.push((path.clone(), template, node)),
+            Tree::Template { template, node } => found(trail, template, node),
             Tree::Seq { items, .. } => {
                 for (index, item) in items.iter().enumerate() {
-                    path.push(Segment::Index(index));
-                    item.collect_templates(path, found);
-                    path.pop();
+                    trail.push(PathStep::Index(index));
+                    item.visit_templates(trail, found);
+                    trail.pop();
                 }
             }
             Tree::Map { entries, .. } => {
                 for (key, (_, tree)) in entries {
-                    path.push(Segment::Key(key.clone()));
-                    tree.collect_templates(path, found);
-                    path.pop();
+                    trail.push(PathStep::Key(key));
+                    tree.visit_templates(trail, found);
+                    trail.pop();
                 }
             }
         }
@@ -407,7 +418,7 @@ impl Builder<'_> {
     /// A field that may hold substitutions.
     pub(crate) fn tree(&mut self, node: &Node) -> Tree {
         match &node.value {
-            Value::String(text) if text.contains("${") => match parse_template(text) {
+            Value::String(text) if has_opening(text) => match parse_template(text) {
                 Ok(template) if template.has_substitutions() => Tree::Template {
                     template: without_final_line_break(template),
                     node: node.clone(),

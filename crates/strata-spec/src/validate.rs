@@ -208,20 +208,22 @@ impl<'a> Checker<'a> {
     /// it is one template, else the tree's literal type.
     fn tree(&mut self, tree: &Tree, path: &FieldPath, site: Site<'_>) -> Option<Types> {
         let mut single = None;
-        for (path, template, node) in tree.templates(path) {
-            let types = self.template(template, node, &path, site);
+        tree.each_template(&mut |trail, template, node| {
+            let types = self.template(template, node, || path.join(trail), site);
             if matches!(tree, Tree::Template { .. }) {
                 single = Some(types);
             }
-        }
+        });
         single.or_else(|| tree.literal_types())
     }
 
+    /// Checks one template, written at `node`, of the field at `path`
+    /// (built only for a problem).
     fn template(
         &mut self,
         template: &Template,
         node: &Node,
-        path: &FieldPath,
+        path: impl FnOnce() -> FieldPath,
         site: Site<'_>,
     ) -> Types {
         let text = node.as_str().unwrap_or_default();
@@ -244,12 +246,15 @@ impl<'a> Checker<'a> {
                 in_each: site.in_each,
             });
         }
-        for error in errors {
-            self.problems.push(
-                error
-                    .diagnostic(self.db, node.span, text)
-                    .with_path(path.clone()),
-            );
+        if !errors.is_empty() {
+            let path = path();
+            for error in errors {
+                self.problems.push(
+                    error
+                        .diagnostic(self.db, node.span, text)
+                        .with_path(path.clone()),
+                );
+            }
         }
         types
     }

@@ -54,7 +54,7 @@ impl Checker<'_> {
                 )],
             };
             let node = Node::new(Value::String(field.value.clone()), field.span);
-            let found = self.template(&template, &node, &path.key("field"), site(&owner));
+            let found = self.template(&template, &node, || path.key("field"), site(&owner));
             let declared = export.export_type.value;
             if found != Types::ANY && !compatible(declared, found) {
                 self.problems.push(
