@@ -34,7 +34,7 @@ enum Part {
 impl Template {
     /// Parses `text`; `None` when it holds no `${` (nothing to interpolate).
     pub fn parse(text: &str) -> Result<Option<Template>, CondError> {
-        if !text.contains("${") {
+        if !strata_syntax::substitution::has_opening(text) {
             return Ok(None);
         }
         if text.len() > crate::MAX_LENGTH {

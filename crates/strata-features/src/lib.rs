@@ -503,7 +503,7 @@ impl Project {
         let jsonnet = host::Jsonnet::Evaluated(self.progress.clone());
         let template = self.host(&values, &request.context, &shared, jsonnet);
         let host = template.for_file(Path::new(BLUEPRINT_FILE));
-        let result = if text.contains("${") {
+        let result = if strata_syntax::substitution::has_opening(text) {
             strata_cond::Template::parse(text).and_then(|parsed| {
                 Ok(match parsed {
                     Some(parsed) => parsed.render(&values, &host, at)?,

@@ -223,7 +223,7 @@ impl Project {
         let written = feature.tree.at(path.segments())?;
         let text = written.as_str()?;
         let is_when = path.segments().last() == Some(&Segment::Key("when".to_owned()));
-        if !is_when && !text.contains("${") {
+        if !is_when && !strata_syntax::substitution::has_opening(text) {
             return None;
         }
         // Without `windsor.yaml`, no context has values to show.

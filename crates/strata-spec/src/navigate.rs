@@ -143,7 +143,7 @@ fn include_path<'a>(tree: &'a Node, name: &str) -> &'a str {
 pub(crate) fn explain(loaded: &Loaded, at: Span) -> Option<String> {
     let path = loaded.tree.path_to(at)?;
     let text = loaded.tree.at(path.segments())?.as_str()?;
-    if !text.contains("${") {
+    if !strata_syntax::substitution::has_opening(text) {
         return None;
     }
     let template = strata_subst::parse_template(text).ok()?;

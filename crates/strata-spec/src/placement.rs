@@ -18,6 +18,7 @@
 use std::ops::Range;
 
 use strata_subst::parse_template;
+use strata_syntax::substitution::find_opening;
 use strata_syntax::{Diagnostic, FieldPath, Node, PathStep, SourceDb, Span, Value};
 
 use crate::codes;
@@ -25,7 +26,7 @@ use crate::codes;
 /// Where the first substitution of a text stands, when it holds one (a
 /// `${` that does not parse counts, to the end of the text).
 fn substitution_range(text: &str) -> Option<Range<usize>> {
-    let start = text.find("${")?;
+    let start = find_opening(text)?;
     if let Ok(template) = parse_template(text) {
         template
             .substitutions()

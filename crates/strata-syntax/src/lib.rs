@@ -10,6 +10,7 @@
 //! - [`parse`]: YAML 1.2 (multi-document, anchors, merge keys, tags) and
 //!   strict JSON into nodes, within [`Limits`].
 //! - [`emit`]: deterministic YAML and JSON output.
+//! - [`substitution`]: where a `${..}` opens in a text.
 //! - [`expr_error`]: [`ExprError`], a problem at a range of an expression's
 //!   text, shared by the expression languages.
 //!
@@ -45,6 +46,7 @@ pub mod path;
 pub mod reparse;
 mod scalar;
 pub mod source;
+pub mod substitution;
 mod yaml;
 mod yaml11;
 
