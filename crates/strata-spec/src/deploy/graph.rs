@@ -67,7 +67,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use strata_subst::Value;
-use strata_syntax::{Diagnostic, Outcome, Span};
+use strata_syntax::{Diagnostic, MapHasher, Outcome, Span};
 
 use crate::codes;
 use crate::load::Loaded;
@@ -218,47 +218,60 @@ fn own_graph(
     for name in resolved.children.keys() {
         graph.nodes.insert(child_node(name), None);
     }
-    // The instances of each resource of the blueprint.
-    let mut instances: HashMap<&str, Vec<&str>> = HashMap::new();
+    // The instances of each resource of the blueprint, and each child's
+    // node, by name.
+    let mut instances: HashMap<&str, Vec<&str>, MapHasher> = HashMap::default();
     for (name, resource) in &resolved.resources {
         instances
             .entry(resource.template.as_str())
             .or_default()
             .push(name);
     }
-    let nodes_of = |element: &Element| -> Vec<String> {
+    let child_nodes: HashMap<&str, String, MapHasher> = resolved
+        .children
+        .keys()
+        .map(|name| (name.as_str(), child_node(name)))
+        .collect();
+    let nodes_of = |element: &Element| -> Vec<&str> {
         match element {
-            Element::Resource(name) => instances
+            Element::Resource(name) => instances.get(name.as_str()).cloned().unwrap_or_default(),
+            Element::Child(name) => child_nodes
                 .get(name.as_str())
-                .map(|names| names.iter().map(|name| (*name).to_owned()).collect())
+                .map(|node| vec![node.as_str()])
                 .unwrap_or_default(),
-            Element::Child(name) if resolved.children.contains_key(name) => vec![child_node(name)],
             _ => Vec::new(),
         }
     };
     // What each element reads, through values.
-    let mut reads: HashMap<&Element, BTreeSet<&Element>> = HashMap::new();
+    let mut reads: Reads<'_> = HashMap::default();
     for edge in &loaded.references.edges {
         reads.entry(&edge.from).or_default().insert(&edge.to);
     }
-    for element in reads.keys().copied().collect::<BTreeSet<_>>() {
+    // Every (before, after) pair once, sorted, so the map is built in one
+    // pass; links add theirs after.
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for &element in reads.keys() {
         let readers = nodes_of(element);
         if readers.is_empty() {
             continue;
         }
         for read in deployed_dependencies(&reads, element) {
             for before in nodes_of(read) {
-                for after in &readers {
-                    if &before != after {
-                        graph
-                            .order
-                            .entry((before.clone(), after.clone()))
-                            .or_insert(Why::Reference);
-                    }
-                }
+                pairs.extend(
+                    readers
+                        .iter()
+                        .filter(|after| **after != before)
+                        .map(|after| (before, *after)),
+                );
             }
         }
     }
+    pairs.sort_unstable();
+    pairs.dedup();
+    graph.order = pairs
+        .into_iter()
+        .map(|(before, after)| ((before.to_owned(), after.to_owned()), Why::Reference))
+        .collect();
     link_by_labels(resolved, providers, &mut graph);
     match groups(&graph) {
         Ok(groups) => {
@@ -344,11 +357,11 @@ fn link_by_labels(
     }
 }
 
+/// What each element reads, directly.
+type Reads<'a> = HashMap<&'a Element, BTreeSet<&'a Element>, MapHasher>;
+
 /// The resources and children `element` reads, directly or through values.
-fn deployed_dependencies<'a>(
-    reads: &HashMap<&'a Element, BTreeSet<&'a Element>>,
-    element: &'a Element,
-) -> BTreeSet<&'a Element> {
+fn deployed_dependencies<'a>(reads: &Reads<'a>, element: &'a Element) -> BTreeSet<&'a Element> {
     let mut found = BTreeSet::new();
     let mut seen = BTreeSet::new();
     let mut stack = vec![element];
@@ -383,9 +396,9 @@ fn has_labels(metadata: &Value, selector: &indexmap::IndexMap<String, String>) -
 fn groups(graph: &Graph) -> Result<Vec<Vec<String>>, Vec<String>> {
     // Hashed: each group is sorted, and a cycle is walked from the least
     // name left, so no order comes from these maps.
-    let mut incoming: HashMap<&str, usize> =
+    let mut incoming: HashMap<&str, usize, MapHasher> =
         graph.nodes.keys().map(|name| (name.as_str(), 0)).collect();
-    let mut outgoing: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut outgoing: HashMap<&str, Vec<&str>, MapHasher> = HashMap::default();
     for (before, after) in graph.order.keys() {
         *incoming.entry(after).or_default() += 1;
         incoming.entry(before).or_default();
