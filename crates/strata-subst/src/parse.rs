@@ -273,18 +273,21 @@ impl Parser<'_> {
         }
     }
 
-    fn eat(&mut self, punct: char) -> Result<Option<Range<usize>>, SubstError> {
-        let (token, range) = self.peek()?;
-        if token == Token::Punct(punct) {
-            self.pos = range.end;
-            Ok(Some(range))
-        } else {
-            Ok(None)
-        }
+    /// Consumes `punct` (one of the punctuation tokens) when it comes
+    /// next. Looked for as a character: tokenizing what comes instead
+    /// copied every name it was asked after. What is not `punct` is left
+    /// for the next token read, which reports it if it does not lex.
+    fn eat(&mut self, punct: char) -> Option<Range<usize>> {
+        self.skip_space();
+        let start = self.pos;
+        self.text[start..].starts_with(punct).then(|| {
+            self.pos += punct.len_utf8();
+            start..self.pos
+        })
     }
 
     fn expect(&mut self, punct: char, expected: &str) -> Result<Range<usize>, SubstError> {
-        match self.eat(punct)? {
+        match self.eat(punct) {
             Some(range) => Ok(range),
             None => Err(self.unexpected(expected)),
         }
@@ -340,7 +343,7 @@ impl Parser<'_> {
 
     /// What follows a name: a call, or a reference.
     fn named(&mut self, name: Name) -> Result<Expr, SubstError> {
-        if let Some(open) = self.eat('(')? {
+        if let Some(open) = self.eat('(') {
             return self.call(name, open);
         }
         let start = name.range.start;
@@ -430,11 +433,11 @@ impl Parser<'_> {
             ));
         }
         let mut args = Vec::new();
-        let close = match self.eat(')')? {
+        let close = match self.eat(')') {
             Some(close) => close,
             None => loop {
                 args.push(self.argument()?);
-                if self.eat(',')?.is_none() {
+                if self.eat(',').is_none() {
                     break self.expect(')', "`,` or `)` after an argument")?;
                 }
             },
@@ -465,7 +468,7 @@ impl Parser<'_> {
     fn argument(&mut self) -> Result<Argument, SubstError> {
         let save = self.pos;
         if let (Token::Name(text), range) = self.next()?
-            && self.eat('=')?.is_some()
+            && self.eat('=').is_some()
         {
             let value = self.expr()?;
             return Ok(Argument {
@@ -486,7 +489,7 @@ impl Parser<'_> {
     fn accessors(&mut self, mut end: usize) -> Result<(Vec<Accessor>, usize), SubstError> {
         let mut path = Vec::new();
         loop {
-            if self.eat('.')?.is_some() {
+            if self.eat('.').is_some() {
                 match self.next()? {
                     (Token::Name(text), range) => {
                         end = range.end;
@@ -497,7 +500,7 @@ impl Parser<'_> {
                         return Err(self.unexpected("a name after `.`"));
                     }
                 }
-            } else if let Some(open) = self.eat('[')? {
+            } else if let Some(open) = self.eat('[') {
                 match self.next()? {
                     (Token::Punct(']'), close) => {
                         end = close.end;
