@@ -24,7 +24,10 @@
 //! - parse alone without a problem, an anchor, an alias or a tag, into one
 //!   mapping of at least one entry, no key of it a merge (`<<`) and none
 //!   the same as a key outside it, within the depth limit less the two
-//!   levels above it.
+//!   levels above it;
+//! - not end in an empty block scalar (`script: |` and nothing under it):
+//!   alone it runs from its `|` to the part's end, in the whole text it
+//!   sits where the next token starts.
 //!
 //! A block mapping's span runs from its first key to the end of its last
 //! entry; the spliced mapping's and the root's are computed so.
@@ -214,8 +217,39 @@ fn parse_part(part: &str, column: usize, limits: &Limits) -> Option<Node> {
         return None;
     }
     let node = parsed.documents.pop()?;
-    (parsed.documents.is_empty() && node.as_map().is_some_and(|map| !map.is_empty()))
-        .then_some(node)
+    (parsed.documents.is_empty()
+        && node.as_map().is_some_and(|map| !map.is_empty())
+        && !ends_in_empty_block_scalar(&node, part))
+    .then_some(node)
+}
+
+/// Whether the part's last value (its last entry's, down the last entry
+/// or item of each collection) is a block scalar with nothing in it.
+/// Parsed alone, such a scalar starts at its `|` or `>` and runs to the
+/// part's end; in the whole text it sits, empty, where the next token
+/// starts. A part ending so is left to the full parse.
+fn ends_in_empty_block_scalar(node: &Node, part: &str) -> bool {
+    let mut at = node;
+    loop {
+        at = match &at.value {
+            Value::Map(map) => match map.last() {
+                Some((_, entry)) => &entry.value,
+                None => return false,
+            },
+            Value::Seq(items) => match items.last() {
+                Some(item) => item,
+                None => return false,
+            },
+            Value::String(text) => {
+                return text.is_empty()
+                    && matches!(
+                        part.as_bytes().get(at.span.start as usize),
+                        Some(b'|' | b'>')
+                    );
+            }
+            _ => return false,
+        };
+    }
 }
 
 /// How a span of the old text or of the part parsed again maps into the

@@ -7,12 +7,13 @@ use strata_syntax::reparse::reparse_entries;
 use strata_syntax::{Format, Limits, SourceDb};
 
 /// The resources a blueprint-like document is made of, in several shapes.
-const SHAPES: [&str; 5] = [
+const SHAPES: [&str; 6] = [
     "  NAME:\n    type: aws/table\n    metadata:\n      labels: {app: NAME}\n    spec:\n      name: \"${variables.region}-NAME\"\n      items:\n        - one\n        - two\n",
     "  NAME:\n    type: aws/queue\n    spec:\n      script: |\n        line one\n          line two\n\n      after: 1\n",
     "  # the NAME resource\n  NAME:\n    type: aws/role\n    spec: {policy: \"read\", ttl: 30}\n",
     "  NAME:\n    type: aws/fn\n    linkSelector:\n      byLabel:\n        app: NAME\n    spec:\n      env:\n        - {name: A, value: 'x: y'}\n        - name: B\n          value: >\n            folded\n            text\n",
     "  NAME:\n    type: aws/topic\n    condition:\n      and:\n        - \"${variables.on}\"\n    spec:\n      plain: a multi\n        line plain scalar\n",
+    "  NAME:\n    type: aws/script\n    spec:\n      script: |\n",
 ];
 
 /// Pieces an edit inserts: text, structure, and what YAML treats apart.
@@ -186,6 +187,13 @@ fn edits_a_part_cannot_show_are_left_to_a_full_parse() {
     for (index, new) in cases.iter().enumerate() {
         assert!(!agrees(&old, new), "case {index} reparsed:\n{new}");
     }
+    // An entry ending in an empty block scalar, edited before it: alone,
+    // the scalar would run from its `|` to the part's end.
+    let empty = document(&[5, 0], true);
+    assert!(!agrees(
+        &empty,
+        &empty.replacen("aws/script", "aws/scripts", 1)
+    ));
     // Entries written as a flow mapping.
     let flow = "resources: {\n  a: 1,\n  b: 2\n}\n";
     assert!(!agrees(flow, &flow.replacen("a: 1", "a: 3", 1)));
