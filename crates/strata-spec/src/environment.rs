@@ -57,7 +57,7 @@ pub struct Environment<'a> {
     /// so it does not move): most references read one field of a
     /// resource, and evaluating the whole resource for it was a tenth of a
     /// render.
-    fields: Mutex<HashMap<usize, Lookup>>,
+    fields: Mutex<HashMap<usize, Arc<Value>>>,
     /// The values and resources being evaluated, each with the thread
     /// evaluating it: a thread's own are its evaluation's chain.
     evaluating: Mutex<Vec<(ThreadId, String)>>,
@@ -269,7 +269,7 @@ impl<'a> Environment<'a> {
             return None;
         }
         let key = std::ptr::from_ref(tree) as usize;
-        let found = if let Some(done) = recorded(&self.fields, &key) {
+        let value = if let Some(done) = recorded(&self.fields, &key) {
             done
         } else {
             let Some(_open) = self.open(name) else {
@@ -277,18 +277,15 @@ impl<'a> Environment<'a> {
                     "`resources.{name}` depends on itself"
                 )));
             };
-            let found = Lookup::SharedBelow {
-                value: Arc::new(partial(tree, self)),
-                read,
-            };
-            record(&self.fields, &key, &found);
-            found
+            let value = Arc::new(partial(tree, self));
+            record(&self.fields, &key, &value);
+            value
         };
-        let unwritten = match &found {
-            Lookup::SharedBelow { value, .. } => unwritten(Some(value), &path[read..]),
-            _ => false,
-        };
-        Some(if unwritten { Lookup::Pending } else { found })
+        Some(if unwritten(Some(&value), &path[read..]) {
+            Lookup::Pending
+        } else {
+            Lookup::SharedBelow { value, read }
+        })
     }
 
     /// Notes that this thread evaluates `name` until the guard is dropped;
@@ -329,7 +326,7 @@ impl Drop for Open<'_> {
 }
 
 /// What `memo` recorded for `key`.
-fn recorded<K>(memo: &Mutex<HashMap<K::Owned, Lookup>>, key: &K) -> Option<Lookup>
+fn recorded<K, V: Clone>(memo: &Mutex<HashMap<K::Owned, V>>, key: &K) -> Option<V>
 where
     K: Hash + Eq + ToOwned + ?Sized,
     K::Owned: Hash + Eq + Borrow<K>,
@@ -338,7 +335,7 @@ where
 }
 
 /// Records `found` for `key` in `memo`.
-fn record<K>(memo: &Mutex<HashMap<K::Owned, Lookup>>, key: &K, found: &Lookup)
+fn record<K, V: Clone>(memo: &Mutex<HashMap<K::Owned, V>>, key: &K, found: &V)
 where
     K: Hash + Eq + ToOwned + ?Sized,
     K::Owned: Hash + Eq + Borrow<K>,

@@ -215,9 +215,6 @@ fn own_graph(
             .nodes
             .insert(name.clone(), Some(resource.resource_type.clone()));
     }
-    for name in resolved.children.keys() {
-        graph.nodes.insert(child_node(name), None);
-    }
     // The instances of each resource of the blueprint, and each child's
     // node, by name.
     let mut instances: HashMap<&str, Vec<&str>, MapHasher> = HashMap::default();
@@ -232,6 +229,9 @@ fn own_graph(
         .keys()
         .map(|name| (name.as_str(), child_node(name)))
         .collect();
+    for node in child_nodes.values() {
+        graph.nodes.insert(node.clone(), None);
+    }
     let nodes_of = |element: &Element| -> Vec<&str> {
         match element {
             Element::Resource(name) => instances.get(name.as_str()).cloned().unwrap_or_default(),
