@@ -135,20 +135,13 @@ fn without_a_profile_the_structure_is_checked_and_nothing_bound() {
     // properties a binding could complete (a certificate's issuer) and a
     // scoped binding: the profile decides each, so without one none is
     // reported, and the properties stay as written.
-    let (problems, effective) = dispatch_against(
-        "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n        - {type: certificate}\n        - {type: expose, properties: {scope: internal}}\n",
-        true,
-        false,
-    );
+    let bound = "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n        - {type: certificate}\n        - {type: expose, properties: {scope: internal}}\n";
+    let (problems, effective) = dispatch_against(bound, true, false);
     assert!(problems.is_empty(), "{problems:?}");
     let effective = effective.expect("an application");
     assert!(effective.contains("scope: internal"), "{effective}");
     assert!(!effective.contains("ingressClassName"), "{effective}");
-    let (problems, _) = dispatch_against(
-        "    - name: cache\n      type: worker\n      traits:\n        - {type: redis-sidecar}\n        - {type: certificate}\n        - {type: expose, properties: {scope: internal}}\n",
-        true,
-        true,
-    );
+    let (problems, _) = dispatch_against(bound, true, true);
     assert_eq!(
         problems,
         [

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use strata_fs::MemoryFs;
 use strata_spec::{
-    Dialect, Element, Environment, Given, GivenValue, Inputs, Options, Origin, RenderRequest,
-    Settings, Spec, evaluate_tree,
+    Blueprint, Dialect, Element, Environment, Given, GivenValue, Inputs, Options, Origin,
+    RenderRequest, Settings, Spec, evaluate_tree,
 };
 use strata_subst::{Failure, Value, evaluate, parse_template};
 use strata_syntax::{Limits, SourceDb, Span};
@@ -74,6 +74,15 @@ fn open(text: &str) -> (Arc<SourceDb>, Spec) {
         .collect();
     assert!(records.is_empty(), "{records:?}");
     (opened.sources, opened.outcome.value.unwrap())
+}
+
+/// An environment of `blueprint` with `variables`, spending `steps`.
+fn environment<'a>(
+    blueprint: &'a Blueprint,
+    variables: IndexMap<String, Value>,
+    steps: &'a strata_subst::Steps,
+) -> Environment<'a> {
+    Environment::new(Some(blueprint), variables, "/work".into(), 0, steps)
 }
 
 fn flag(name: &str, value: &str) -> Given {
@@ -162,7 +171,7 @@ fn fields_evaluate_before_deployment_where_they_can() {
     variables.insert("env".to_owned(), Value::String("prod".into()));
     variables.insert("port".to_owned(), Value::Int(80));
     let steps = strata_subst::Steps::default();
-    let env = Environment::new(Some(blueprint), variables, "/work".into(), 0, &steps);
+    let env = environment(blueprint, variables, &steps);
     let eval = |text: &str| evaluate(&parse_template(text).unwrap(), &env);
     assert_eq!(
         eval("${values.name}"),
@@ -211,13 +220,7 @@ resources:
     let mut variables = IndexMap::new();
     variables.insert("env".to_owned(), Value::String("prod".into()));
     let steps = strata_subst::Steps::default();
-    let env = Environment::new(
-        Some(blueprint),
-        variables.clone(),
-        "/work".into(),
-        0,
-        &steps,
-    );
+    let env = environment(blueprint, variables.clone(), &steps);
     let eval = |text: &str| evaluate(&parse_template(text).unwrap(), &env);
     let whole = eval("${resources.r.spec}").unwrap().to_json().unwrap();
     let cases = [
@@ -259,13 +262,7 @@ resources:
     // Reading one field costs that field's evaluation, not the resource's.
     let spent = |text: &str| {
         let steps = strata_subst::Steps::default();
-        let env = Environment::new(
-            Some(blueprint),
-            variables.clone(),
-            "/work".into(),
-            0,
-            &steps,
-        );
+        let env = environment(blueprint, variables.clone(), &steps);
         evaluate(&parse_template(text).unwrap(), &env).unwrap();
         steps.used()
     };

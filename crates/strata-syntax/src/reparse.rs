@@ -285,10 +285,17 @@ impl Moved {
         )
     }
 
+    /// An old entry outside the part.
     fn entry(&self, entry: &Entry) -> Entry {
+        Moved::mapped_entry(entry, &|span| self.span(span))
+    }
+
+    /// `entry` with its key's span and every span of its value mapped by
+    /// `map`.
+    fn mapped_entry(entry: &Entry, map: &dyn Fn(Span) -> Span) -> Entry {
         Entry {
-            key_span: self.span(entry.key_span),
-            value: Moved::node(&entry.value, &|span| self.span(span)),
+            key_span: map(entry.key_span),
+            value: Moved::node(&entry.value, map),
         }
     }
 
@@ -301,13 +308,7 @@ impl Moved {
             Value::Map(entries) => Value::Map(
                 entries
                     .iter()
-                    .map(|(key, entry)| {
-                        let moved = Entry {
-                            key_span: map(entry.key_span),
-                            value: Moved::node(&entry.value, map),
-                        };
-                        (key.clone(), moved)
-                    })
+                    .map(|(key, entry)| (key.clone(), Moved::mapped_entry(entry, map)))
                     .collect(),
             ),
             scalar => scalar.clone(),
@@ -344,11 +345,7 @@ fn splice(
         if kept_elsewhere {
             return None;
         }
-        let in_part = |span| moved.in_part(span);
-        let entry = Entry {
-            key_span: in_part(entry.key_span),
-            value: Moved::node(&entry.value, &in_part),
-        };
+        let entry = Moved::mapped_entry(entry, &|span| moved.in_part(span));
         entries.insert(name.clone(), entry);
     }
     for (name, entry) in old.iter().skip(replaced.end) {
