@@ -39,7 +39,7 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
             done.push((index, work(item)));
         }
     };
-    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+    let lists: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (1..threads)
             .filter_map(|_| {
                 std::thread::Builder::new()
@@ -50,18 +50,39 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
             })
             .collect();
         // Whatever no worker took (none could be spawned, say) runs here.
-        let mut results = take_items();
+        let mut lists = vec![take_items()];
         for worker in workers {
-            results.extend(
+            lists.push(
                 worker
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             );
         }
-        results
+        lists
     });
-    results.sort_unstable_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
+    merged(lists, items.len())
+}
+
+/// The results of `lists` in the order of their indices, `len` in all.
+/// Each thread took its items in increasing order, so each list is ordered
+/// already: merging them moves every result once, where sorting them all
+/// moved each (a result may be a large value) many times.
+fn merged<R>(lists: Vec<Vec<(usize, R)>>, len: usize) -> Vec<R> {
+    let mut lists: Vec<_> = lists
+        .into_iter()
+        .map(|list| list.into_iter().peekable())
+        .collect();
+    let mut results = Vec::with_capacity(len);
+    loop {
+        let next = lists
+            .iter_mut()
+            .filter_map(|list| Some((list.peek()?.0, list)))
+            .min_by_key(|(index, _)| *index);
+        let Some((_, list)) = next else {
+            break results;
+        };
+        results.extend(list.next().map(|(_, result)| result));
+    }
 }
 
 /// `first` and `second` run at once: `second` on a scoped thread with a
@@ -114,6 +135,17 @@ mod tests {
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
         assert!(map_ordered(&[] as &[u8], |_| 0).is_empty());
         assert_eq!(map_ordered(&[7], |n| n + 1), vec![8]);
+    }
+
+    #[test]
+    fn lists_in_order_are_merged_in_order() {
+        let lists = vec![
+            vec![(0, 'a'), (3, 'd'), (4, 'e')],
+            vec![],
+            vec![(1, 'b'), (2, 'c'), (5, 'f')],
+        ];
+        assert_eq!(merged(lists, 6), vec!['a', 'b', 'c', 'd', 'e', 'f']);
+        assert!(merged::<char>(vec![vec![], vec![]], 0).is_empty());
     }
 
     #[test]
