@@ -271,10 +271,12 @@ impl Entry {
 /// whether or not) it parses.
 #[must_use]
 pub fn top_level_value<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    // Written once: a file without the key is read to its end, line by line.
+    let quoted = format!("\"{key}\"");
     text.lines().find_map(|line| {
         let rest = line
             .strip_prefix(key)
-            .or_else(|| line.trim_start().strip_prefix(&format!("\"{key}\"")))?;
+            .or_else(|| line.trim_start().strip_prefix(quoted.as_str()))?;
         let value = rest.trim_start().strip_prefix(':')?.trim();
         let value = value.trim_end_matches(',').trim();
         Some(value.trim_matches(|c| c == '"' || c == '\''))
