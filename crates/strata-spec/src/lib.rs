@@ -228,7 +228,7 @@ impl Dialect for Spec {
             })
             .map(|loaded| load::Parsed {
                 text: self.sources.get(loaded.tree.span.source).text(),
-                tree: &loaded.tree,
+                loaded,
             });
         Spec::open_after(files, options, before)
     }

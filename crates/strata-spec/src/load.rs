@@ -3,6 +3,12 @@
 //! the structure against the schema, build the typed model and check its
 //! rules. Every phase runs on what the earlier ones could read, and every
 //! problem is reported.
+//!
+//! Reopened after an edit (the language server), a blueprint keeps what
+//! the edit cannot have changed: each resource's model when its entry is
+//! identical to the byte, or moved whole by the edit, and that resource's
+//! check when nothing its references reach changed. The result is the
+//! same as a fresh opening's (`tests/reopen.rs` holds it so).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,10 +21,10 @@ use strata_syntax::{
 };
 
 use crate::codes;
-use crate::model::{Blueprint, Builder};
+use crate::model::{Blueprint, Builder, BuiltResource, Earlier, Resources, moved_by};
 use crate::placement;
 use crate::schema::BlueprintSchema;
-use crate::validate::{Element, References, validate};
+use crate::validate::{EarlierChecks, Element, References, ResourceCheck, reaching, validate};
 
 /// The decoder of the blueprint schema, built once.
 pub(crate) static DECODER: LazyLock<Decoder<BlueprintSchema>> = LazyLock::new(Decoder::new);
@@ -37,19 +43,28 @@ pub struct Loaded {
     /// tag: a reopening then parses again only the entries an edit
     /// touched ([`Parsed`]).
     pub(crate) parsed_cleanly: bool,
+    /// What each entry of the tree's `resources` gave the model, in order,
+    /// for a reopening to keep.
+    pub(crate) built: Vec<BuiltResource>,
+    /// Each resource's check, in the model's order, for a reopening to
+    /// keep.
+    pub(crate) checks: Vec<ResourceCheck>,
 }
 
 /// A blueprint file as it was parsed before, cleanly
-/// ([`Loaded::parsed_cleanly`]): its text and its tree. A reopening parses
-/// the new text again only in the entries the edit touched (resources,
-/// values, exports...), when the edit lies inside one section's
-/// ([`strata_syntax::reparse`]; the tree is then a full parse's, spans
-/// included), else in full.
+/// ([`Loaded::parsed_cleanly`]): its text and what it gave. A reopening
+/// parses the new text again only in the entries the edit touched
+/// (resources, values, exports...), when the edit lies inside one
+/// section's ([`strata_syntax::reparse`]; the tree is then a full parse's,
+/// spans included), else in full. It then keeps the model of every
+/// resource whose entry is identical, or identical but moved by the edit
+/// (its spans moved as far), and the check of every such resource that
+/// reads nothing changed ([`EarlierChecks`]).
 pub(crate) struct Parsed<'a> {
     /// The text parsed.
     pub(crate) text: &'a str,
-    /// Its tree.
-    pub(crate) tree: &'a Node,
+    /// What it gave.
+    pub(crate) loaded: &'a Loaded,
 }
 
 /// Reads and checks the blueprint at `path` (YAML, or JSON by its
@@ -62,11 +77,12 @@ pub(crate) fn read(
 ) -> Outcome<Loaded> {
     let format = format_of(path);
     let (expect, place) = (Expect::OneAsParsed, Place::File);
-    let read = match before.filter(|_| format == Format::Yaml) {
+    let before = before.filter(|_| format == Format::Yaml);
+    let read = match &before {
         Some(before) => reader.source(path).and_then(|source| {
             let reparsed = strata_syntax::reparse::reparse_entries(
                 before.text,
-                before.tree,
+                &before.loaded.tree,
                 reader.db().get(source).text(),
                 source,
                 &reader.limits(),
@@ -85,7 +101,7 @@ pub(crate) fn read(
         }),
         None => reader.read(path, format, expect, place),
     };
-    checked(reader.db(), read)
+    checked(reader.db(), read, before.map(|before| before.loaded))
 }
 
 /// Reads the blueprint at `path` that another one includes at `at`: a
@@ -98,7 +114,7 @@ pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> O
         Expect::OneAsParsed,
         Place::UnreadAt(at),
     );
-    checked(reader.db(), read)
+    checked(reader.db(), read, None)
 }
 
 /// Checks the blueprint `text` fetched from a remote source, registered
@@ -106,7 +122,7 @@ pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> O
 pub(crate) fn read_fetched(reader: &mut Reader<'_>, path: &Path, text: &str) -> Outcome<Loaded> {
     let name = path.display().to_string();
     let read = reader.read_text(&name, text, format_of(path), Expect::OneAsParsed);
-    checked(reader.db(), read)
+    checked(reader.db(), read, None)
 }
 
 /// JSON by the extension, else YAML (`-`, standard input, is YAML).
@@ -115,8 +131,9 @@ fn format_of(path: &Path) -> Format {
 }
 
 /// Refuses the anchors, aliases and tags of a blueprint read as one
-/// document as far as it parses, and checks that document.
-fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
+/// document as far as it parses, and checks that document, keeping what
+/// still holds of `earlier` (the same file before an edit).
+fn checked(db: &SourceDb, read: Outcome<Read>, earlier: Option<&Loaded>) -> Outcome<Loaded> {
     let mut problems = read.diagnostics;
     let Some(read) = read.value else {
         return Outcome::failed(problems);
@@ -146,15 +163,22 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
     let Some(root) = read.into_document() else {
         return Outcome::failed(problems);
     };
-    let checked = check(&root, db);
+    let checked = check_after(&root, db, earlier);
     problems.extend(checked.diagnostics);
     match checked.value {
-        Some((blueprint, references)) => Outcome::new(
+        Some(Model {
+            blueprint,
+            references,
+            built,
+            checks,
+        }) => Outcome::new(
             Some(Loaded {
                 blueprint,
                 references,
                 tree: root,
                 parsed_cleanly,
+                built,
+                checks,
             }),
             problems,
         ),
@@ -162,26 +186,63 @@ fn checked(db: &SourceDb, read: Outcome<Read>) -> Outcome<Loaded> {
     }
 }
 
+/// A checked document's model and references, with what each resource
+/// gave them ([`Loaded::built`], [`Loaded::checks`]).
+struct Model {
+    blueprint: Blueprint,
+    references: References,
+    built: Vec<BuiltResource>,
+    checks: Vec<ResourceCheck>,
+}
+
 /// Checks a parsed blueprint document.
 pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
+    check_after(root, db, None).map(|model| (model.blueprint, model.references))
+}
+
+/// Checks a parsed blueprint document, keeping what still holds of
+/// `earlier`: the model of every resource whose entry is identical (moved
+/// or not), and the check of every such resource that reads nothing
+/// changed. The walks over the document as written (placement, schema)
+/// run in full.
+fn check_after(root: &Node, db: &SourceDb, earlier: Option<&Loaded>) -> Outcome<Model> {
     // The walks over the document as written run beside the model's
     // building and checking, which need none of their findings.
-    let ((placement, structural), (blueprint, text_problems, (references, rules))) =
-        strata_dialect::join(
-            || {
-                let placement = placement::check(root, db);
-                (placement, DECODER.validate(root))
-            },
-            || {
-                let mut text_problems = Vec::new();
-                let blueprint = Builder {
-                    problems: &mut text_problems,
-                }
-                .blueprint(root);
-                let checked = validate(&blueprint, &defined(root), db);
-                (blueprint, text_problems, checked)
-            },
-        );
+    let ((placement, structural), (model, text_problems, rules)) = strata_dialect::join(
+        || {
+            let placement = placement::check(root, db);
+            (placement, DECODER.validate(root))
+        },
+        || {
+            let mut text_problems = Vec::new();
+            let kept = earlier.and_then(|loaded| {
+                Some(Earlier {
+                    entries: loaded.tree.get("resources")?.as_map()?,
+                    built: &loaded.built,
+                })
+            });
+            let (blueprint, resources) = Builder {
+                problems: &mut text_problems,
+            }
+            .blueprint(root, kept);
+            text_problems.extend(
+                resources
+                    .built
+                    .iter()
+                    .flat_map(|built| built.problems.iter().cloned()),
+            );
+            let earlier_checks =
+                earlier.and_then(|loaded| earlier_checks(loaded, root, &blueprint, &resources));
+            let checked = validate(&blueprint, &defined(root), db, earlier_checks.as_ref());
+            let model = Model {
+                blueprint,
+                references: checked.references,
+                built: resources.built,
+                checks: checked.resources,
+            };
+            (model, text_problems, checked.problems)
+        },
+    );
     // A forbidden `${..}` in a field the schema also constrains (an enum)
     // is reported once, as the placement problem.
     let placed: Vec<Span> = placement.iter().map(|(_, scalar)| *scalar).collect();
@@ -230,10 +291,110 @@ pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
     );
     // In the order of the document, whichever phase found them.
     problems.sort_by_key(|problem| (problem.primary.span.source, problem.primary.span.start));
-    Outcome::new(
-        Some((blueprint, references)),
-        strata_syntax::dedupe(problems),
-    )
+    Outcome::new(Some(model), strata_syntax::dedupe(problems))
+}
+
+/// The sections whose entries are elements a resource may read.
+const ELEMENT_SECTIONS: [&str; 4] = ["variables", "values", "include", "datasources"];
+
+/// Which of `loaded`'s resource checks hold for `root`, whose model is
+/// `blueprint` (its resources kept or built anew as `resources` says), and
+/// how far each moved: none when the elements are not the same in the same
+/// order, or when a part of the document that is neither a section of
+/// elements, the resources nor the exports (which no resource reads)
+/// changed; else those of the resources kept whose references reach no
+/// changed element, and whose problems and references all lie in their
+/// own entry (a problem may also point elsewhere, which moved otherwise).
+fn earlier_checks<'a>(
+    loaded: &'a Loaded,
+    root: &Node,
+    blueprint: &Blueprint,
+    resources: &Resources,
+) -> Option<EarlierChecks<'a>> {
+    let (before, now) = (loaded.tree.as_map()?, root.as_map()?);
+    if !before.keys().eq(now.keys())
+        || !loaded
+            .blueprint
+            .resources
+            .keys()
+            .eq(blueprint.resources.keys())
+    {
+        return None;
+    }
+    let written = now.get("resources").and_then(|entry| entry.value.as_map());
+    let mut changed: Vec<Element> = written
+        .into_iter()
+        .flat_map(|entries| entries.keys().zip(&resources.moved))
+        .filter(|(_, moved)| moved.is_none())
+        .map(|(name, _)| Element::Resource(name.clone()))
+        .collect();
+    for ((key, was), (_, is)) in before.iter().zip(now) {
+        if key == "resources" || key == "exports" {
+            continue;
+        }
+        if !ELEMENT_SECTIONS.contains(&key.as_str()) {
+            moved_by(was, is.key_span, &is.value)?;
+            continue;
+        }
+        let (was, is) = (was.value.as_map()?, is.value.as_map()?);
+        if !was.keys().eq(is.keys()) {
+            return None;
+        }
+        for ((name, was), (_, is)) in was.iter().zip(is) {
+            if moved_by(was, is.key_span, &is.value).is_none() {
+                changed.push(element(key, name)?);
+            }
+        }
+    }
+    let reached = reaching(&loaded.references, changed);
+    // How far each resource of the model moved, when it was kept.
+    let moved = resources
+        .built
+        .iter()
+        .zip(&resources.moved)
+        .filter(|(built, _)| built.model.is_some())
+        .map(|(_, moved)| *moved);
+    let entries = before.get("resources")?.value.as_map()?;
+    let holds = blueprint
+        .resources
+        .keys()
+        .zip(moved)
+        .zip(&loaded.checks)
+        .map(|((name, moved), check)| {
+            let entry = entries.get(name)?;
+            let own = Span::new(
+                entry.key_span.source,
+                entry.key_span.start as usize,
+                entry.value.span.end as usize,
+            );
+            let edges = loaded.references.edges.get(check.edges.clone())?;
+            let inside = edges.iter().all(|edge| own.contains(edge.span))
+                && check.problems.iter().all(|problem| {
+                    std::iter::once(&problem.primary)
+                        .chain(&problem.secondary)
+                        .all(|label| own.contains(label.span))
+                });
+            let reads_changed = reached.contains(&Element::Resource(name.clone()));
+            moved.filter(|_| inside && !reads_changed)
+        })
+        .collect();
+    Some(EarlierChecks {
+        references: &loaded.references,
+        resources: &loaded.checks,
+        holds,
+    })
+}
+
+/// The element `name` of the section `section`.
+fn element(section: &str, name: &str) -> Option<Element> {
+    let name = name.to_owned();
+    match section {
+        "variables" => Some(Element::Variable(name)),
+        "values" => Some(Element::Value(name)),
+        "include" => Some(Element::Child(name)),
+        "datasources" => Some(Element::Datasource(name)),
+        _ => None,
+    }
 }
 
 /// The path of the node written at `span`, below `node` at `path`.

@@ -10,10 +10,16 @@
 //! The builder is tolerant: a part whose structure is wrong (already
 //! reported by the schema) is left out, so every valid part is checked.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
-use strata_subst::{Expr, Part, Template, Types, parse_expr, parse_template};
+use strata_subst::{Expr, Part, SubstError, Template, Types, parse_expr, parse_template};
 use strata_syntax::substitution::has_opening;
-use strata_syntax::{FieldPath, Node, PathStep, Span, Value};
+use strata_syntax::{FieldPath, MapHasher, Mapping, Node, PathStep, Span, Value};
+
+/// A section or mapping of the model: its entries by name, in the order
+/// written, hashed as the tree's own mappings are.
+pub type Named<T> = IndexMap<String, T, MapHasher>;
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,13 +53,33 @@ pub enum Tree {
     /// A mapping.
     Map {
         /// The entries, in order, with where each key was written.
-        entries: IndexMap<String, (Span, Tree)>,
+        entries: Named<(Span, Tree)>,
         /// Where it was written.
         span: Span,
     },
 }
 
 impl Tree {
+    /// Moves every span of the tree `by` bytes ([`Span::moved`]).
+    fn move_by(&mut self, by: i64) {
+        match self {
+            Tree::Literal(node) | Tree::Template { node, .. } => node.move_by(by),
+            Tree::Seq { items, span } => {
+                *span = span.moved(by);
+                for item in items.iter_mut() {
+                    item.move_by(by);
+                }
+            }
+            Tree::Map { entries, span } => {
+                *span = span.moved(by);
+                for (key_span, tree) in entries.values_mut() {
+                    *key_span = key_span.moved(by);
+                    tree.move_by(by);
+                }
+            }
+        }
+    }
+
     /// Where the value was written.
     #[must_use]
     pub fn span(&self) -> Span {
@@ -236,7 +262,7 @@ pub struct Include {
     /// The child's path.
     pub path: Tree,
     /// Values of the child's variables.
-    pub variables: IndexMap<String, (Span, Tree)>,
+    pub variables: Named<(Span, Tree)>,
     /// Metadata (a remote source).
     pub metadata: Option<Tree>,
     /// The description.
@@ -249,9 +275,9 @@ pub struct Metadata {
     /// `displayName`.
     pub display_name: Option<Tree>,
     /// `annotations`.
-    pub annotations: IndexMap<String, (Span, Tree)>,
+    pub annotations: Named<(Span, Tree)>,
     /// `labels` (resources only; no substitutions).
-    pub labels: IndexMap<String, Spanned<String>>,
+    pub labels: Named<Spanned<String>>,
     /// `custom`.
     pub custom: Option<Tree>,
 }
@@ -270,6 +296,22 @@ pub enum Condition {
 }
 
 impl Condition {
+    fn move_by(&mut self, by: i64) {
+        match self {
+            Condition::Leaf(tree) => tree.move_by(by),
+            Condition::And(items, span) | Condition::Or(items, span) => {
+                *span = span.moved(by);
+                for item in items.iter_mut() {
+                    item.move_by(by);
+                }
+            }
+            Condition::Not(inner, span) => {
+                *span = span.moved(by);
+                inner.move_by(by);
+            }
+        }
+    }
+
     /// Every leaf, in order.
     pub fn leaves(&self) -> Vec<&Tree> {
         match self {
@@ -298,9 +340,54 @@ pub struct Resource {
     /// The `each` expression.
     pub each: Option<Tree>,
     /// `linkSelector.byLabel`.
-    pub link_selector: IndexMap<String, Spanned<String>>,
+    pub link_selector: Named<Spanned<String>>,
     /// The spec.
     pub spec: Tree,
+}
+
+impl Resource {
+    /// This resource written `by` bytes later (earlier when negative): every
+    /// span moved ([`Span::moved`]).
+    #[must_use]
+    pub(crate) fn moved(&self, by: i64) -> Resource {
+        let mut resource = self.clone();
+        let Resource {
+            name_span,
+            resource_type,
+            description,
+            metadata,
+            condition,
+            each,
+            link_selector,
+            spec,
+        } = &mut resource;
+        *name_span = name_span.moved(by);
+        resource_type.span = resource_type.span.moved(by);
+        let Metadata {
+            display_name,
+            annotations,
+            labels,
+            custom,
+        } = metadata;
+        for tree in [description, each, display_name, custom]
+            .into_iter()
+            .flatten()
+            .chain(std::iter::once(spec))
+        {
+            tree.move_by(by);
+        }
+        for (key_span, tree) in annotations.values_mut() {
+            *key_span = key_span.moved(by);
+            tree.move_by(by);
+        }
+        for text in labels.values_mut().chain(link_selector.values_mut()) {
+            text.span = text.span.moved(by);
+        }
+        if let Some(condition) = condition {
+            condition.move_by(by);
+        }
+        resource
+    }
 }
 
 /// A data source filter operator, as written.
@@ -342,7 +429,7 @@ pub struct Datasource {
     /// The filter.
     pub filter: Option<Filter>,
     /// The exported fields.
-    pub exports: IndexMap<String, DatasourceExport>,
+    pub exports: Named<DatasourceExport>,
     /// The description.
     pub description: Option<Tree>,
 }
@@ -370,17 +457,18 @@ pub struct Blueprint {
     /// `transform`.
     pub transform: Vec<Spanned<String>>,
     /// `variables`.
-    pub variables: IndexMap<String, Variable>,
+    pub variables: Named<Variable>,
     /// `values`.
-    pub values: IndexMap<String, ValueDef>,
+    pub values: Named<ValueDef>,
     /// `include`.
-    pub include: IndexMap<String, Include>,
-    /// `resources`.
-    pub resources: IndexMap<String, Resource>,
+    pub include: Named<Include>,
+    /// `resources` (shared: a reopening keeps the model of every resource
+    /// whose entry did not change).
+    pub resources: Named<Arc<Resource>>,
     /// `datasources`.
-    pub datasources: IndexMap<String, Datasource>,
+    pub datasources: Named<Datasource>,
     /// `exports`.
-    pub exports: IndexMap<String, Export>,
+    pub exports: Named<Export>,
     /// `metadata`.
     pub metadata: Option<Tree>,
 }
@@ -388,7 +476,71 @@ pub struct Blueprint {
 /// Builds the model from a tree; `problems` receives each field text that
 /// does not parse, with its scalar, for the caller to report there.
 pub(crate) struct Builder<'a> {
-    pub(crate) problems: &'a mut Vec<(strata_subst::SubstError, Node)>,
+    pub(crate) problems: &'a mut Vec<(SubstError, Node)>,
+}
+
+/// One entry of the tree's `resources` as built: its model (none when its
+/// structure is wrong) and the field texts in it that do not parse.
+#[derive(Debug, Clone)]
+pub(crate) struct BuiltResource {
+    /// The model.
+    pub(crate) model: Option<Arc<Resource>>,
+    /// The texts that do not parse, with their scalars.
+    pub(crate) problems: Vec<(SubstError, Node)>,
+}
+
+/// The resources of a blueprint as built before, to keep: a resource's
+/// model depends on its entry alone, so an entry identical to the one it
+/// was built from (to the byte, every span included) keeps what it gave.
+#[derive(Clone, Copy)]
+pub(crate) struct Earlier<'a> {
+    /// The `resources` of the tree built before.
+    pub(crate) entries: &'a Mapping,
+    /// What each of its entries gave, in its order.
+    pub(crate) built: &'a [BuiltResource],
+}
+
+impl Earlier<'_> {
+    /// What the entry `name`, its key at `key_span`, gave before, when it
+    /// is identical now, or identical but moved (an edit before it changed
+    /// the text's length), with its spans moved as far; and how far.
+    fn kept(&self, name: &str, key_span: Span, node: &Node) -> Option<(BuiltResource, i64)> {
+        let (index, _, entry) = self.entries.get_full(name)?;
+        let by = moved_by(entry, key_span, node)?;
+        let built = self.built.get(index)?;
+        if by == 0 {
+            return Some((built.clone(), 0));
+        }
+        let moved = BuiltResource {
+            model: built.model.as_ref().map(|model| Arc::new(model.moved(by))),
+            problems: built
+                .problems
+                .iter()
+                .map(|(error, node)| {
+                    let mut node = node.clone();
+                    node.move_by(by);
+                    (error.clone(), node)
+                })
+                .collect(),
+        };
+        Some((moved, by))
+    }
+}
+
+/// How far the entry written `before` moved to be the key at `key_span`
+/// over `node`, when it is otherwise identical ([`Node::identical_moved`]).
+pub(crate) fn moved_by(before: &strata_syntax::Entry, key_span: Span, node: &Node) -> Option<i64> {
+    let by = i64::from(key_span.start) - i64::from(before.key_span.start);
+    (before.key_span.moved(by) == key_span && before.value.identical_moved(node, by)).then_some(by)
+}
+
+/// The resources of a tree: what each entry gave, in order, and how far
+/// each kept from [`Earlier`] moved (none for an entry built anew).
+pub(crate) struct Resources {
+    /// What each entry of `resources` gave.
+    pub(crate) built: Vec<BuiltResource>,
+    /// How far each entry moved since [`Earlier`], when it was kept.
+    pub(crate) moved: Vec<Option<i64>>,
 }
 
 fn entries(node: Option<&Node>) -> impl Iterator<Item = (&String, Span, &Node)> {
@@ -449,14 +601,20 @@ impl Builder<'_> {
         node.map(|node| self.tree(node))
     }
 
-    fn tree_entries(&mut self, node: Option<&Node>) -> IndexMap<String, (Span, Tree)> {
+    fn tree_entries(&mut self, node: Option<&Node>) -> Named<(Span, Tree)> {
         entries(node)
             .map(|(key, span, value)| (key.clone(), (span, self.tree(value))))
             .collect()
     }
 
-    /// The model of `root`.
-    pub(crate) fn blueprint(&mut self, root: &Node) -> Blueprint {
+    /// The model of `root`, and what its resources gave; every resource
+    /// entry identical to one of `earlier` is kept, not built again.
+    pub(crate) fn blueprint(
+        &mut self,
+        root: &Node,
+        earlier: Option<Earlier<'_>>,
+    ) -> (Blueprint, Resources) {
+        let resources = Builder::resources(root.get("resources"), earlier);
         let transform = match root.get("transform") {
             Some(node) => match &node.value {
                 Value::Seq(items) => items.iter().filter_map(|item| text(Some(item))).collect(),
@@ -464,7 +622,7 @@ impl Builder<'_> {
             },
             None => Vec::new(),
         };
-        Blueprint {
+        let blueprint = Blueprint {
             span: root.span,
             transform,
             variables: entries(root.get("variables"))
@@ -476,7 +634,12 @@ impl Builder<'_> {
             include: entries(root.get("include"))
                 .filter_map(|(name, span, node)| Some((name.clone(), self.include(span, node)?)))
                 .collect(),
-            resources: self.resources(root.get("resources")),
+            resources: resources
+                .built
+                .iter()
+                .zip(entries(root.get("resources")))
+                .filter_map(|(built, (name, _, _))| Some((name.clone(), built.model.clone()?)))
+                .collect(),
             datasources: entries(root.get("datasources"))
                 .filter_map(|(name, span, node)| Some((name.clone(), self.datasource(span, node)?)))
                 .collect(),
@@ -485,31 +648,29 @@ impl Builder<'_> {
                 .collect(),
             metadata: self
                 .optional_tree(root.get("metadata").filter(|node| node.as_map().is_some())),
-        }
+        };
+        (blueprint, resources)
     }
 
-    /// The resources of `node`, built on every core (most of a large
-    /// blueprint is its resources, each built alone), in their order, and
-    /// their problems in that order too.
-    fn resources(&mut self, node: Option<&Node>) -> IndexMap<String, Resource> {
+    /// The resources of `node`, each kept from `earlier` or built, on
+    /// every core (most of a large blueprint is its resources, each built
+    /// alone), in their order.
+    fn resources(node: Option<&Node>, earlier: Option<Earlier<'_>>) -> Resources {
         let written: Vec<_> = entries(node).collect();
         let built = strata_dialect::map_ordered(&written, |(name, span, node)| {
+            if let Some((kept, by)) = earlier.and_then(|earlier| earlier.kept(name, *span, node)) {
+                return (kept, Some(by));
+            }
             let mut problems = Vec::new();
-            let resource = Builder {
+            let model = Builder {
                 problems: &mut problems,
             }
-            .resource(*span, node);
-            (
-                resource.map(|resource| ((*name).clone(), resource)),
-                problems,
-            )
+            .resource(*span, node)
+            .map(Arc::new);
+            (BuiltResource { model, problems }, None)
         });
-        let mut resources = IndexMap::with_capacity(built.len());
-        for (resource, problems) in built {
-            self.problems.extend(problems);
-            resources.extend(resource);
-        }
-        resources
+        let (built, moved) = built.into_iter().unzip();
+        Resources { built, moved }
     }
 
     fn value(&mut self, name_span: Span, node: &Node) -> Option<ValueDef> {

@@ -41,7 +41,8 @@ use cycles::{cycles, each_dependencies, graph};
 use scope::BlueprintScope;
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::Range;
 
 use strata_subst::{SubstError, Template, Types, check_template};
 use strata_syntax::{Diagnostic, FieldPath, Node, SourceDb, Span};
@@ -94,6 +95,16 @@ pub struct Edge {
     pub in_each: bool,
 }
 
+impl Edge {
+    /// The same reference written `by` bytes later (earlier when negative).
+    fn moved(&self, by: i64) -> Edge {
+        Edge {
+            span: self.span.moved(by),
+            ..self.clone()
+        }
+    }
+}
+
 /// Every reference of a blueprint, in the order written.
 #[derive(Debug, Clone, Default)]
 pub struct References {
@@ -134,13 +145,14 @@ pub(crate) fn validate(
     blueprint: &Blueprint,
     defined: &BTreeSet<Element>,
     db: &SourceDb,
-) -> (References, Vec<Diagnostic>) {
+    earlier: Option<&EarlierChecks<'_>>,
+) -> Checked {
     let mut checker = Checker::new(blueprint, defined, db);
     checker.variables();
     checker.values();
     checker.includes();
     checker.datasources();
-    checker.resources();
+    let resources = checker.resources(earlier);
     checker.exports();
     if let Some(metadata) = &blueprint.metadata {
         let owner = Element::Metadata;
@@ -153,7 +165,68 @@ pub(crate) fn validate(
     let graph = graph(&references);
     problems.extend(each_dependencies(&references, &graph));
     problems.extend(cycles(&graph));
-    (references, problems)
+    Checked {
+        references,
+        problems,
+        resources,
+    }
+}
+
+/// What [`validate`] found: the references, every problem, and each
+/// resource's own part of both.
+pub(crate) struct Checked {
+    /// Every reference.
+    pub(crate) references: References,
+    /// Every problem.
+    pub(crate) problems: Vec<Diagnostic>,
+    /// Each resource's check, in the blueprint's order.
+    pub(crate) resources: Vec<ResourceCheck>,
+}
+
+/// One resource's check: where its references lie in
+/// [`References::edges`], and what it found.
+#[derive(Debug, Clone)]
+pub(crate) struct ResourceCheck {
+    /// Its references' place in the blueprint's.
+    pub(crate) edges: Range<usize>,
+    /// Its problems.
+    pub(crate) problems: Vec<Diagnostic>,
+}
+
+/// The checks of a blueprint's resources before an edit, and which still
+/// hold: a check holds when the resource's model was kept
+/// ([`crate::model::Earlier`], moved or not) and nothing its references
+/// reach, directly or through other elements' references, changed
+/// ([`reaching`]), in a blueprint with the same elements in the same
+/// order. What it found then is moved as far as the resource moved.
+pub(crate) struct EarlierChecks<'a> {
+    /// The references found before.
+    pub(crate) references: &'a References,
+    /// Each resource's check before, in the blueprint's order.
+    pub(crate) resources: &'a [ResourceCheck],
+    /// How far each resource whose check holds moved, in the same order.
+    pub(crate) holds: Vec<Option<i64>>,
+}
+
+/// `changed` and every element whose references reach one of them along
+/// `references`: the elements whose check may differ now (the type of a
+/// reference is what its target gives, which may come from another
+/// reference).
+pub(crate) fn reaching(references: &References, changed: Vec<Element>) -> HashSet<Element> {
+    let mut readers: HashMap<&Element, Vec<&Element>> = HashMap::new();
+    for edge in &references.edges {
+        readers.entry(&edge.to).or_default().push(&edge.from);
+    }
+    let mut reached: HashSet<Element> = changed.iter().cloned().collect();
+    let mut pending = changed;
+    while let Some(element) = pending.pop() {
+        for reader in readers.get(&element).into_iter().flatten() {
+            if reached.insert((*reader).clone()) {
+                pending.push((*reader).clone());
+            }
+        }
+    }
+    reached
 }
 
 /// Checks a field text written outside the blueprint (a command-line

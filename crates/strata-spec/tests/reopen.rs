@@ -1,7 +1,9 @@
 //! A blueprint reopened from the one before (as the language server
 //! reopens it after each change, parsing again only the entries an edit
-//! touched) finds exactly what a fresh opening finds, at the same places,
-//! and holds the same tree and model, whatever the sequence of edits.
+//! touched, keeping the model of every resource whose entry is unchanged
+//! and the check of every such resource that reads nothing changed) finds
+//! exactly what a fresh opening finds, at the same places, and holds the
+//! same tree and model, whatever the sequence of edits.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,6 +25,15 @@ values:
     type: string
     value: '${join(split(variables.region, "-"), "_")}-shop'
 resources:
+  # before `orders`, which it reads, and `mirror`, which reads `orders`
+  alarm:
+    type: aws/cloudwatch/alarm
+    spec:
+      alarmName: "${to_upper(resources.orders.spec.tableName)}-alarm"
+  mirror:
+    type: aws/s3/bucket
+    spec:
+      name: "${resources.orders.spec.tableName}"
   orders:
     type: aws/dynamodb/table
     metadata:
@@ -90,7 +101,8 @@ fn options() -> Options<Settings> {
     Options::new(Limits::default(), settings).for_reopening()
 }
 
-/// Every diagnostic with its exact place, and the tree and model opened.
+/// Every diagnostic with its exact place, and the tree, model and
+/// references opened.
 fn said(opened: &Opened<Spec>) -> Vec<String> {
     let mut said: Vec<String> = opened
         .outcome
@@ -106,6 +118,7 @@ fn said(opened: &Opened<Spec>) -> Vec<String> {
     if let Some(loaded) = opened.outcome.value.as_ref().and_then(Spec::loaded) {
         said.push(format!("{:?}", loaded.tree));
         said.push(format!("{:?}", loaded.blueprint));
+        said.push(format!("{:?}", loaded.references));
     }
     said
 }
@@ -172,4 +185,71 @@ fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
         "{:?}",
         fresh.outcome.diagnostics
     );
+}
+
+/// A resource before the edit whose entry is unchanged keeps its check
+/// only when nothing it reads changed: once `orders` gives a mapping,
+/// `alarm`, before it, is checked again and reports its `to_upper` given
+/// one.
+#[test]
+fn a_change_reaches_the_resources_that_read_it() {
+    let previous = Spec::open(files(BLUEPRINT), options());
+    assert!(
+        previous.outcome.diagnostics.is_empty(),
+        "{:?}",
+        previous.outcome.diagnostics
+    );
+    let text = BLUEPRINT.replacen(
+        r#"tableName: "${values.prefix}-orders""#,
+        "tableName: {nested: 1}",
+        1,
+    );
+    let fresh = Spec::open(files(&text), options());
+    let alarm = text.find("alarmName").expect("the alarm's field");
+    assert!(
+        fresh.outcome.diagnostics.iter().any(|d| {
+            let start = d.primary.span.start as usize;
+            (alarm..alarm + 60).contains(&start)
+        }),
+        "{:?}",
+        fresh.outcome.diagnostics
+    );
+    let reopened = previous
+        .outcome
+        .value
+        .as_ref()
+        .map(|spec| spec.reopen(files(&text), options()))
+        .expect("the blueprint opens");
+    assert_eq!(said(&reopened), said(&fresh));
+}
+
+/// An edit to an element other than a resource that moves nothing (a
+/// value's declared type, the same length) reaches the resources that read
+/// it, though their entries are kept: `orders` interpolates `prefix`.
+#[test]
+fn a_changed_value_reaches_the_resources_that_read_it() {
+    let previous = Spec::open(files(BLUEPRINT), options());
+    let text = BLUEPRINT.replacen(
+        "  prefix:\n    type: string",
+        "  prefix:\n    type: object",
+        1,
+    );
+    assert_eq!(text.len(), BLUEPRINT.len());
+    let fresh = Spec::open(files(&text), options());
+    let orders = text.find("tableName: \"").expect("the table's field");
+    assert!(
+        fresh.outcome.diagnostics.iter().any(|d| {
+            let start = d.primary.span.start as usize;
+            (orders..orders + 40).contains(&start)
+        }),
+        "{:?}",
+        fresh.outcome.diagnostics
+    );
+    let reopened = previous
+        .outcome
+        .value
+        .as_ref()
+        .map(|spec| spec.reopen(files(&text), options()))
+        .expect("the blueprint opens");
+    assert_eq!(said(&reopened), said(&fresh));
 }

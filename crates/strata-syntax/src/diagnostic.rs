@@ -61,6 +61,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Moves every label `by` bytes ([`Span::moved`]): the same problem
+    /// about text an edit before it moved.
+    pub fn move_by(&mut self, by: i64) {
+        for label in std::iter::once(&mut self.primary).chain(&mut self.secondary) {
+            label.span = label.span.moved(by);
+        }
+    }
+
     /// An error at `span`.
     #[must_use]
     pub fn error(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {

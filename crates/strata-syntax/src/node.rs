@@ -380,23 +380,46 @@ impl Node {
     /// it points where it pointed then.
     #[must_use]
     pub fn identical(&self, other: &Node) -> bool {
-        if self.span != other.span || self.layer != other.layer || self.tag != other.tag {
+        self.identical_moved(other, 0)
+    }
+
+    /// Whether `other` is this tree written `by` bytes later (earlier when
+    /// negative): identical ([`Node::identical`]) but for every span, each
+    /// moved by `by`. So is a tree after an edit before it that changed the
+    /// length of the text by `by`.
+    #[must_use]
+    pub fn identical_moved(&self, other: &Node, by: i64) -> bool {
+        if self.span.moved(by) != other.span || self.layer != other.layer || self.tag != other.tag {
             return false;
         }
         match (&self.value, &other.value) {
             (Value::Seq(a), Value::Seq(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.identical(y))
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.identical_moved(y, by))
             }
             (Value::Map(a), Value::Map(b)) => {
                 a.len() == b.len()
                     && a.iter().zip(b).all(|((key, entry), (other_key, other))| {
                         key == other_key
-                            && entry.key_span == other.key_span
-                            && entry.value.identical(&other.value)
+                            && entry.key_span.moved(by) == other.key_span
+                            && entry.value.identical_moved(&other.value, by)
                     })
             }
             (Value::Seq(_) | Value::Map(_), _) | (_, Value::Seq(_) | Value::Map(_)) => false,
             _ => self.same_content(other),
+        }
+    }
+
+    /// Moves every span of this tree, keys' included, `by` bytes
+    /// ([`Span::moved`]).
+    pub fn move_by(&mut self, by: i64) {
+        self.span = self.span.moved(by);
+        match &mut self.value {
+            Value::Seq(items) => items.iter_mut().for_each(|item| item.move_by(by)),
+            Value::Map(map) => map.values_mut().for_each(|entry| {
+                entry.key_span = entry.key_span.moved(by);
+                entry.value.move_by(by);
+            }),
+            _ => {}
         }
     }
 
@@ -480,6 +503,36 @@ mod tests {
         assert!(!parse(&db, moved).identical(&again));
         let changed = db.add("a.yaml", "a: [1, {b: y}]\n");
         assert!(!parse(&db, changed).identical(&parse(&db, first)));
+    }
+
+    #[test]
+    fn a_tree_after_an_edit_before_it_is_identical_moved() {
+        let parse = |text: &str| {
+            let mut db = SourceDb::new();
+            let id = db.add("a.yaml", text);
+            crate::parse(&db, id, crate::Format::Yaml, &crate::Limits::default())
+                .documents
+                .remove(0)
+        };
+        let (before, after) = (
+            parse("a: [1, {b: x}]\n"),
+            parse("# a note\na: [1, {b: x}]\n"),
+        );
+        let (was, is) = (before.get("a").unwrap(), after.get("a").unwrap());
+        assert!(!was.identical(is));
+        assert!(was.identical_moved(is, 9));
+        assert!(!was.identical_moved(is, 8));
+        assert!(is.identical_moved(was, -9));
+        let mut moved = was.clone();
+        moved.move_by(9);
+        assert!(moved.identical(is));
+        let changed = parse("# a note\na: [1, {b: y}]\n");
+        assert!(!was.identical_moved(changed.get("a").unwrap(), 9));
+        // A span moved before the start of the text stays at its start.
+        let source = is.span.source;
+        let span = Span::new(source, 3, 5);
+        assert_eq!(span.moved(-2), Span::new(source, 1, 3));
+        assert_eq!(span.moved(-4), Span::new(source, 0, 1));
     }
 
     #[test]

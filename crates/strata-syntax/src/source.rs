@@ -62,6 +62,15 @@ impl Span {
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
+
+    /// This span `by` bytes later (earlier when negative) in the same
+    /// source: where text an edit did not touch lies after the edit, when
+    /// the edit before it changed the length by `by`.
+    #[must_use]
+    pub fn moved(self, by: i64) -> Span {
+        let at = |offset: u32| usize::try_from(i64::from(offset) + by).unwrap_or(0);
+        Span::new(self.source, at(self.start), at(self.end))
+    }
 }
 
 fn saturate(offset: usize) -> u32 {

@@ -3,25 +3,46 @@
 use strata_subst::Types;
 use strata_syntax::{Diagnostic, FieldPath};
 
-use super::{Checker, Element, Site};
+use super::{Checker, EarlierChecks, Element, ResourceCheck, Site};
 use crate::codes;
 use crate::model::{Condition, Resource};
 
 impl Checker<'_> {
     /// Checks every resource, on every core (each is checked alone), the
-    /// references and problems gathered in the resources' order.
-    pub(super) fn resources(&mut self) {
+    /// references and problems gathered in the resources' order; a
+    /// resource whose earlier check holds gives what it gave then.
+    pub(super) fn resources(&mut self, earlier: Option<&EarlierChecks<'_>>) -> Vec<ResourceCheck> {
         let (blueprint, defined, db) = (self.blueprint, self.defined, self.db);
-        let resources: Vec<_> = blueprint.resources.iter().collect();
-        let checked = strata_dialect::map_ordered(&resources, |(name, resource)| {
+        let resources: Vec<_> = blueprint.resources.iter().enumerate().collect();
+        let checked = strata_dialect::map_ordered(&resources, |(index, (name, resource))| {
+            if let Some(earlier) = earlier
+                && let Some(Some(by)) = earlier.holds.get(*index)
+                && let Some(check) = earlier.resources.get(*index)
+                && let Some(edges) = earlier.references.edges.get(check.edges.clone())
+            {
+                let edges = edges.iter().map(|edge| edge.moved(*by)).collect();
+                let mut problems = check.problems.clone();
+                for problem in &mut problems {
+                    problem.move_by(*by);
+                }
+                return (edges, problems);
+            }
             let mut checker = Checker::new(blueprint, defined, db);
             checker.resource(name, resource);
             (checker.edges, checker.problems)
         });
-        for (edges, problems) in checked {
-            self.edges.extend(edges);
-            self.problems.extend(problems);
-        }
+        checked
+            .into_iter()
+            .map(|(edges, problems)| {
+                let start = self.edges.len();
+                self.edges.extend(edges);
+                self.problems.extend(problems.iter().cloned());
+                ResourceCheck {
+                    edges: start..self.edges.len(),
+                    problems,
+                }
+            })
+            .collect()
     }
 
     fn resource(&mut self, name: &str, resource: &Resource) {
