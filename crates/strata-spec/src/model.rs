@@ -491,7 +491,9 @@ pub(crate) struct BuiltResource {
 
 /// The resources of a blueprint as built before, to keep: a resource's
 /// model depends on its entry alone, so an entry identical to the one it
-/// was built from (to the byte, every span included) keeps what it gave.
+/// was built from (every span included) keeps what it gave, and one
+/// identical but moved whole by an edit before it keeps a copy with its
+/// spans moved as far.
 #[derive(Clone, Copy)]
 pub(crate) struct Earlier<'a> {
     /// The `resources` of the tree built before.
