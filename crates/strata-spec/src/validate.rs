@@ -209,9 +209,10 @@ pub(crate) struct EarlierChecks<'a> {
 }
 
 /// `changed` and every element whose references reach one of them along
-/// `references`: the elements whose check may differ now (the type of a
-/// reference is what its target gives, which may come from another
-/// reference).
+/// `references`: the elements whose check may differ now. A reference's
+/// check reads its target's definition (a declared type, a field's
+/// literal shape); going on through the targets' own references costs
+/// little, and stays right should a type ever be inferred through them.
 pub(crate) fn reaching(references: &References, changed: Vec<Element>) -> HashSet<Element> {
     let mut readers: HashMap<&Element, Vec<&Element>> = HashMap::new();
     for edge in &references.edges {
