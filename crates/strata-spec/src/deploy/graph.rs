@@ -203,12 +203,39 @@ pub fn graph(
     Outcome::new(Some(graph), problems).valid()
 }
 
-/// The graph of `resolved` itself: each child one node.
+/// The graph of `resolved` itself: each child one node. The order its
+/// references ask and the links its selectors make are found at once,
+/// each on a core; a hard link's order is then written over the
+/// reference's for the same pair.
 fn own_graph(
     loaded: &Loaded,
     resolved: &ResolvedBlueprint,
     providers: &[Arc<dyn LinkProvider>],
 ) -> Outcome<Graph> {
+    let (mut graph, (links, linked_order)) = strata_dialect::join(
+        || reference_graph(loaded, resolved),
+        || link_by_labels(resolved, providers),
+    );
+    graph.links = links;
+    for pair in linked_order {
+        graph.order.insert(pair, Why::Link);
+    }
+    match groups(&graph) {
+        Ok(groups) => {
+            graph.groups = groups;
+            Outcome::ok(graph)
+        }
+        Err(cycle) => Outcome::error(Diagnostic::error(
+            codes::ORDER_CYCLE,
+            format!("the deployment order has a cycle: {}", cycle.join(" → ")),
+            Span::file_start(loaded.tree.span.source),
+        )
+        .with_help("a hard link and the references between two resources ask for opposite orders: remove one, or make the link soft in its provider")),
+    }
+}
+
+/// The nodes of `resolved` and the order its references ask.
+fn reference_graph(loaded: &Loaded, resolved: &ResolvedBlueprint) -> Graph {
     let mut graph = Graph::default();
     for (name, resource) in &resolved.resources {
         graph
@@ -272,30 +299,19 @@ fn own_graph(
         .into_iter()
         .map(|(before, after)| ((before.to_owned(), after.to_owned()), Why::Reference))
         .collect();
-    link_by_labels(resolved, providers, &mut graph);
-    match groups(&graph) {
-        Ok(groups) => {
-            graph.groups = groups;
-            Outcome::ok(graph)
-        }
-        Err(cycle) => Outcome::error(Diagnostic::error(
-            codes::ORDER_CYCLE,
-            format!("the deployment order has a cycle: {}", cycle.join(" → ")),
-            Span::file_start(loaded.tree.span.source),
-        )
-        .with_help("a hard link and the references between two resources ask for opposite orders: remove one, or make the link soft in its provider")),
-    }
+    graph
 }
 
-/// The links selectors make, and the order hard links add.
+/// The links selectors make, and the `(before, after)` pairs hard links
+/// add to the order.
 fn link_by_labels(
     resolved: &ResolvedBlueprint,
     providers: &[Arc<dyn LinkProvider>],
-    graph: &mut Graph,
-) {
+) -> (Vec<Link>, Vec<(String, String)>) {
+    let (mut links, mut order) = (Vec::new(), Vec::new());
     // Resources by each of their labels, so a selector looks only at the
     // resources carrying its first pair.
-    let mut labelled: HashMap<(&str, &str), Vec<&str>> = HashMap::new();
+    let mut labelled: HashMap<(&str, &str), Vec<&str>, MapHasher> = HashMap::default();
     for (name, resource) in &resolved.resources {
         if let Value::Object(metadata) = &resource.metadata
             && let Some(Value::Object(labels)) = metadata.get("labels")
@@ -345,9 +361,9 @@ fn link_by_labels(
                     Side::From => (from.clone(), to.clone()),
                     Side::To => (to.clone(), from.clone()),
                 };
-                graph.order.insert((before, after), Why::Link);
+                order.push((before, after));
             }
-            graph.links.push(Link {
+            links.push(Link {
                 from: from.clone(),
                 to: to.clone(),
                 state,
@@ -355,6 +371,7 @@ fn link_by_labels(
             });
         }
     }
+    (links, order)
 }
 
 /// What each element reads, directly.
