@@ -251,22 +251,25 @@ fn reference_graph(loaded: &Loaded, resolved: &ResolvedBlueprint) -> Graph {
             .or_default()
             .push(name);
     }
-    let child_nodes: HashMap<&str, String, MapHasher> = resolved
+    let child_names: Vec<String> = resolved
         .children
         .keys()
-        .map(|name| (name.as_str(), child_node(name)))
+        .map(|name| child_node(name))
         .collect();
-    for node in child_nodes.values() {
+    for node in &child_names {
         graph.nodes.insert(node.clone(), None);
     }
-    let nodes_of = |element: &Element| -> Vec<&str> {
+    let child_nodes: HashMap<&str, [&str; 1], MapHasher> = resolved
+        .children
+        .keys()
+        .zip(&child_names)
+        .map(|(name, node)| (name.as_str(), [node.as_str()]))
+        .collect();
+    let nodes_of = |element: &Element| -> &[&str] {
         match element {
-            Element::Resource(name) => instances.get(name.as_str()).cloned().unwrap_or_default(),
-            Element::Child(name) => child_nodes
-                .get(name.as_str())
-                .map(|node| vec![node.as_str()])
-                .unwrap_or_default(),
-            _ => Vec::new(),
+            Element::Resource(name) => instances.get(name.as_str()).map_or(&[], Vec::as_slice),
+            Element::Child(name) => child_nodes.get(name.as_str()).map_or(&[], |node| node),
+            _ => &[],
         }
     };
     // What each element reads, through values.
@@ -283,7 +286,7 @@ fn reference_graph(loaded: &Loaded, resolved: &ResolvedBlueprint) -> Graph {
             continue;
         }
         for read in deployed_dependencies(&reads, element) {
-            for before in nodes_of(read) {
+            for &before in nodes_of(read) {
                 pairs.extend(
                     readers
                         .iter()
