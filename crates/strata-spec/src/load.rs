@@ -225,12 +225,6 @@ fn check_after(root: &Node, db: &SourceDb, earlier: Option<&Loaded>) -> Outcome<
                 problems: &mut text_problems,
             }
             .blueprint(root, kept);
-            text_problems.extend(
-                resources
-                    .built
-                    .iter()
-                    .flat_map(|built| built.problems.iter().cloned()),
-            );
             let earlier_checks =
                 earlier.and_then(|loaded| earlier_checks(loaded, root, &blueprint, &resources));
             let checked = validate(&blueprint, &defined(root), db, earlier_checks.as_ref());
@@ -385,7 +379,8 @@ fn earlier_checks<'a>(
     })
 }
 
-/// The element `name` of the section `section`.
+/// The element `name` of the section `section` (one of
+/// [`ELEMENT_SECTIONS`], or `resources`).
 fn element(section: &str, name: &str) -> Option<Element> {
     let name = name.to_owned();
     match section {
@@ -393,6 +388,7 @@ fn element(section: &str, name: &str) -> Option<Element> {
         "values" => Some(Element::Value(name)),
         "include" => Some(Element::Child(name)),
         "datasources" => Some(Element::Datasource(name)),
+        "resources" => Some(Element::Resource(name)),
         _ => None,
     }
 }
@@ -423,19 +419,18 @@ fn path_to(node: &Node, span: Span, path: &mut FieldPath) -> Option<FieldPath> {
 /// well formed: a reference to a malformed definition (reported by the
 /// schema) is not also "unknown".
 fn defined(root: &Node) -> BTreeSet<Element> {
-    let names = |section: &str| -> Vec<String> {
-        root.get(section)
-            .and_then(Node::as_map)
-            .map(|map| map.keys().cloned().collect())
-            .unwrap_or_default()
-    };
-    let mut defined = BTreeSet::new();
-    defined.extend(names("variables").into_iter().map(Element::Variable));
-    defined.extend(names("values").into_iter().map(Element::Value));
-    defined.extend(names("include").into_iter().map(Element::Child));
-    defined.extend(names("resources").into_iter().map(Element::Resource));
-    defined.extend(names("datasources").into_iter().map(Element::Datasource));
-    defined
+    ELEMENT_SECTIONS
+        .iter()
+        .chain(&["resources"])
+        .flat_map(|section| {
+            let names = root
+                .get(section)
+                .and_then(Node::as_map)
+                .into_iter()
+                .flatten();
+            names.filter_map(|(name, _)| element(section, name))
+        })
+        .collect()
 }
 
 /// Condition objects with other than exactly one of `and`, `or`, `not`.

@@ -610,13 +610,20 @@ impl Builder<'_> {
     }
 
     /// The model of `root`, and what its resources gave; every resource
-    /// entry identical to one of `earlier` is kept, not built again.
+    /// entry identical to one of `earlier` is kept, not built again (its
+    /// texts that do not parse are reported again all the same).
     pub(crate) fn blueprint(
         &mut self,
         root: &Node,
         earlier: Option<Earlier<'_>>,
     ) -> (Blueprint, Resources) {
         let resources = Builder::resources(root.get("resources"), earlier);
+        self.problems.extend(
+            resources
+                .built
+                .iter()
+                .flat_map(|built| built.problems.iter().cloned()),
+        );
         let transform = match root.get("transform") {
             Some(node) => match &node.value {
                 Value::Seq(items) => items.iter().filter_map(|item| text(Some(item))).collect(),
