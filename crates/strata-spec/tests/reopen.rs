@@ -3,7 +3,8 @@
 //! touched, keeping the model of every resource whose entry is unchanged
 //! and the check of every such resource that reads nothing changed) finds
 //! exactly what a fresh opening finds, at the same places, and holds the
-//! same tree and model, whatever the sequence of edits.
+//! same tree, model and references, whatever the sequence of edits.
+#![expect(clippy::expect_used, reason = "a test stops at the first surprise")]
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -151,23 +152,18 @@ proptest! {
     }
 }
 
-/// An edit inside a resource is reparsed there (its line moves the
-/// resources after it), and the diagnostics point where a fresh opening's
-/// do.
-#[test]
-fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
+/// `BLUEPRINT`, clean, with its first `from` replaced by `to`, opened
+/// fresh and reopened from it: the two must find and hold the same. The
+/// fresh opening is given back, with the text edited.
+fn reopened_as_fresh(from: &str, to: &str) -> (Opened<Spec>, String) {
     let previous = Spec::open(files(BLUEPRINT), options());
-    assert_eq!(
-        previous.outcome.diagnostics.len(),
-        0,
+    assert!(
+        previous.outcome.diagnostics.is_empty(),
         "{:?}",
         previous.outcome.diagnostics
     );
-    let text = BLUEPRINT.replacen(
-        "    type: aws/sqs/queue\n",
-        "    type: aws/sqs/queue\n    unknownKey: 1\n",
-        1,
-    );
+    let text = BLUEPRINT.replacen(from, to, 1);
+    assert_ne!(text, BLUEPRINT, "`{from}` is in the blueprint");
     let fresh = Spec::open(files(&text), options());
     let reopened = previous
         .outcome
@@ -176,6 +172,28 @@ fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
         .map(|spec| spec.reopen(files(&text), options()))
         .expect("the blueprint opens");
     assert_eq!(said(&reopened), said(&fresh));
+    (fresh, text)
+}
+
+/// Whether `opened` reports a problem starting within `width` bytes of
+/// the first `field` written in `text`.
+fn reported_at(opened: &Opened<Spec>, text: &str, field: &str, width: usize) -> bool {
+    let at = text.find(field).expect("the field is written");
+    opened.outcome.diagnostics.iter().any(|d| {
+        let start = d.primary.span.start as usize;
+        (at..at + width).contains(&start)
+    })
+}
+
+/// An edit inside a resource is reparsed there (its line moves the
+/// resources after it), and the diagnostics point where a fresh opening's
+/// do.
+#[test]
+fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
+    let (fresh, _) = reopened_as_fresh(
+        "    type: aws/sqs/queue\n",
+        "    type: aws/sqs/queue\n    unknownKey: 1\n",
+    );
     assert!(
         fresh
             .outcome
@@ -193,34 +211,15 @@ fn an_edit_in_a_resource_points_where_a_fresh_opening_does() {
 /// one.
 #[test]
 fn a_change_reaches_the_resources_that_read_it() {
-    let previous = Spec::open(files(BLUEPRINT), options());
-    assert!(
-        previous.outcome.diagnostics.is_empty(),
-        "{:?}",
-        previous.outcome.diagnostics
-    );
-    let text = BLUEPRINT.replacen(
+    let (fresh, text) = reopened_as_fresh(
         r#"tableName: "${values.prefix}-orders""#,
         "tableName: {nested: 1}",
-        1,
     );
-    let fresh = Spec::open(files(&text), options());
-    let alarm = text.find("alarmName").expect("the alarm's field");
     assert!(
-        fresh.outcome.diagnostics.iter().any(|d| {
-            let start = d.primary.span.start as usize;
-            (alarm..alarm + 60).contains(&start)
-        }),
+        reported_at(&fresh, &text, "alarmName", 60),
         "{:?}",
         fresh.outcome.diagnostics
     );
-    let reopened = previous
-        .outcome
-        .value
-        .as_ref()
-        .map(|spec| spec.reopen(files(&text), options()))
-        .expect("the blueprint opens");
-    assert_eq!(said(&reopened), said(&fresh));
 }
 
 /// An edit to an element other than a resource that moves nothing (a
@@ -228,28 +227,12 @@ fn a_change_reaches_the_resources_that_read_it() {
 /// it, though their entries are kept: `orders` interpolates `prefix`.
 #[test]
 fn a_changed_value_reaches_the_resources_that_read_it() {
-    let previous = Spec::open(files(BLUEPRINT), options());
-    let text = BLUEPRINT.replacen(
-        "  prefix:\n    type: string",
-        "  prefix:\n    type: object",
-        1,
-    );
-    assert_eq!(text.len(), BLUEPRINT.len());
-    let fresh = Spec::open(files(&text), options());
-    let orders = text.find("tableName: \"").expect("the table's field");
+    let (from, to) = ("  prefix:\n    type: string", "  prefix:\n    type: object");
+    assert_eq!(from.len(), to.len());
+    let (fresh, text) = reopened_as_fresh(from, to);
     assert!(
-        fresh.outcome.diagnostics.iter().any(|d| {
-            let start = d.primary.span.start as usize;
-            (orders..orders + 40).contains(&start)
-        }),
+        reported_at(&fresh, &text, "tableName: \"", 40),
         "{:?}",
         fresh.outcome.diagnostics
     );
-    let reopened = previous
-        .outcome
-        .value
-        .as_ref()
-        .map(|spec| spec.reopen(files(&text), options()))
-        .expect("the blueprint opens");
-    assert_eq!(said(&reopened), said(&fresh));
 }
