@@ -1,6 +1,7 @@
 //! `strata lsp` through the binary, speaking the protocol over stdio: the
 //! handshake, diagnostics published for an unsaved buffer with their exact
-//! range and code, cleared when the buffer is fixed; hover, definition,
+//! range and code, cleared when the buffer is fixed (a spec edit reaching
+//! an unchanged resource that reads the edited one); hover, definition,
 //! references, symbols and completion in each dialect with their exact
 //! ranges and contents; a request the server does not offer; shutdown;
 //! and Neovim as a real client.
@@ -430,6 +431,70 @@ fn every_dialect_finds_its_project() {
         );
         client.finish();
     }
+}
+
+/// A spec blueprint edited in the editor is checked again only where the
+/// edit can change something, and what it finds is a fresh check's: with
+/// `orders` made a mapping, `alarm` (before it, its entry unchanged)
+/// reads it again and is reported at its own line; fixed, every mark goes.
+#[test]
+fn a_spec_edit_reaches_a_resource_that_reads_the_edited_one() {
+    const SAVED: &str = r#"version: 2023-04-20
+resources:
+  alarm:
+    type: aws/cloudwatch/alarm
+    spec:
+      alarmName: "${to_upper(resources.orders.spec.tableName)}-alarm"
+  orders:
+    type: aws/dynamodb/table
+    spec:
+      tableName: "orders"
+  handler:
+    type: aws/lambda/function
+    spec:
+      table: "${resources.orders.spec.tableName}"
+"#;
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let path = scratch.path().join("blueprint.yaml");
+    std::fs::write(&path, SAVED).expect("the blueprint is written");
+    let uri = uri_of(&path);
+    let mut client = Client::start();
+    client.initialize(None, None);
+
+    // An unknown key in the last resource: the first check.
+    let unknown = SAVED.replace(
+        "    type: aws/lambda/function\n",
+        "    type: aws/lambda/function\n    unknownKey: 1\n",
+    );
+    client.open(&uri, "yaml", &unknown);
+    let first = client.diagnostics_for(&uri);
+    assert!(
+        first.iter().any(|d| d["code"] == "schema/unknown-key"),
+        "{first:?}"
+    );
+
+    // `orders` gives a mapping: `alarm`, unchanged before it, is checked again.
+    let mapping = SAVED.replace(r#"tableName: "orders""#, "tableName: {nested: 1}");
+    client.change(&uri, 2, &mapping);
+    let reached = client.diagnostics_for(&uri);
+    let alarm_line = mapping
+        .lines()
+        .position(|line| line.contains("alarmName"))
+        .expect("the alarm's field");
+    assert!(
+        reached
+            .iter()
+            .any(|d| d["range"]["start"]["line"] == json!(alarm_line)),
+        "{reached:?}"
+    );
+    assert!(
+        reached.iter().all(|d| d["code"] != "schema/unknown-key"),
+        "{reached:?}"
+    );
+
+    client.change(&uri, 3, SAVED);
+    assert_eq!(client.diagnostics_for(&uri), Vec::<Value>::new());
+    client.finish();
 }
 
 /// What only a render finds is published too, noted with the environment
