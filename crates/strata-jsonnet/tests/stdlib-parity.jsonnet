@@ -12,6 +12,8 @@
   toString_small: std.toString(1e-7),
   toString_exp: std.toString(std.exp(1)),
   toString_whole_float: std.toString(2.0),
+  toString_whole_edges: std.toString([-0, -42, 9007199254740991, 9007199254740992, -9007199254740993, 1e16, 123456789012345678]),
+  concat_number_whole_edges: 'n=' + -0 + ',' + -7 + ',' + 9007199254740993,
   toString_negative: std.toString(-1.5),
   toString_array: std.toString([1, 0.5, 'a']),
   concat_number: 'n=' + (1 / 3),

@@ -458,6 +458,12 @@ impl NumValue {
 	pub fn to_go_string(&self) -> String {
 		let number = self.0;
 		if number.fract() == 0.0 {
+			// Whole numbers below 2^53 are exact in an `i64`, whose text is
+			// `%.0f`'s without the cost of exact float formatting; `-0`
+			// keeps its sign, as `%.0f` writes it.
+			if number.abs() < 9_007_199_254_740_992.0 && !(number == 0.0 && number.is_sign_negative()) {
+				return (number as i64).to_string();
+			}
 			return format!("{number:.0}");
 		}
 		// `%.17g`: 17 significant digits, the exponent form below 1e-4 or
