@@ -329,12 +329,29 @@ fn is_plain_safe(text: &str) -> bool {
         || text.ends_with(':')
         || text.starts_with("---")
         || text.starts_with("...")
-        || text.contains(": ")
-        || text.contains(" #")
-        || text.chars().any(needs_escape_or_is_break)
+        || breaks_a_plain_scalar(text)
         || (crate::yaml11::could_be_non_string(text)
             && (crate::yaml11::is_implicit_non_string(text)
                 || !matches!(resolve_plain(text), Resolved::Value(Value::String(_))))))
+}
+
+/// Whether `text` holds `: ` or ` #` (a mapping or a comment inside a plain
+/// scalar) or a character that must be escaped, in one pass over its bytes:
+/// the emitter asks this of every string it writes.
+fn breaks_a_plain_scalar(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut non_ascii = false;
+    for (index, &byte) in bytes.iter().enumerate() {
+        let next = bytes.get(index + 1).copied();
+        match byte {
+            b':' if next == Some(b' ') => return true,
+            b' ' if next == Some(b'#') => return true,
+            0..=0x1f | 0x7f => return true,
+            0x80.. => non_ascii = true,
+            _ => {}
+        }
+    }
+    non_ascii && text.chars().any(needs_escape_or_is_break)
 }
 
 fn needs_escape_or_is_break(c: char) -> bool {

@@ -109,6 +109,8 @@ proptest! {
             "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9]{1,2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,2})?( ?Z|[-+][0-9]{1,2})?)?",
             "[~.yYnNoOtTfFaAeEuUlLsSrRiI<=]{0,5}",
             "[+-]?\\.(inf|Inf|INF|nan|NaN|NAN|iNf)",
+            // Mapping and comment indicators, tabs and non-ASCII breaks and spaces.
+            "[a-z :#\t\u{7f}\u{85}\u{a0}\u{2028}-]{0,6}",
             any::<String>(),
         ]
     ) {
