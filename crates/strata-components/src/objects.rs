@@ -213,7 +213,11 @@ pub(crate) fn is_object(entries: &strata_syntax::Mapping) -> bool {
 pub(crate) fn sort_keys(node: &mut Node) {
     match &mut node.value {
         Value::Map(entries) => {
-            entries.sort_keys();
+            // Jsonnet's objects come sorted already; sorting rebuilds the
+            // map's index even then.
+            if !entries.keys().is_sorted() {
+                entries.sort_keys();
+            }
             for entry in entries.values_mut() {
                 sort_keys(&mut entry.value);
             }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use strata_jsonnet::{Failure, TraceSources, Traced};
-use strata_syntax::{Diagnostic, SourceDb, Span};
+use strata_syntax::{Diagnostic, MapHasher, SourceDb, Span};
 
 use crate::codes;
 use crate::load::{Application, Component, Source};
@@ -88,7 +88,8 @@ impl Render {
 
     /// Two objects of one kind, namespace and name are an error naming both.
     pub(crate) fn duplicates(&mut self, documents: &[(&String, Document)]) {
-        let mut seen: HashMap<&(String, String, String), (&str, Span)> = HashMap::new();
+        let mut seen: HashMap<&(String, String, String), (&str, Span), MapHasher> =
+            HashMap::with_capacity_and_hasher(documents.len(), MapHasher::default());
         for (component, document) in documents.iter().filter(|(_, d)| d.named) {
             let identity = &document.identity;
             if let Some((first, first_span)) = seen.get(identity) {

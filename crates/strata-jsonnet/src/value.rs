@@ -58,14 +58,22 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
         }
         Val::Obj(object) => {
             let depth = deeper(max_depth)?;
-            if object.len() > *budget {
+            // The visible fields, listed once: jrsonnet's `len` and `iter`
+            // would each walk the object and its supers for them.
+            let fields = object.fields();
+            if fields.len() > *budget {
                 return Err(too_many());
             }
-            let mut mapping = Mapping::with_capacity_and_hasher(object.len(), MapHasher::default());
-            for (field, item) in object.iter() {
+            let mut mapping = Mapping::with_capacity_and_hasher(fields.len(), MapHasher::default());
+            for field in fields {
                 let node = in_description_frame(
                     || format!("field <{field}>"),
-                    || convert(&item?, span, depth, budget),
+                    || {
+                        let item = object.get(field.clone())?.ok_or_else(|| {
+                            ErrorKind::RuntimeError(format!("the field <{field}> vanished").into())
+                        })?;
+                        convert(&item, span, depth, budget)
+                    },
                 )?;
                 mapping.insert(
                     field.to_string(),
