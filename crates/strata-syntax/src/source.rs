@@ -291,7 +291,12 @@ impl SourceDb {
             ));
         }
         if !value.contains('\n') {
-            let start = raw.rfind(value)?;
+            // A plain scalar is its value as written: no search.
+            let start = if raw.ends_with(value) {
+                raw.len() - value.len()
+            } else {
+                raw.rfind(value)?
+            };
             return Some(Span::new(
                 scalar.source,
                 at(start + range.start),
