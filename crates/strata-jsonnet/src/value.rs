@@ -70,7 +70,12 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
                     || format!("field <{field}>"),
                     || {
                         let item = object.get(field.clone())?.ok_or_else(|| {
-                            ErrorKind::RuntimeError(format!("the field <{field}> vanished").into())
+                            ErrorKind::RuntimeError(
+                                format!(
+                                    "the object lists the field <{field}> but has no value for it"
+                                )
+                                .into(),
+                            )
                         })?;
                         convert(&item, span, depth, budget)
                     },
