@@ -45,7 +45,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 
 use strata_subst::{SubstError, Template, Types, check_template};
-use strata_syntax::{Diagnostic, FieldPath, Node, SourceDb, Span};
+use strata_syntax::{Diagnostic, FieldPath, MapHasher, Node, SourceDb, Span};
 
 use crate::model::{Blueprint, Resource, Tree, node_types};
 
@@ -213,12 +213,15 @@ pub(crate) struct EarlierChecks<'a> {
 /// check reads its target's definition (a declared type, a field's
 /// literal shape); going on through the targets' own references costs
 /// little, and stays right should a type ever be inferred through them.
-pub(crate) fn reaching(references: &References, changed: Vec<Element>) -> HashSet<Element> {
-    let mut readers: HashMap<&Element, Vec<&Element>> = HashMap::new();
+pub(crate) fn reaching(
+    references: &References,
+    changed: Vec<Element>,
+) -> HashSet<Element, MapHasher> {
+    let mut readers: HashMap<&Element, Vec<&Element>, MapHasher> = HashMap::default();
     for edge in &references.edges {
         readers.entry(&edge.to).or_default().push(&edge.from);
     }
-    let mut reached: HashSet<Element> = changed.iter().cloned().collect();
+    let mut reached: HashSet<Element, MapHasher> = changed.iter().cloned().collect();
     let mut pending = changed;
     while let Some(element) = pending.pop() {
         for reader in readers.get(&element).into_iter().flatten() {
