@@ -68,7 +68,7 @@ pub use command::{DocumentFormat, Done, Invocation, OutputFormat, Session, Usage
 pub use navigate::{
     Category, FunctionDoc, Outline, Reference, Symbol, SymbolKind, describe_value, place,
 };
-pub use parallel::{WORKER_STACK_BYTES, join, map_ordered};
+pub use parallel::{WORKER_STACK_BYTES, hand_off, join, map_ordered};
 pub use read::{Expect, Listed, Place, Read, Reader, Unparsed, parse_document};
 pub use registry::{Describe, Entry, Project, Registry, Target};
 pub use resident::{format_size, resident_bytes};

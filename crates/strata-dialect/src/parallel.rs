@@ -6,11 +6,12 @@
 //! core, each taking the next item as it finishes the last, and returns the
 //! results in the items' order: the outcome, diagnostics included, is the
 //! same bytes whatever the number of threads. [`join`] runs two different
-//! independent steps at once.
+//! independent steps at once. [`hand_off`] runs work on items while they
+//! are still being made (each entry of a file as its parse completes it).
 
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 
 /// The stack of the threads that load and render: deep enough that an
 /// evaluator's own guarantee (CEL asks for 64 MiB) is met in place, where a
@@ -39,28 +40,78 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
             done.push((index, work(item)));
         }
     };
-    let lists: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (1..threads)
+    // Whatever no helper took (none could be spawned, say) runs here.
+    let ((), lists) = with_helpers(threads.saturating_sub(1), take_items, || ());
+    merged(lists, items.len())
+}
+
+/// `produce` runs on this thread and hands each item it makes (through the
+/// function it is given) to `work`, which runs on the machine's other
+/// cores while `produce` goes on, and here on what is left when it is
+/// done. Gives what `produce` returned, and every item with its result, in
+/// the order made. A thread that cannot be had leaves its share to this
+/// one; a panic in `work` is the caller's panic, as if it had run inline.
+pub fn hand_off<I: Send, R: Send, P>(
+    produce: impl FnOnce(&mut dyn FnMut(I)) -> P,
+    work: impl Fn(&I) -> R + Sync,
+) -> (P, Vec<(I, R)>) {
+    let helpers = std::thread::available_parallelism().map_or(1, NonZeroUsize::get) - 1;
+    let (sender, receiver) = mpsc::channel::<(usize, I)>();
+    let receiver = Mutex::new(receiver);
+    let take_items = || {
+        let mut done = Vec::new();
+        // The lock is held only while waiting for the next item, which
+        // one helper at a time does.
+        while let Some((index, item)) = receiver.lock().ok().and_then(|next| next.recv().ok()) {
+            let result = work(&item);
+            done.push((index, (item, result)));
+        }
+        done
+    };
+    let mut made = 0;
+    let (produced, lists) = with_helpers(helpers, take_items, || {
+        let produced = produce(&mut |item| {
+            // The receiver lives until the helpers are joined: sending
+            // cannot fail.
+            let _ = sender.send((made, item));
+            made += 1;
+        });
+        drop(sender);
+        produced
+    });
+    (produced, merged(lists, made))
+}
+
+/// `here` on this thread while `take` runs on up to `helpers` scoped
+/// threads with a [`WORKER_STACK_BYTES`] stack, then `take` here too: what
+/// `here` gave, and what each `take` gave (this thread's first). A thread
+/// that cannot be had is left out; a panic on a helper is the caller's.
+fn with_helpers<T: Send, H>(
+    helpers: usize,
+    take: impl Fn() -> T + Sync,
+    here: impl FnOnce() -> H,
+) -> (H, Vec<T>) {
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..helpers)
             .filter_map(|_| {
                 std::thread::Builder::new()
                     .name("strata-load".to_owned())
                     .stack_size(WORKER_STACK_BYTES)
-                    .spawn_scoped(scope, take_items)
+                    .spawn_scoped(scope, &take)
                     .ok()
             })
             .collect();
-        // Whatever no worker took (none could be spawned, say) runs here.
-        let mut lists = vec![take_items()];
+        let done_here = here();
+        let mut taken = vec![take()];
         for worker in workers {
-            lists.push(
+            taken.push(
                 worker
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             );
         }
-        lists
-    });
-    merged(lists, items.len())
+        (done_here, taken)
+    })
 }
 
 /// The results of `lists` in the order of their indices, `len` in all.
@@ -104,24 +155,9 @@ pub fn join<A, B: Send>(first: impl FnOnce() -> A, second: impl FnOnce() -> B + 
         let task = slot.lock().ok()?.take();
         task.map(|task| task())
     };
-    std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("strata-load".to_owned())
-            .stack_size(WORKER_STACK_BYTES)
-            .spawn_scoped(scope, take)
-            .ok();
-        let a = first();
-        let here = take();
-        let there = worker.and_then(|worker| {
-            worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
-        (
-            a,
-            here.or(there).expect("`second` ran on one of the threads"),
-        )
-    })
+    let (a, taken) = with_helpers(1, take, first);
+    let b = taken.into_iter().flatten().next();
+    (a, b.expect("`second` ran on one of the threads"))
 }
 
 #[cfg(test)]
@@ -135,6 +171,24 @@ mod tests {
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
         assert!(map_ordered(&[] as &[u8], |_| 0).is_empty());
         assert_eq!(map_ordered(&[7], |n| n + 1), vec![8]);
+    }
+
+    #[test]
+    fn handed_off_items_come_back_in_order_with_their_results() {
+        let (produced, done) = hand_off(
+            |give| {
+                for n in 0..1000_u64 {
+                    give(n);
+                }
+                "made"
+            },
+            |n| n * n,
+        );
+        assert_eq!(produced, "made");
+        let expected: Vec<_> = (0..1000_u64).map(|n| (n, n * n)).collect();
+        assert_eq!(done, expected);
+        let ((), none) = hand_off(|_give| (), |n: &u8| *n);
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! one as far as the parse built it) and a [`Place`] (the file itself, or
 //! the reference that named it). It gives a [`Read`]: the source the text
 //! was registered as, the documents, and the anchors, aliases and tags the
-//! parse saw. Text that did not come from the tree (a fetched remote
+//! parse saw; [`Reader::read_handing_off`] reads the same while work runs
+//! on the entries of one section as the parse completes each. Text that
+//! did not come from the tree (a fetched remote
 //! include, a command-line value that is YAML) goes through the same
 //! expectation with [`Reader::read_text`], and documents already read
 //! (a listing parsed on every core, [`Reader::all_documents`]) with
@@ -38,8 +40,8 @@ use std::path::{Path, PathBuf};
 
 use strata_fs::{Files, FsError};
 use strata_syntax::{
-    Code, Diagnostic, Format, Limits, Mapping, Node, NodeProperty, Outcome, SourceDb, SourceId,
-    Span, Value,
+    Code, Diagnostic, Format, HandedEntry, Handoff, Limits, Mapping, Node, NodeProperty, Outcome,
+    Parsed, SourceDb, SourceId, Span, Value,
 };
 
 use crate::codes;
@@ -241,6 +243,43 @@ impl<'a> Reader<'a> {
             .and_then(|source| self.parse(source, format, expect, place))
     }
 
+    /// As [`Reader::read`] of a file itself ([`Place::File`]), with `work`
+    /// done on each entry of the top-level mapping `section` (given the
+    /// sources, the file's registered) on the machine's other cores as the
+    /// parse completes it ([`strata_syntax::parse_handing_off`]): each
+    /// value's span with its result, in the order written. The documents
+    /// are what [`Reader::read`] gives; an entry the parse did not hand
+    /// out (JSON, a duplicate key, an anchored section) has no result.
+    pub fn read_handing_off<R: Send>(
+        &mut self,
+        path: &Path,
+        format: Format,
+        expect: Expect<'_>,
+        section: &str,
+        work: impl Fn(&SourceDb, &HandedEntry) -> R + Sync,
+    ) -> (Outcome<Read>, Vec<(Span, R)>) {
+        let mut results = Vec::new();
+        let read = self.text(path, None).and_then(|source| {
+            let db: &SourceDb = self.db;
+            let (mut parsed, done) = crate::parallel::hand_off(
+                |give| {
+                    let handoff = Handoff { section, give };
+                    strata_syntax::parse_handing_off(db, source, format, &self.limits, handoff)
+                },
+                |entry| work(db, entry),
+            );
+            let mut entries = Vec::with_capacity(done.len());
+            results.reserve(done.len());
+            for (entry, result) in done {
+                results.push((entry.value.span, result));
+                entries.push(entry);
+            }
+            parsed.restore(section, entries);
+            held(db, source, parsed, expect, Place::File)
+        });
+        (read, results)
+    }
+
     /// As [`Reader::read`], for `text` that did not come from the tree (a
     /// remote include fetched, a command-line value written in YAML),
     /// registered under `name`; its problems are reported in it.
@@ -359,7 +398,23 @@ fn parse(
     expect: Expect<'_>,
     place: Place,
 ) -> Outcome<Read> {
-    let parsed = strata_syntax::parse(db, source, format, limits);
+    held(
+        db,
+        source,
+        strata_syntax::parse(db, source, format, limits),
+        expect,
+        place,
+    )
+}
+
+/// What the parse of `source` gave, held to `expect`.
+fn held(
+    db: &SourceDb,
+    source: SourceId,
+    parsed: Parsed,
+    expect: Expect<'_>,
+    place: Place,
+) -> Outcome<Read> {
     let read = Read {
         source,
         documents: parsed.documents,
@@ -636,6 +691,69 @@ mod tests {
         let (db, unparsed) = file(&fs, "unparsed.yaml", Expect::OneAsParsed);
         assert_eq!(codes(&db, &unparsed), ["syntax/yaml@unparsed.yaml:2:1"]);
         assert_eq!(count(&unparsed), Some(0));
+    }
+
+    #[test]
+    fn a_read_handing_off_gives_the_read_and_each_entry_worked_on() {
+        let fs = MemoryFs::new()
+            .with(
+                "bp.yaml",
+                "resources:\n  a: {type: t}\n  b: [1, 2]\n  a: dup\nother: {c: 1}\n",
+            )
+            .with("bp.json", r#"{"resources": {"a": 1}}"#);
+        let mut db = SourceDb::new();
+        let mut reader = Reader::new(&fs, &mut db, Limits::default());
+        let (handed, worked) = reader.read_handing_off(
+            Path::new("bp.yaml"),
+            Format::Yaml,
+            Expect::OneAsParsed,
+            "resources",
+            |_, entry| entry.value.value.kind_name(),
+        );
+        let plain = reader.read(
+            Path::new("bp.yaml"),
+            Format::Yaml,
+            Expect::OneAsParsed,
+            Place::File,
+        );
+        assert_eq!(codes(&db, &handed), codes(&db, &plain));
+        assert_eq!(codes(&db, &handed), ["syntax/duplicate-key@bp.yaml:4:3"]);
+        let handed = handed.value.and_then(Read::into_document).expect("read");
+        let plain = plain.value.and_then(Read::into_document).expect("read");
+        // The same tree, but for the source each reading registered.
+        assert_eq!(
+            strata_syntax::emit::to_yaml(&handed),
+            strata_syntax::emit::to_yaml(&plain)
+        );
+        let entries = handed
+            .get("resources")
+            .and_then(Node::as_map)
+            .expect("resources");
+        let spans: Vec<_> = entries.values().map(|entry| entry.value.span).collect();
+        assert_eq!(
+            worked,
+            vec![(spans[0], "mapping"), (spans[1], "sequence")],
+            "the duplicate is not worked on"
+        );
+        let mut db = SourceDb::new();
+        let mut reader = Reader::new(&fs, &mut db, Limits::default());
+        let (json, worked) = reader.read_handing_off(
+            Path::new("bp.json"),
+            Format::Json,
+            Expect::One,
+            "resources",
+            |_, _| (),
+        );
+        assert!(json.diagnostics.is_empty() && worked.is_empty());
+        let (missing, worked) = reader.read_handing_off(
+            Path::new("none.yaml"),
+            Format::Yaml,
+            Expect::One,
+            "resources",
+            |_, _| (),
+        );
+        assert_eq!(codes(&db, &missing), ["io/read@none.yaml:1:1"]);
+        assert!(worked.is_empty());
     }
 
     #[test]

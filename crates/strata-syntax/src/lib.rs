@@ -8,7 +8,9 @@
 //! - [`outcome`]: [`Outcome`], a value and its diagnostics: the result shape
 //!   of every phase.
 //! - [`parse`]: YAML 1.2 (multi-document, anchors, merge keys, tags) and
-//!   strict JSON into nodes, within [`Limits`].
+//!   strict JSON into nodes, within [`Limits`]; [`parse_handing_off`] also
+//!   hands out the entries of one section as each is complete, for work on
+//!   them to run while the rest is read.
 //! - [`emit`]: deterministic YAML and JSON output.
 //! - [`substitution`]: where a `${..}` opens in a text.
 //! - [`expr_error`]: [`ExprError`], a problem at a range of an expression's
@@ -61,6 +63,8 @@ pub use node::{Entry, LayerId, MapHasher, Mapping, Node, Tag, Value};
 pub use outcome::Outcome;
 pub use path::{FieldPath, PathParseError, PathStep, Segment};
 pub use source::{LineCol, SourceDb, SourceFile, SourceId, Span};
+
+use std::collections::HashMap;
 
 /// Bounds that keep any input from exhausting the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +153,37 @@ impl Parsed {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// Puts the entries [`parse_handing_off`] handed out of `section` back
+    /// in place of their stand-ins, found by the value's span: the
+    /// documents are then what [`parse`] builds. An entry the tree no
+    /// longer holds (its document was not completed) is dropped.
+    pub fn restore(&mut self, section: &str, entries: impl IntoIterator<Item = HandedEntry>) {
+        let mut handed: HashMap<Span, Node, MapHasher> = entries
+            .into_iter()
+            .map(|entry| (entry.value.span, entry.value))
+            .collect();
+        for document in &mut self.documents {
+            if handed.is_empty() {
+                break;
+            }
+            let Value::Map(top) = &mut document.value else {
+                continue;
+            };
+            let Some(Value::Map(entries)) =
+                top.get_mut(section).map(|entry| &mut entry.value.value)
+            else {
+                continue;
+            };
+            for entry in entries.values_mut() {
+                if matches!(entry.value.value, Value::Null)
+                    && let Some(value) = handed.remove(&entry.value.span)
+                {
+                    entry.value = value;
+                }
+            }
+        }
+    }
 }
 
 /// Parses a registered source into documents.
@@ -157,6 +192,58 @@ impl Parsed {
 /// the documents built and every diagnostic are returned together.
 #[must_use]
 pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -> Parsed {
+    parse_with(db, source, format, limits, None)
+}
+
+/// Where a parse hands out the entries of one section of a document
+/// ([`parse_handing_off`]).
+pub struct Handoff<'a> {
+    /// The key of the document's top-level mapping whose mapping's entries
+    /// are handed out.
+    pub section: &'a str,
+    /// Receives each entry, in the order written, as soon as the parse has
+    /// completed it.
+    pub give: &'a mut dyn FnMut(HandedEntry),
+}
+
+/// An entry a parse handed out: its key stays in the tree, over a
+/// stand-in for the value until [`Parsed::restore`] puts it back.
+#[derive(Debug)]
+pub struct HandedEntry {
+    /// The key.
+    pub key: String,
+    /// Where the key was written.
+    pub key_span: Span,
+    /// The value, as [`parse`] builds it.
+    pub value: Node,
+}
+
+/// As [`parse`], handing each entry of `handoff.section` of a YAML
+/// document to `handoff.give` as soon as it is complete, so that work on
+/// the entries runs while the rest of the source is read. The tree holds a
+/// stand-in (a null at the value's span) for each entry handed out until
+/// [`Parsed::restore`] is given them back. Entries are handed out only
+/// where that gives the same tree back: not those of a JSON source (read
+/// whole), a discarded duplicate key, or a section or document mapping
+/// that is anchored (an alias would copy the stand-ins).
+#[must_use]
+pub fn parse_handing_off(
+    db: &SourceDb,
+    source: SourceId,
+    format: Format,
+    limits: &Limits,
+    handoff: Handoff<'_>,
+) -> Parsed {
+    parse_with(db, source, format, limits, Some(handoff))
+}
+
+fn parse_with(
+    db: &SourceDb,
+    source: SourceId,
+    format: Format,
+    limits: &Limits,
+    handoff: Option<Handoff<'_>>,
+) -> Parsed {
     let file = db.get(source);
     let size = file.text().len();
     if size > limits.max_bytes {
@@ -172,8 +259,8 @@ pub fn parse(db: &SourceDb, source: SourceId, format: Format, limits: &Limits) -
         };
     }
     let (documents, errors, properties) = match format {
-        Format::Yaml => yaml::parse(file, source, limits, yaml::Schema::Core),
-        Format::Yaml11 => yaml::parse(file, source, limits, yaml::Schema::Yaml11),
+        Format::Yaml => yaml::parse(file, source, limits, yaml::Schema::Core, handoff),
+        Format::Yaml11 => yaml::parse(file, source, limits, yaml::Schema::Yaml11, handoff),
         Format::Json => {
             let (documents, errors) = json::parse(file, source, limits);
             (documents, errors, Vec::new())

@@ -14,7 +14,10 @@
 //! - reports duplicate keys with both positions, keeping the first;
 //! - bounds nesting by [`Limits::max_depth`] (flow collections are also
 //!   capped at 255 levels by the scanner itself);
-//! - skips an empty document (`---` followed by nothing), as `kubectl` does.
+//! - skips an empty document (`---` followed by nothing), as `kubectl` does;
+//! - hands out the entries of one top-level section as each is complete,
+//!   when asked ([`Handoff`]), so that work on them starts while the rest
+//!   of the file is read.
 //!
 //! A scanner error ends the stream: the documents completed before it are
 //! kept, and every problem found until then is reported.
@@ -33,7 +36,7 @@ use crate::scalar::{
     Resolved, resolve_float, resolve_int, resolve_null_or_bool, resolve_plain, resolve_plain_1_1,
 };
 use crate::source::{SourceFile, SourceId, Span};
-use crate::{Limits, NodeProperty};
+use crate::{HandedEntry, Handoff, Limits, NodeProperty};
 
 /// The flow nesting bound built into the scanner.
 const SCANNER_FLOW_LIMIT: usize = 255;
@@ -48,15 +51,18 @@ pub(crate) enum Schema {
     Yaml11,
 }
 
-/// Parses every document of a YAML stream.
+/// Parses every document of a YAML stream, handing out the entries
+/// `handoff` asks for (each leaves a stand-in in its place).
 pub(crate) fn parse(
     file: &SourceFile,
     source: SourceId,
     limits: &Limits,
     schema: Schema,
+    handoff: Option<Handoff<'_>>,
 ) -> (Vec<Node>, Vec<SyntaxError>, Vec<NodeProperty>) {
     let mut builder = Builder {
         schema,
+        handoff,
         file,
         source,
         ascii: file.text().is_ascii(),
@@ -118,8 +124,9 @@ struct Anchored {
     depth: usize,
 }
 
-struct Builder<'a> {
+struct Builder<'a, 'h> {
     schema: Schema,
+    handoff: Option<Handoff<'h>>,
     file: &'a SourceFile,
     source: SourceId,
     ascii: bool,
@@ -134,7 +141,7 @@ struct Builder<'a> {
     properties: Vec<NodeProperty>,
 }
 
-impl Builder<'_> {
+impl Builder<'_, '_> {
     /// A plain scalar's value under the schema being read.
     fn resolve(&self, text: &str) -> Resolved {
         match self.schema {
@@ -470,6 +477,7 @@ impl Builder<'_> {
             }
             _ => None,
         };
+        let hands_off = self.hands_off();
         let Some(frame) = self.stack.last_mut() else {
             return;
         };
@@ -491,11 +499,23 @@ impl Builder<'_> {
                     });
                 }
                 Some(PendingKey::Key { name, span }) => {
+                    let value = match self.handoff.as_mut() {
+                        Some(handoff) if hands_off => {
+                            let stand_in = Node::new(Value::Null, node.span);
+                            (handoff.give)(HandedEntry {
+                                key: name.clone(),
+                                key_span: span,
+                                value: node,
+                            });
+                            stand_in
+                        }
+                        _ => node,
+                    };
                     map.insert(
                         name,
                         Entry {
                             key_span: span,
-                            value: node,
+                            value,
                         },
                     );
                 }
@@ -513,6 +533,41 @@ impl Builder<'_> {
                 Some(PendingKey::Discard) => {}
             },
         }
+    }
+
+    /// Whether the node being completed is the value of an entry of the
+    /// section [`Handoff`] asks for: a key of the mapping under that key of
+    /// a document's top-level mapping, neither mapping anchored (an alias
+    /// to one would copy the stand-ins).
+    fn hands_off(&self) -> bool {
+        let Some(handoff) = &self.handoff else {
+            return false;
+        };
+        matches!(
+            self.stack.as_slice(),
+            [
+                Frame {
+                    kind: FrameKind::Document(_),
+                    ..
+                },
+                Frame {
+                    kind: FrameKind::Map {
+                        pending: Some(PendingKey::Key { name, .. }),
+                        ..
+                    },
+                    anchor: 0,
+                    ..
+                },
+                Frame {
+                    kind: FrameKind::Map {
+                        pending: Some(PendingKey::Key { .. }),
+                        ..
+                    },
+                    anchor: 0,
+                    ..
+                },
+            ] if name == handoff.section
+        )
     }
 
     /// The path of the node being built.
