@@ -2,7 +2,10 @@
 //! YAML anchors, aliases and tags, check where substitutions stand, check
 //! the structure against the schema, build the typed model and check its
 //! rules. Every phase runs on what the earlier ones could read, and every
-//! problem is reported.
+//! problem is reported. A resource's model depends on its entry alone, so
+//! a first reading builds each one on the other cores as soon as the parse
+//! has completed its entry, while the rest of the file is read
+//! ([`Reader::read_handing_off`]).
 //!
 //! Reopened after an edit (the language server), a blueprint keeps what
 //! the edit cannot have changed: each resource's model when its entry is
@@ -21,7 +24,9 @@ use strata_syntax::{
 };
 
 use crate::codes;
-use crate::model::{Blueprint, Builder, BuiltResource, Earlier, Resources, moved_by};
+use crate::model::{
+    Blueprint, Builder, BuiltResource, Earlier, Prebuilt, Resources, build_resource, moved_by,
+};
 use crate::placement;
 use crate::schema::BlueprintSchema;
 use crate::validate::{EarlierChecks, Element, References, ResourceCheck, reaching, validate};
@@ -77,31 +82,46 @@ pub(crate) fn read(
 ) -> Outcome<Loaded> {
     let format = format_of(path);
     let (expect, place) = (Expect::OneAsParsed, Place::File);
-    let before = before.filter(|_| format == Format::Yaml);
-    let read = match &before {
-        Some(before) => reader.source(path).and_then(|source| {
-            let reparsed = strata_syntax::reparse::reparse_entries(
-                before.text,
-                &before.loaded.tree,
-                reader.db().get(source).text(),
-                source,
-                &reader.limits(),
-            );
-            match reparsed {
-                Some(tree) => {
-                    let read = Read {
-                        source,
-                        documents: vec![tree],
-                        properties: Vec::new(),
-                    };
-                    reader.expect(read, expect, place)
+    let Some(before) = before.filter(|_| format == Format::Yaml) else {
+        // A first reading: each resource's model is built, and its
+        // placement checked, while the rest of the file is parsed.
+        let (read, handed) =
+            reader.read_handing_off(path, format, expect, "resources", |db, entry| {
+                HandedResource {
+                    built: build_resource(entry.key_span, &entry.value),
+                    placement: placement::check_resource(&entry.key, &entry.value, db),
                 }
-                None => reader.parse(source, format, expect, place),
-            }
-        }),
-        None => reader.read(path, format, expect, place),
+            });
+        return checked(reader.db(), read, None, handed);
     };
-    checked(reader.db(), read, before.map(|before| before.loaded))
+    let read = reader.source(path).and_then(|source| {
+        let reparsed = strata_syntax::reparse::reparse_entries(
+            before.text,
+            &before.loaded.tree,
+            reader.db().get(source).text(),
+            source,
+            &reader.limits(),
+        );
+        match reparsed {
+            Some(tree) => {
+                let read = Read {
+                    source,
+                    documents: vec![tree],
+                    properties: Vec::new(),
+                };
+                reader.expect(read, expect, place)
+            }
+            None => reader.parse(source, format, expect, place),
+        }
+    });
+    checked(reader.db(), read, Some(before.loaded), Vec::new())
+}
+
+/// What a resource entry gave while the rest of the file was parsed: its
+/// model, and the substitutions written where they may not be.
+struct HandedResource {
+    built: BuiltResource,
+    placement: Vec<(Diagnostic, Span)>,
 }
 
 /// Reads the blueprint at `path` that another one includes at `at`: a
@@ -114,7 +134,7 @@ pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> O
         Expect::OneAsParsed,
         Place::UnreadAt(at),
     );
-    checked(reader.db(), read, None)
+    checked(reader.db(), read, None, Vec::new())
 }
 
 /// Checks the blueprint `text` fetched from a remote source, registered
@@ -122,7 +142,7 @@ pub(crate) fn read_included(reader: &mut Reader<'_>, path: &Path, at: Span) -> O
 pub(crate) fn read_fetched(reader: &mut Reader<'_>, path: &Path, text: &str) -> Outcome<Loaded> {
     let name = path.display().to_string();
     let read = reader.read_text(&name, text, format_of(path), Expect::OneAsParsed);
-    checked(reader.db(), read, None)
+    checked(reader.db(), read, None, Vec::new())
 }
 
 /// JSON by the extension, else YAML (`-`, standard input, is YAML).
@@ -132,8 +152,15 @@ fn format_of(path: &Path) -> Format {
 
 /// Refuses the anchors, aliases and tags of a blueprint read as one
 /// document as far as it parses, and checks that document, keeping what
-/// still holds of `earlier` (the same file before an edit).
-fn checked(db: &SourceDb, read: Outcome<Read>, earlier: Option<&Loaded>) -> Outcome<Loaded> {
+/// still holds of `earlier` (the same file before an edit) and taking
+/// what the resource entries `handed` gave as it was parsed (by the span
+/// of each entry's value).
+fn checked(
+    db: &SourceDb,
+    read: Outcome<Read>,
+    earlier: Option<&Loaded>,
+    handed: Vec<(Span, HandedResource)>,
+) -> Outcome<Loaded> {
     let mut problems = read.diagnostics;
     let Some(read) = read.value else {
         return Outcome::failed(problems);
@@ -163,7 +190,7 @@ fn checked(db: &SourceDb, read: Outcome<Read>, earlier: Option<&Loaded>) -> Outc
     let Some(root) = read.into_document() else {
         return Outcome::failed(problems);
     };
-    let checked = check_after(&root, db, earlier);
+    let checked = check_after(&root, db, earlier, handed);
     problems.extend(checked.diagnostics);
     match checked.value {
         Some(Model {
@@ -197,20 +224,37 @@ struct Model {
 
 /// Checks a parsed blueprint document.
 pub fn check(root: &Node, db: &SourceDb) -> Outcome<(Blueprint, References)> {
-    check_after(root, db, None).map(|model| (model.blueprint, model.references))
+    check_after(root, db, None, Vec::new()).map(|model| (model.blueprint, model.references))
 }
 
 /// Checks a parsed blueprint document, keeping what still holds of
 /// `earlier`: the model of every resource whose entry is identical (moved
 /// or not), and the check of every such resource that reads nothing
-/// changed. The walks over the document as written (placement, schema)
-/// run in full.
-fn check_after(root: &Node, db: &SourceDb, earlier: Option<&Loaded>) -> Outcome<Model> {
+/// changed, and taking what the resource entries `handed` gave as the
+/// file was parsed. The walks over the document as written (placement but
+/// for the entries handed, the schema) run in full.
+fn check_after(
+    root: &Node,
+    db: &SourceDb,
+    earlier: Option<&Loaded>,
+    handed: Vec<(Span, HandedResource)>,
+) -> Outcome<Model> {
+    // Handed out in the order written, so sorted by span.
+    let mut apart = Vec::with_capacity(handed.len());
+    let mut prebuilt = Prebuilt::default();
+    let mut placement = Vec::new();
+    for (span, resource) in handed {
+        apart.push(span);
+        prebuilt.insert(span, resource.built);
+        placement.extend(resource.placement);
+    }
     // The walks over the document as written run beside the model's
     // building and checking, which need none of their findings.
     let ((placement, structural), (model, text_problems, rules)) = strata_dialect::join(
         || {
-            let placement = placement::check(root, db);
+            placement.extend(placement::check(root, db, |span| {
+                apart.binary_search(&span).is_ok()
+            }));
             (placement, DECODER.validate(root))
         },
         || {
@@ -224,7 +268,7 @@ fn check_after(root: &Node, db: &SourceDb, earlier: Option<&Loaded>) -> Outcome<
             let (blueprint, resources) = Builder {
                 problems: &mut text_problems,
             }
-            .blueprint(root, kept);
+            .blueprint(root, kept, prebuilt);
             let earlier_checks =
                 earlier.and_then(|loaded| earlier_checks(loaded, root, &blueprint, &resources));
             let checked = validate(&blueprint, &defined(root), db, earlier_checks.as_ref());

@@ -10,6 +10,7 @@
 //! The builder is tolerant: a part whose structure is wrong (already
 //! reported by the schema) is left out, so every valid part is checked.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -489,6 +490,25 @@ pub(crate) struct BuiltResource {
     pub(crate) problems: Vec<(SubstError, Node)>,
 }
 
+/// What the resource entry whose key is written at `key_span` gives: its
+/// model, and the texts in it that do not parse. It depends on the entry
+/// alone, so it is built while the rest of the file is still being parsed
+/// ([`Prebuilt`]), or kept from before an edit ([`Earlier`]).
+pub(crate) fn build_resource(key_span: Span, node: &Node) -> BuiltResource {
+    let mut problems = Vec::new();
+    let model = Builder {
+        problems: &mut problems,
+    }
+    .resource(key_span, node)
+    .map(Arc::new);
+    BuiltResource { model, problems }
+}
+
+/// What resource entries gave, built as the parse handed each out
+/// ([`strata_dialect::Reader::read_handing_off`]), by the span of the
+/// entry's value (which tells the entry in the parse that built it).
+pub(crate) type Prebuilt = HashMap<Span, BuiltResource, MapHasher>;
+
 /// The resources of a blueprint as built before, to keep: a resource's
 /// model depends on its entry alone, so an entry identical to the one it
 /// was built from (every span included) keeps what it gave, and one
@@ -616,8 +636,9 @@ impl Builder<'_> {
         &mut self,
         root: &Node,
         earlier: Option<Earlier<'_>>,
+        prebuilt: Prebuilt,
     ) -> (Blueprint, Resources) {
-        let resources = Builder::resources(root.get("resources"), earlier);
+        let resources = Builder::resources(root.get("resources"), earlier, prebuilt);
         self.problems.extend(
             resources
                 .built
@@ -661,24 +682,39 @@ impl Builder<'_> {
         (blueprint, resources)
     }
 
-    /// The resources of `node`, each kept from `earlier` or built, on
-    /// every core (most of a large blueprint is its resources, each built
-    /// alone), in their order.
-    fn resources(node: Option<&Node>, earlier: Option<Earlier<'_>>) -> Resources {
+    /// The resources of `node`, each taken from `prebuilt`, kept from
+    /// `earlier` or built, on every core (most of a large blueprint is its
+    /// resources, each built alone), in their order.
+    fn resources(
+        node: Option<&Node>,
+        earlier: Option<Earlier<'_>>,
+        mut prebuilt: Prebuilt,
+    ) -> Resources {
         let written: Vec<_> = entries(node).collect();
-        let built = strata_dialect::map_ordered(&written, |(name, span, node)| {
-            if let Some((kept, by)) = earlier.and_then(|earlier| earlier.kept(name, *span, node)) {
-                return (kept, Some(by));
+        let ready: Vec<_> = written
+            .iter()
+            .map(|(_, _, node)| prebuilt.remove(&node.span))
+            .collect();
+        let missing: Vec<_> = written
+            .iter()
+            .zip(&ready)
+            .filter(|(_, ready)| ready.is_none())
+            .map(|(entry, _)| entry)
+            .collect();
+        let mut fresh = strata_dialect::map_ordered(&missing, |(name, span, node)| {
+            match earlier.and_then(|earlier| earlier.kept(name, *span, node)) {
+                Some((kept, by)) => (kept, Some(by)),
+                None => (build_resource(*span, node), None),
             }
-            let mut problems = Vec::new();
-            let model = Builder {
-                problems: &mut problems,
-            }
-            .resource(*span, node)
-            .map(Arc::new);
-            (BuiltResource { model, problems }, None)
-        });
-        let (built, moved) = built.into_iter().unzip();
+        })
+        .into_iter();
+        let (built, moved) = ready
+            .into_iter()
+            .filter_map(|ready| match ready {
+                Some(built) => Some((built, None)),
+                None => fresh.next(),
+            })
+            .unzip();
         Resources { built, moved }
     }
 

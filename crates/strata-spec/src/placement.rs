@@ -105,66 +105,116 @@ struct Found<'a> {
 
 /// Every substitution written where the specification forbids one, each
 /// pointing at the substitution, with the span of the scalar (or key) that
-/// holds it.
-pub(crate) fn check(root: &Node, db: &SourceDb) -> Vec<(Diagnostic, Span)> {
+/// holds it; the resource entries whose value `checked_apart` holds (by
+/// its span) are left out but for their key ([`check_resource`] checked
+/// them).
+pub(crate) fn check(
+    root: &Node,
+    db: &SourceDb,
+    checked_apart: impl Fn(Span) -> bool,
+) -> Vec<(Diagnostic, Span)> {
     let mut found = Found {
         db,
         problems: Vec::new(),
     };
-    check_into(root, &mut found);
+    check_into(root, &checked_apart, &mut found);
     found.problems
 }
 
-fn check_into(root: &Node, found: &mut Found<'_>) {
-    keys(root, &mut Vec::new(), found);
-    let section = |name: &str| root.get(name).and_then(Node::as_map).into_iter().flatten();
+/// The substitutions written where the specification forbids one in the
+/// entry `name` of `resources`, its value `node`: its keys, its `type`,
+/// its labels and its link selector.
+pub(crate) fn check_resource(name: &str, node: &Node, db: &SourceDb) -> Vec<(Diagnostic, Span)> {
+    let mut found = Found {
+        db,
+        problems: Vec::new(),
+    };
+    keys(
+        node,
+        &mut vec![PathStep::Key("resources"), PathStep::Key(name)],
+        &mut found,
+    );
+    self::resource(name, node, &mut found);
+    found.problems
+}
+
+fn check_into(root: &Node, checked_apart: &dyn Fn(Span) -> bool, found: &mut Found<'_>) {
+    let mut steps = Vec::new();
+    let Some(top) = root.as_map() else {
+        keys(root, &mut steps, found);
+        return;
+    };
+    for (section, entry) in top {
+        steps.push(PathStep::Key(section));
+        key(section, entry.key_span, &steps, found);
+        match entry.value.as_map() {
+            Some(resources) if section == "resources" => {
+                for (name, resource) in resources {
+                    steps.push(PathStep::Key(name));
+                    key(name, resource.key_span, &steps, found);
+                    if !checked_apart(resource.value.span) {
+                        keys(&resource.value, &mut steps, found);
+                        self::resource(name, &resource.value, found);
+                    }
+                    steps.pop();
+                }
+            }
+            _ => keys(&entry.value, &mut steps, found),
+        }
+        steps.pop();
+    }
+    let section = |name: &'static str| {
+        root.get(name)
+            .and_then(Node::as_map)
+            .into_iter()
+            .flatten()
+            .map(move |(key, entry)| (vec![PathStep::Key(name), PathStep::Key(key)], &entry.value))
+    };
     if let Some(transform) = root.get("transform") {
         scalars(
             transform,
-            &FieldPath::root().key("transform"),
+            &mut vec![PathStep::Key("transform")],
             &TRANSFORM,
             found,
         );
     }
-    for (name, entry) in section("variables") {
-        let path = FieldPath::root().key("variables").key(name);
-        scalars(&entry.value, &path, &VARIABLE, found);
+    for (mut steps, variable) in section("variables") {
+        scalars(variable, &mut steps, &VARIABLE, found);
     }
-    for (name, entry) in section("values") {
-        let path = FieldPath::root().key("values").key(name);
-        field(&entry.value, &path, "type", &VALUE_TYPE, found);
+    for (mut steps, value) in section("values") {
+        field(value, &mut steps, "type", &VALUE_TYPE, found);
     }
-    for (name, entry) in section("resources") {
-        let path = FieldPath::root().key("resources").key(name);
-        field(&entry.value, &path, "type", &RESOURCE_TYPE, found);
-        if let Some(labels) = entry
-            .value
-            .get("metadata")
-            .and_then(|metadata| metadata.get("labels"))
-        {
-            scalars(labels, &path.key("metadata").key("labels"), &LABELS, found);
-        }
-        if let Some(selector) = entry.value.get("linkSelector") {
-            scalars(selector, &path.key("linkSelector"), &LINK_SELECTOR, found);
-        }
-    }
-    for (name, entry) in section("datasources") {
-        let path = FieldPath::root().key("datasources").key(name);
-        field(&entry.value, &path, "type", &DATASOURCE_TYPE, found);
-        if let Some(exports) = entry.value.get("exports") {
-            scalars(exports, &path.key("exports"), &DATASOURCE_EXPORTS, found);
-        }
-        if let Some(filter) = entry.value.get("filter") {
-            let path = path.key("filter");
-            field(filter, &path, "field", &FILTER_FIELD, found);
-            field(filter, &path, "operator", &FILTER_OPERATOR, found);
+    for (mut steps, datasource) in section("datasources") {
+        field(datasource, &mut steps, "type", &DATASOURCE_TYPE, found);
+        field(
+            datasource,
+            &mut steps,
+            "exports",
+            &DATASOURCE_EXPORTS,
+            found,
+        );
+        if let Some(filter) = datasource.get("filter") {
+            steps.push(PathStep::Key("filter"));
+            field(filter, &mut steps, "field", &FILTER_FIELD, found);
+            field(filter, &mut steps, "operator", &FILTER_OPERATOR, found);
         }
     }
-    for (name, entry) in section("exports") {
-        let path = FieldPath::root().key("exports").key(name);
-        field(&entry.value, &path, "type", &EXPORT_TYPE, found);
-        field(&entry.value, &path, "field", &EXPORT_FIELD, found);
+    for (mut steps, export) in section("exports") {
+        field(export, &mut steps, "type", &EXPORT_TYPE, found);
+        field(export, &mut steps, "field", &EXPORT_FIELD, found);
     }
+}
+
+/// A resource's forbidden places: its `type`, labels and link selector.
+fn resource(name: &str, node: &Node, found: &mut Found<'_>) {
+    let mut steps = vec![PathStep::Key("resources"), PathStep::Key(name)];
+    field(node, &mut steps, "type", &RESOURCE_TYPE, found);
+    if let Some(metadata) = node.get("metadata") {
+        steps.push(PathStep::Key("metadata"));
+        field(metadata, &mut steps, "labels", &LABELS, found);
+        steps.pop();
+    }
+    field(node, &mut steps, "linkSelector", &LINK_SELECTOR, found);
 }
 
 /// Reports the substitution in `text`, written at `node_span`; `path`
@@ -205,43 +255,58 @@ fn upper_first(text: &str) -> String {
     })
 }
 
-/// `node.<key>`, a forbidden place.
-fn field(node: &Node, path: &FieldPath, key: &str, place: &Place, found: &mut Found<'_>) {
+/// `node.<key>`, a forbidden place, at `steps`.
+fn field<'a>(
+    node: &'a Node,
+    steps: &mut Vec<PathStep<'a>>,
+    key: &'a str,
+    place: &Place,
+    found: &mut Found<'_>,
+) {
     if let Some(value) = node.get(key) {
-        scalars(value, &path.key(key), place, found);
+        steps.push(PathStep::Key(key));
+        scalars(value, steps, place, found);
+        steps.pop();
     }
 }
 
-/// Every string scalar under `node`, a forbidden place.
-fn scalars(node: &Node, path: &FieldPath, place: &Place, found: &mut Found<'_>) {
-    scalars_below(node, path, &mut Vec::new(), place, found);
-}
-
-fn scalars_below<'a>(
+/// Every string scalar under `node`, at `steps`, a forbidden place.
+fn scalars<'a>(
     node: &'a Node,
-    base: &FieldPath,
     steps: &mut Vec<PathStep<'a>>,
     place: &Place,
     found: &mut Found<'_>,
 ) {
     match &node.value {
-        Value::String(text) => report(place, node.span, text, || base.join(steps), found),
+        Value::String(text) => report(
+            place,
+            node.span,
+            text,
+            || FieldPath::root().join(steps),
+            found,
+        ),
         Value::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
                 steps.push(PathStep::Index(index));
-                scalars_below(item, base, steps, place, found);
+                scalars(item, steps, place, found);
                 steps.pop();
             }
         }
         Value::Map(map) => {
             for (key, entry) in map {
                 steps.push(PathStep::Key(key));
-                scalars_below(&entry.value, base, steps, place, found);
+                scalars(&entry.value, steps, place, found);
                 steps.pop();
             }
         }
         _ => {}
     }
+}
+
+/// The mapping key `text`, written at `span`, at `steps`: a forbidden
+/// place.
+fn key(text: &str, span: Span, steps: &[PathStep<'_>], found: &mut Found<'_>) {
+    report(&KEY, span, text, || FieldPath::root().join(steps), found);
 }
 
 /// Every mapping key in the document.
@@ -255,15 +320,9 @@ fn keys<'a>(node: &'a Node, steps: &mut Vec<PathStep<'a>>, found: &mut Found<'_>
             }
         }
         Value::Map(map) => {
-            for (key, entry) in map {
-                steps.push(PathStep::Key(key));
-                report(
-                    &KEY,
-                    entry.key_span,
-                    key,
-                    || FieldPath::root().join(steps),
-                    found,
-                );
+            for (text, entry) in map {
+                steps.push(PathStep::Key(text));
+                key(text, entry.key_span, steps, found);
                 keys(&entry.value, steps, found);
                 steps.pop();
             }
