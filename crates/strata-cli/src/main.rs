@@ -257,12 +257,15 @@ fn ended(run: Result<Done, Usage>, global: &GlobalArgs) -> ExitCode {
 /// failed, its text on standard output; its exit status.
 fn finish(done: Done, global: &GlobalArgs) -> ExitCode {
     render::print(&done.db, &done.diagnostics, global);
-    if let Some(text) = done.text {
-        let mut stdout = io::stdout().lock();
-        if let Err(error) = stdout
-            .write_all(text.as_bytes())
-            .and_then(|()| stdout.flush())
-        {
+    if let Some(parts) = done.text {
+        // Parts may be many and small (a render's documents): written
+        // through a buffer, not one system call each.
+        let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        let written = parts
+            .iter()
+            .try_for_each(|part| stdout.write_all(part.as_bytes()))
+            .and_then(|()| stdout.flush());
+        if let Err(error) = written {
             // A closed pipe (`strata ... | head`) is not a failure of the input.
             if error.kind() != io::ErrorKind::BrokenPipe {
                 eprintln!("error: cannot write output: {error}");

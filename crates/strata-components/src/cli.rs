@@ -11,7 +11,7 @@ use clap::{Args, FromArgMatches as _, Subcommand as _};
 use strata_dialect::{DocumentFormat, Done, Invocation, Session, Usage};
 use strata_syntax::emit::StreamFormat;
 
-use crate::{Application, Input, Inputs, RenderRequest};
+use crate::{Application, Input, Inputs, Objects, RenderRequest};
 
 // The verbs; the `about` of the subcommand is set where it is built,
 // as a doc comment here would replace it.
@@ -199,7 +199,7 @@ fn render(mut session: Session, args: &RenderArgs) -> Result<Done, Usage> {
         ..request
     };
     let objects = session.render(&application, &request);
-    Ok(session.finish(|_| objects.map(|objects| objects.text())))
+    Ok(session.finish_in_parts(|_| objects.map(Objects::into_parts)))
 }
 
 fn eval(mut session: Session, args: &EvalArgs) -> Result<Done, Usage> {

@@ -175,6 +175,16 @@ impl Objects {
     pub fn text(&self) -> String {
         emit::join_stream(&self.documents, self.format)
     }
+
+    /// The whole output in parts that are written one after the other
+    /// ([`Objects::text`] without copying the documents of a YAML stream).
+    #[must_use]
+    pub fn into_parts(self) -> Vec<String> {
+        match self.format {
+            StreamFormat::Yaml => self.documents,
+            StreamFormat::Json => vec![self.text()],
+        }
+    }
 }
 
 impl Dialect for Application {

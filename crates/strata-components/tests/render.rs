@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use strata_components::{Application, Dialect, Input, Options, RenderRequest};
 use strata_fs::{Files, RootFs};
+use strata_syntax::emit::StreamFormat;
 use strata_syntax::{Limits, SourceDb};
 
 fn example() -> PathBuf {
@@ -83,6 +84,27 @@ fn the_example_renders_the_same_whatever_the_concurrency() {
         9,
         "{prod}"
     );
+}
+
+#[test]
+fn the_output_in_parts_is_the_output() {
+    let (application, mut db) = load(&example());
+    for format in [StreamFormat::Yaml, StreamFormat::Json] {
+        let request = RenderRequest {
+            format,
+            ..RenderRequest::new("dev")
+        };
+        let objects = application
+            .render(&request, &mut db)
+            .value
+            .expect("the objects");
+        let text = objects.text();
+        let parts = objects.into_parts();
+        assert_eq!(parts.concat(), text, "{format:?}");
+        if format == StreamFormat::Yaml {
+            assert!(parts.len() > 1 && parts.iter().all(|part| part.starts_with("---\n")));
+        }
+    }
 }
 
 #[test]

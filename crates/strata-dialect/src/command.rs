@@ -81,8 +81,9 @@ pub struct Done {
     pub db: SourceDb,
     /// Every problem found.
     pub diagnostics: Vec<Diagnostic>,
-    /// What to write, when nothing failed.
-    pub text: Option<String>,
+    /// What to write, when nothing failed: parts written one after the
+    /// other (a render's documents are not copied into one text first).
+    pub text: Option<Vec<String>>,
     /// The exit status: 1 when a diagnostic is an error, else 0 (or what
     /// the command says for a successful run: [`Done::succeeding_with`]).
     pub status: u8,
@@ -263,7 +264,16 @@ impl Session {
     /// Ends the run: repeats are dropped, with `--strict` every warning
     /// becomes an error; when no diagnostic is an error, `output` gives the
     /// text to write.
-    pub fn finish(mut self, output: impl FnOnce(&mut Session) -> Option<String>) -> Done {
+    pub fn finish(self, output: impl FnOnce(&mut Session) -> Option<String>) -> Done {
+        self.finish_in_parts(|session| output(session).map(|text| vec![text]))
+    }
+
+    /// As [`Session::finish`], with the text in parts written one after
+    /// the other.
+    pub fn finish_in_parts(
+        mut self,
+        output: impl FnOnce(&mut Session) -> Option<Vec<String>>,
+    ) -> Done {
         if self.invocation.strict {
             for diagnostic in &mut self.diagnostics {
                 if diagnostic.severity == Severity::Warning {
