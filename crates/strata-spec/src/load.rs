@@ -239,11 +239,16 @@ fn check_after(
     earlier: Option<&Loaded>,
     handed: Vec<(Span, HandedResource)>,
 ) -> Outcome<Model> {
-    // Handed out in the order written, so sorted by span.
+    // Handed out in the order written, so sorted by span. Only the
+    // entries of this document count: a parse that failed in a later one
+    // handed out its entries too.
     let mut apart = Vec::with_capacity(handed.len());
     let mut prebuilt = Prebuilt::default();
     let mut placement = Vec::new();
-    for (span, resource) in handed {
+    let ours = handed
+        .into_iter()
+        .filter(|(span, _)| root.span.contains(*span));
+    for (span, resource) in ours {
         apart.push(span);
         prebuilt.insert(span, resource.built);
         placement.extend(resource.placement);
