@@ -243,14 +243,14 @@ fn check_after(
     // entries of this document count: a parse that failed in a later one
     // handed out its entries too.
     let mut apart = Vec::with_capacity(handed.len());
-    let mut prebuilt = Prebuilt::default();
+    let mut prebuilt = Prebuilt::with_capacity(handed.len());
     let mut placement = Vec::new();
     let ours = handed
         .into_iter()
         .filter(|(span, _)| root.span.contains(*span));
     for (span, resource) in ours {
         apart.push(span);
-        prebuilt.insert(span, resource.built);
+        prebuilt.push((span, resource.built));
         placement.extend(resource.placement);
     }
     // The walks over the document as written run beside the model's

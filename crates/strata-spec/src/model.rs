@@ -10,7 +10,6 @@
 //! The builder is tolerant: a part whose structure is wrong (already
 //! reported by the schema) is left out, so every valid part is checked.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -505,9 +504,10 @@ pub(crate) fn build_resource(key_span: Span, node: &Node) -> BuiltResource {
 }
 
 /// What resource entries gave, built as the parse handed each out
-/// ([`strata_dialect::Reader::read_handing_off`]), by the span of the
-/// entry's value (which tells the entry in the parse that built it).
-pub(crate) type Prebuilt = HashMap<Span, BuiltResource, MapHasher>;
+/// ([`strata_dialect::Reader::read_handing_off`]), with the span of each
+/// entry's value (which tells the entry in the parse that built it), in
+/// the order written.
+pub(crate) type Prebuilt = Vec<(Span, BuiltResource)>;
 
 /// The resources of a blueprint as built before, to keep: a resource's
 /// model depends on its entry alone, so an entry identical to the one it
@@ -688,12 +688,23 @@ impl Builder<'_> {
     fn resources(
         node: Option<&Node>,
         earlier: Option<Earlier<'_>>,
-        mut prebuilt: Prebuilt,
+        prebuilt: Prebuilt,
     ) -> Resources {
         let written: Vec<_> = entries(node).collect();
+        // Both in the order written, so taken in step; an entry a merge key
+        // moved ahead of the others is not met in step and is built again.
+        let mut prebuilt = prebuilt.into_iter().peekable();
         let ready: Vec<_> = written
             .iter()
-            .map(|(_, _, node)| prebuilt.remove(&node.span))
+            .map(|(_, _, node)| {
+                while prebuilt
+                    .next_if(|(span, _)| span.start < node.span.start)
+                    .is_some()
+                {}
+                prebuilt
+                    .next_if(|(span, _)| *span == node.span)
+                    .map(|(_, built)| built)
+            })
             .collect();
         let missing: Vec<_> = written
             .iter()

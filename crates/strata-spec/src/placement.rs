@@ -129,12 +129,8 @@ pub(crate) fn check_resource(name: &str, node: &Node, db: &SourceDb) -> Vec<(Dia
         db,
         problems: Vec::new(),
     };
-    keys(
-        node,
-        &mut vec![PathStep::Key("resources"), PathStep::Key(name)],
-        &mut found,
-    );
-    self::resource(name, node, &mut found);
+    let mut steps = vec![PathStep::Key("resources"), PathStep::Key(name)];
+    resource(node, &mut steps, &mut found);
     found.problems
 }
 
@@ -149,12 +145,11 @@ fn check_into(root: &Node, checked_apart: &dyn Fn(Span) -> bool, found: &mut Fou
         key(section, entry.key_span, &steps, found);
         match entry.value.as_map() {
             Some(resources) if section == "resources" => {
-                for (name, resource) in resources {
+                for (name, written) in resources {
                     steps.push(PathStep::Key(name));
-                    key(name, resource.key_span, &steps, found);
-                    if !checked_apart(resource.value.span) {
-                        keys(&resource.value, &mut steps, found);
-                        self::resource(name, &resource.value, found);
+                    key(name, written.key_span, &steps, found);
+                    if !checked_apart(written.value.span) {
+                        resource(&written.value, &mut steps, found);
                     }
                     steps.pop();
                 }
@@ -205,16 +200,18 @@ fn check_into(root: &Node, checked_apart: &dyn Fn(Span) -> bool, found: &mut Fou
     }
 }
 
-/// A resource's forbidden places: its `type`, labels and link selector.
-fn resource(name: &str, node: &Node, found: &mut Found<'_>) {
-    let mut steps = vec![PathStep::Key("resources"), PathStep::Key(name)];
-    field(node, &mut steps, "type", &RESOURCE_TYPE, found);
+/// The forbidden places of the resource entry `node`, at `steps`
+/// (`resources.NAME`): the keys below it, its `type`, labels and link
+/// selector.
+fn resource<'a>(node: &'a Node, steps: &mut Vec<PathStep<'a>>, found: &mut Found<'_>) {
+    keys(node, steps, found);
+    field(node, steps, "type", &RESOURCE_TYPE, found);
     if let Some(metadata) = node.get("metadata") {
         steps.push(PathStep::Key("metadata"));
-        field(metadata, &mut steps, "labels", &LABELS, found);
+        field(metadata, steps, "labels", &LABELS, found);
         steps.pop();
     }
-    field(node, &mut steps, "linkSelector", &LINK_SELECTOR, found);
+    field(node, steps, "linkSelector", &LINK_SELECTOR, found);
 }
 
 /// Reports the substitution in `text`, written at `node_span`; `path`
