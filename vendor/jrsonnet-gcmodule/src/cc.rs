@@ -104,28 +104,25 @@ pub trait CcDyn {
     /// Visit referents for cycle detection.
     fn gc_traverse(&self, tracer: &mut Tracer);
 
-    /// Get an cloned `Cc<dyn Trace>`. This has 2 purposes:
-    /// - Keep a reference so `CcBox<T>` is not released in the next step.
-    ///   So metadata like `ref_count` can still be read.
-    /// - Operate on the object.
-    fn gc_clone(&self) -> Box<dyn GcClone>;
+    /// Takes one more reference to the box, so that it is not released
+    /// while the collector drops the cycles it is in and its metadata (like
+    /// `ref_count`) can still be read. Given back by the function
+    /// [`CcDyn::gc_releaser`] returns.
+    fn gc_retain(&self);
+
+    /// Drops `T` (once) without releasing the box.
+    fn gc_drop_value(&self);
+
+    /// The function that gives back a reference [`CcDyn::gc_retain`] took,
+    /// releasing the box when it is the last: called with the box's address
+    /// after the borrow of `self` ends, since it may free `self`.
+    fn gc_releaser(&self) -> unsafe fn(*const ());
 
     #[cfg(feature = "debug")]
     /// Name used in collect.rs.
     fn gc_debug_name(&self) -> String {
         "?".to_string()
     }
-}
-
-/// Type-erased gc_clone result.
-///
-/// This is a private type.
-pub trait GcClone {
-    /// Force drop the value T.
-    fn gc_drop_t(&self);
-
-    /// Returns the reference count. This is useful for verification.
-    fn gc_ref_count(&self) -> usize;
 }
 
 /// A dummy implementation without drop side-effects.
@@ -145,8 +142,14 @@ impl CcDyn for CcDummy {
         1
     }
     fn gc_traverse(&self, _tracer: &mut Tracer) {}
-    fn gc_clone(&self) -> Box<dyn GcClone> {
-        panic!("bug: CcDummy::gc_clone should never be called");
+    fn gc_retain(&self) {
+        panic!("bug: CcDummy::gc_retain should never be called");
+    }
+    fn gc_drop_value(&self) {
+        panic!("bug: CcDummy::gc_drop_value should never be called");
+    }
+    fn gc_releaser(&self) -> unsafe fn(*const ()) {
+        panic!("bug: CcDummy::gc_releaser should never be called");
     }
 }
 
@@ -665,7 +668,7 @@ impl<T: ?Sized, O: AbstractObjectSpace> Drop for RawWeak<T, O> {
     }
 }
 
-impl<T: Trace + ?Sized, O: AbstractObjectSpace> CcDyn for RawCcBox<T, O> {
+impl<T: Trace, O: AbstractObjectSpace> CcDyn for RawCcBox<T, O> {
     fn gc_ref_count(&self) -> usize {
         self.ref_count()
     }
@@ -680,19 +683,20 @@ impl<T: Trace + ?Sized, O: AbstractObjectSpace> CcDyn for RawCcBox<T, O> {
         T::trace(self.deref(), tracer)
     }
 
-    fn gc_clone(&self) -> Box<dyn GcClone> {
+    fn gc_retain(&self) {
         self.ref_count.inc_ref();
         debug::log(|| {
             let msg = format!("gc_clone ({})", self.ref_count());
             (self.debug_name(), msg)
         });
-        // safety: The pointer is compatible. The mutability is different only
-        // to satisfy NonNull (NonNull::new requires &mut). The returned value
-        // is still "immutable". &self can also never be nonnull.
-        let ptr: NonNull<RawCcBox<T, O>> =
-            unsafe { NonNull::new_unchecked(self as *const _ as *mut _) };
-        let cc = RawCc::<T, O>(ptr);
-        Box::new(cc)
+    }
+
+    fn gc_drop_value(&self) {
+        self.drop_t()
+    }
+
+    fn gc_releaser(&self) -> unsafe fn(*const ()) {
+        release::<T, O>
     }
 
     #[cfg(feature = "debug")]
@@ -701,14 +705,17 @@ impl<T: Trace + ?Sized, O: AbstractObjectSpace> CcDyn for RawCcBox<T, O> {
     }
 }
 
-impl<T: Trace + ?Sized, O: AbstractObjectSpace> GcClone for RawCc<T, O> {
-    fn gc_ref_count(&self) -> usize {
-        self.ref_count()
-    }
-
-    fn gc_drop_t(&self) {
-        self.inner().drop_t()
-    }
+/// Gives back the reference [`CcDyn::gc_retain`] took on the box at
+/// `cc_box`, as dropping a `Cc<T>` does.
+///
+/// # Safety
+/// `cc_box` is the address of a `RawCcBox<T, O>` with a reference taken by
+/// `gc_retain` and not given back yet; the box may be freed.
+unsafe fn release<T: Trace, O: AbstractObjectSpace>(cc_box: *const ()) {
+    // safety: the caller's reference, given back once by this drop.
+    drop(RawCc::<T, O>(unsafe {
+        NonNull::new_unchecked(cc_box.cast::<RawCcBox<T, O>>().cast_mut())
+    }));
 }
 
 impl<T: Trace> Trace for Cc<T> {

@@ -6,7 +6,6 @@
 
 use crate::cc::CcDummy;
 use crate::cc::CcDyn;
-use crate::cc::GcClone;
 use crate::debug;
 use crate::ref_count::RefCount;
 use crate::ref_count::SingleThreadRefCount;
@@ -396,40 +395,32 @@ fn release_unreachable<L: Linked, K>(list: &L, lock: K) -> usize {
     // by A's non-zero gc_ref_count.
     mark_reachable(list);
 
-    let mut count = 0;
-
-    // Count unreachable objects. This is an optimization to avoid realloc.
-    visit_list(list, |header| {
-        if is_unreachable(header) {
-            count += 1;
-        }
-    });
-
-    debug::log(|| ("collect", format!("{} unreachable objects", count)));
-
-    // Build a list of what to drop. The collecting steps change the linked list
-    // so `visit_list` cannot be used.
+    // In one walk: list what to drop, and restore "prev" so deleting nodes
+    // from the linked list can work. The collecting steps change the linked
+    // list, so `visit_list` cannot be used after.
     //
     // Here we keep extra references to the `CcBox<T>` to keep them alive. This
     // ensures metadata fields like `ref_count` is available.
-    let mut to_drop: Vec<Box<dyn GcClone>> = Vec::with_capacity(count);
+    let mut to_drop = Retained::<L>(Vec::new());
+    let mut prev: *const L = list;
     visit_list(list, |header| {
         if is_unreachable(header) {
-            to_drop.push(header.value().gc_clone());
+            header.value().gc_retain();
+            to_drop.0.push(header);
         }
+        header.set_prev(prev);
+        prev = header;
     });
+    let count = to_drop.0.len();
 
-    // Restore "prev" so deleting nodes from the linked list can work.
-    restore_prev(list);
+    debug::log(|| ("collect", format!("{} unreachable objects", count)));
 
     // Drop the lock so deref() can work, reference counts and the linked list
-    // can be changed. This is needed because gc_drop_t might change the ref
-    // counts. This is okay for linked list because objects has been cloned
-    // to a separate `to_drop` list and the original linked list is no longer
+    // can be changed. This is needed because gc_drop_value might change the ref
+    // counts. This is okay for linked list because objects has been listed
+    // in a separate `to_drop` list and the original linked list is no longer
     // used.
     drop(lock);
-    // Drop the reference to the list so we don't reuse it.
-    // drop(list);
 
     #[cfg(feature = "debug")]
     {
@@ -439,14 +430,16 @@ fn release_unreachable<L: Linked, K>(list: &L, lock: K) -> usize {
     // Drop `T` without releasing memory of `CcBox<T>`. This might trigger some
     // recursive drops of other `Cc<T>`. `CcBox<T>` need to stay alive so
     // `Cc<T>::drop` can read the ref count metadata.
-    for value in to_drop.iter() {
-        value.gc_drop_t();
+    for &header in to_drop.0.iter() {
+        // safety: kept alive by the reference `gc_retain` took.
+        unsafe { (*header).value() }.gc_drop_value();
     }
 
-    // At this point the only references to the `CcBox<T>`s are inside the
-    // `to_drop` list. Dropping `to_drop` would release the memory.
-    for value in to_drop.iter() {
-        let ref_count = value.gc_ref_count();
+    // At this point the only references to the `CcBox<T>`s are the ones
+    // `to_drop` holds. Dropping `to_drop` releases the memory.
+    for &header in to_drop.0.iter() {
+        // safety: as above.
+        let ref_count = unsafe { (*header).value() }.gc_ref_count();
         assert_eq!(
             ref_count, 1,
             concat!(
@@ -465,12 +458,25 @@ fn release_unreachable<L: Linked, K>(list: &L, lock: K) -> usize {
 }
 
 /// Restore `GcHeader.prev` as a pointer used in the linked list.
-fn restore_prev<L: Linked>(list: &L) {
-    let mut prev = list;
-    visit_list(list, |header| {
-        header.set_prev(prev);
-        prev = header;
-    });
+
+/// The objects a collection frees, each with the reference
+/// [`CcDyn::gc_retain`] took on it, given back when this drops (also when a
+/// `Drop` of theirs panics): the last reference releases a box.
+struct Retained<L: Linked>(Vec<*const L>);
+
+impl<L: Linked> Drop for Retained<L> {
+    fn drop(&mut self) {
+        for &header in self.0.iter() {
+            // safety: the header is alive until its reference is given
+            // back, which happens once, here, after the borrow of the value
+            // ends (the release may free it).
+            let (release, cc_box) = unsafe {
+                let value = L::value_ptr(header);
+                ((*value).gc_releaser(), value as *const ())
+            };
+            unsafe { release(cc_box) };
+        }
+    }
 }
 
 fn is_unreachable<L: Linked>(header: &L) -> bool {

@@ -182,10 +182,9 @@ fn test_weakref_with_cycles() {
 collect: collect_thread_cycles
 2: gc_traverse
 1: trace, gc_traverse
-2: trace
-collect: 2 unreachable objects
-2: gc_clone (2)
+2: trace, gc_clone (2)
 1: gc_clone (2)
+collect: 2 unreachable objects
 2: drop (T)
 1: drop (1), drop (T)
 2: drop (1), drop (0)
@@ -219,9 +218,9 @@ fn test_self_referential() {
         r#"
 0: new (CcBoxWithGcHeader), clone (2), clone (3), clone (4), drop (3)
 collect: collect_thread_cycles
-0: gc_traverse, trace, trace, trace
+0: gc_traverse, trace, trace, trace, gc_clone (4)
 collect: 1 unreachable objects
-0: gc_clone (4), drop (T), drop (3), drop (2), drop (1), drop (0), drop (CcBoxWithGcHeader)"#
+0: drop (T), drop (3), drop (2), drop (1), drop (0), drop (CcBoxWithGcHeader)"#
     );
 }
 
@@ -245,11 +244,10 @@ collect: collect_thread_cycles
 2: gc_traverse
 1: trace, gc_traverse
 0: trace, gc_traverse
-2: trace
-collect: 3 unreachable objects
-2: gc_clone (2)
+2: trace, gc_clone (2)
 1: gc_clone (2)
 0: gc_clone (2)
+collect: 3 unreachable objects
 2: drop (T)
 1: drop (1), drop (T)
 0: drop (1), drop (T)
@@ -281,10 +279,10 @@ collect: collect_thread_cycles
 0: gc_traverse
 2: trace
 1: trace
-collect: 3 unreachable objects
 2: gc_clone (2)
 1: gc_clone (2)
 0: gc_clone (2)
+collect: 3 unreachable objects
 2: drop (T)
 0: drop (1)
 1: drop (T)
@@ -316,10 +314,9 @@ fn test_2_object_cycle_with_another_outgoing_reference() {
 collect: collect_thread_cycles
 2: gc_traverse
 0: trace, gc_traverse
-2: trace
-collect: 2 unreachable objects
-2: gc_clone (2)
+2: trace, gc_clone (2)
 0: gc_clone (2)
+collect: 2 unreachable objects
 2: drop (T)
 0: drop (1), drop (T)
 2: drop (1), drop (0), drop (CcBoxWithGcHeader)
@@ -339,9 +336,9 @@ fn test_simple_mixed_graph() {
 0: clone (2), clone (3), drop (2)
 1: drop (0), drop (T), drop (CcBox)
 collect: collect_thread_cycles
-0: gc_traverse, trace, trace
+0: gc_traverse, trace, trace, gc_clone (3)
 collect: 1 unreachable objects
-0: gc_clone (3), drop (T), drop (2), drop (1), drop (0), drop (CcBoxWithGcHeader)"#
+0: drop (T), drop (2), drop (1), drop (0), drop (CcBoxWithGcHeader)"#
     );
 
     let log = debug::capture_log(|| test_small_graph(2, &[0, 0x10], 0b10, 0));
@@ -355,9 +352,9 @@ collect: 1 unreachable objects
 0: drop (1)
 1: drop (1)
 collect: collect_thread_cycles
-0: gc_traverse, trace
+0: gc_traverse, trace, gc_clone (2)
 collect: 1 unreachable objects
-0: gc_clone (2), drop (T), drop (1)
+0: drop (T), drop (1)
 1: drop (0), drop (T), drop (CcBox)
 0: drop (0), drop (CcBoxWithGcHeader)"#
     )
