@@ -65,13 +65,13 @@ mod variables;
 mod workers;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use strata_dialect::Files;
 use strata_jsonnet::{Failure, Setup, Vm};
 use strata_syntax::emit::{self, StreamFormat};
-use strata_syntax::{Diagnostic, Format, Node, SourceDb, Span, Value};
+use strata_syntax::{Diagnostic, Format, Node, SourceDb, Value};
 
 pub use app::{
     APP_FILE, ApiVersion, AppFile, AppKind, AppMetadata, AppSpec, BASELINE, ComputedVar,
@@ -423,10 +423,6 @@ impl Application {
             self.limits,
         ));
         let data_sources = self.data_sources(&lib_paths, &ext_vars);
-        let spans: Vec<Span> = selected
-            .iter()
-            .map(|component| render.component_span(component))
-            .collect();
         let job = Arc::new(Job {
             setup: Setup {
                 fs: self.fs.clone(),
@@ -435,11 +431,8 @@ impl Application {
                 limits: self.limits,
                 data_sources,
             },
-            components: selected
-                .iter()
-                .map(|c| (*c).clone())
-                .zip(spans.iter().copied())
-                .collect(),
+            components: selected.iter().map(|c| (*c).clone()).collect(),
+            prepared: selected.iter().map(|_| OnceLock::new()).collect(),
             tla,
             environment: request.environment.clone(),
             tag: request.tag.clone(),
@@ -456,8 +449,18 @@ impl Application {
             imports: Arc::default(),
             hashes: std::sync::Mutex::default(),
         });
-        let results =
-            workers::evaluate_all(&job, request.concurrency, request.timeout, &self.cancel);
+        let mut spans = Vec::with_capacity(selected.len());
+        let results = workers::evaluate_all(
+            &job,
+            request.concurrency,
+            request.timeout,
+            &self.cancel,
+            |component| {
+                let prepared = render.prepare(component);
+                spans.push(prepared.span);
+                prepared
+            },
+        );
         let mut documents = Vec::new();
         for ((component, span), evaluated) in selected.iter().zip(&spans).zip(results) {
             let what = format!("component `{}`", component.name);

@@ -13,7 +13,7 @@ use strata_syntax::{Diagnostic, MapHasher, SourceDb, Span};
 
 use crate::codes;
 use crate::load::{Application, Component, Source};
-use crate::workers::Document;
+use crate::workers::{Document, Prepared};
 
 /// A render's own state on the calling thread.
 pub(crate) struct Render {
@@ -41,21 +41,26 @@ impl Render {
         strata_dialect::command_line(&mut self.db, flag, value)
     }
 
-    /// A span for a component's output: its file, read and registered.
-    pub(crate) fn component_span(&mut self, component: &Component) -> Span {
+    /// What a worker needs for `component`: the span of its output (its
+    /// file, read and registered) and a Jsonnet file's text.
+    pub(crate) fn prepare(&mut self, component: &Component) -> Prepared {
         match &component.source {
             Source::Documents { files, folder } => {
                 let first = files
                     .first()
                     .map(|(_, value)| value.span)
                     .unwrap_or_default();
-                if *folder {
+                let span = if *folder {
                     Span::file_start(first.source)
                 } else {
                     first
-                }
+                };
+                Prepared { span, text: None }
             }
-            Source::Jsonnet(file) => self.traces.file_start(&mut self.db, file),
+            Source::Jsonnet(file) => {
+                let (span, text) = self.traces.read_file(&mut self.db, file);
+                Prepared { span, text }
+            }
         }
     }
 

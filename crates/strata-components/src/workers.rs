@@ -3,7 +3,11 @@
 //! Up to `concurrency` detached threads (no more than the cores) take
 //! components in order from one shared, owned [`Job`], each on the deep
 //! stack Jsonnet needs ([`strata_jsonnet::EVALUATION_STACK_BYTES`]: a deeply
-//! nested program meets the memory limit, not the stack's end). Each thread has one
+//! nested program meets the memory limit, not the stack's end). The
+//! workers start before the render's thread reads and registers each
+//! component's file ([`Prepared`]), which it then does while they
+//! evaluate, in order, handing each worker the text it read: a file is read
+//! once, and no worker waits for all of them to be read. Each thread has one
 //! Jsonnet VM (a jrsonnet `State` is not `Send`) that it reuses from one
 //! component to the next: imported libraries are parsed and evaluated once
 //! per thread, a component's own file is never cached, and the cycles an
@@ -23,7 +27,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use strata_jsonnet::reads::ImportLog;
@@ -83,12 +87,27 @@ impl Evaluated {
     }
 }
 
+/// What a worker needs of a component besides the component itself,
+/// prepared by the render's own thread while the workers run.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The span the component's output gets (the start of its file).
+    pub(crate) span: Span,
+    /// A Jsonnet component's text, as the render read it to register the
+    /// file for its diagnostics, so that the file is read once (`None`:
+    /// the evaluation reads it, and reports why it cannot).
+    pub(crate) text: Option<Arc<str>>,
+}
+
 /// What the workers of one render share: plain, owned data, so a worker
 /// that outlives a timed-out render holds nothing of the caller's.
 pub(crate) struct Job {
     pub(crate) setup: Setup,
-    /// The components to evaluate, with the span their output gets.
-    pub(crate) components: Vec<(Component, Span)>,
+    /// The components to evaluate.
+    pub(crate) components: Vec<Component>,
+    /// What each component needs besides itself, by index, set by the
+    /// render's thread as the workers start ([`evaluate_all`]).
+    pub(crate) prepared: Vec<OnceLock<Prepared>>,
     pub(crate) tla: HashMap<String, Inputs>,
     pub(crate) environment: String,
     pub(crate) tag: Option<String>,
@@ -125,11 +144,18 @@ const CANCEL_POLL: Duration = Duration::from_millis(10);
 /// threads, results placed by index; waits at most `timeout`, and stops
 /// waiting once `cancel` is asked (the workers stop after the component
 /// each is evaluating; a VM cannot be interrupted).
+///
+/// Once the workers are started, `prepare` is called here for each
+/// component in order, and a worker waits for its component's
+/// [`Prepared`]: registering a file takes a hundredth of evaluating it,
+/// so the workers start at once and seldom wait, where preparing every
+/// component first kept them idle.
 pub(crate) fn evaluate_all(
     job: &Arc<Job>,
     concurrency: usize,
     timeout: Option<Duration>,
     cancel: &strata_dialect::Cancel,
+    mut prepare: impl FnMut(&Component) -> Prepared,
 ) -> Vec<Evaluated> {
     let count = job.components.len();
     let next = Arc::new(AtomicUsize::new(0));
@@ -149,11 +175,14 @@ pub(crate) fn evaluate_all(
                 let mut vm = None;
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((component, span)) = job.components.get(index) else {
+                    let (Some(component), Some(prepared)) =
+                        (job.components.get(index), job.prepared.get(index))
+                    else {
                         break;
                     };
+                    let prepared = prepared.wait();
                     if sender
-                        .send((index, job.evaluate(component, *span, &mut vm)))
+                        .send((index, job.evaluate(component, prepared, &mut vm)))
                         .is_err()
                     {
                         break;
@@ -163,15 +192,23 @@ pub(crate) fn evaluate_all(
         spawned += usize::from(worker.is_ok());
     }
     drop(sender);
+    for (component, prepared) in job.components.iter().zip(&job.prepared) {
+        // Set only here, once per component.
+        let _ = prepared.set(prepare(component));
+    }
     let mut slots: Vec<Option<Evaluated>> = (0..count).map(|_| None).collect();
     if spawned == 0 {
         // No thread could be had: evaluate here, without a deadline.
         let mut vm = None;
-        for (slot, (component, span)) in slots.iter_mut().zip(&job.components) {
+        for ((slot, component), prepared) in
+            slots.iter_mut().zip(&job.components).zip(&job.prepared)
+        {
             if cancel.is_cancelled() {
                 break;
             }
-            *slot = Some(job.evaluate(component, *span, &mut vm));
+            if let Some(prepared) = prepared.get() {
+                *slot = Some(job.evaluate(component, prepared, &mut vm));
+            }
         }
     }
     let deadline = timeout.map(|timeout| Instant::now() + timeout);
@@ -223,7 +260,13 @@ impl Job {
     /// the next: Jsonnet is pure, so a library imported by every component
     /// is parsed and evaluated once per thread instead of once per
     /// component, with the same result.
-    fn evaluate(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
+    fn evaluate(
+        &self,
+        component: &Component,
+        prepared: &Prepared,
+        vm: &mut Option<Vm>,
+    ) -> Evaluated {
+        let span = prepared.span;
         let file = component.files().first().copied().unwrap_or(Path::new(""));
         let key = self.key(component);
         if let (Source::Jsonnet(_), Some(cache)) = (&component.source, &self.cache)
@@ -234,7 +277,7 @@ impl Job {
         let step = self
             .progress
             .step(&format!("component `{}`", component.name), file);
-        let evaluated = self.evaluate_in(component, span, vm);
+        let evaluated = self.evaluate_in(component, prepared, vm);
         drop(step);
         if let Some(vm) = vm {
             vm.collect_garbage();
@@ -303,7 +346,13 @@ impl Job {
         hash
     }
 
-    fn evaluate_in(&self, component: &Component, span: Span, vm: &mut Option<Vm>) -> Evaluated {
+    fn evaluate_in(
+        &self,
+        component: &Component,
+        prepared: &Prepared,
+        vm: &mut Option<Vm>,
+    ) -> Evaluated {
+        let span = prepared.span;
         let arguments = self.tla.get(&component.name).map_or(&[][..], Vec::as_slice);
         let mut evaluated = Evaluated {
             objects: Vec::new(),
@@ -314,7 +363,11 @@ impl Job {
         let output = match &component.source {
             Source::Jsonnet(file) => {
                 let machine = self.machine(vm);
-                machine.evaluate_file(file, arguments).and_then(|value| {
+                match &prepared.text {
+                    Some(text) => machine.evaluate_file_text(file, text, arguments),
+                    None => machine.evaluate_file(file, arguments),
+                }
+                .and_then(|value| {
                     value::to_node(&value, span, self.setup.limits.max_depth)
                         .map_err(|error| Failure::from_error(&error))
                 })

@@ -43,19 +43,28 @@ impl TraceSources {
     /// The start of the Jsonnet file `path` (below the root), registered
     /// once: where a problem with its output as a whole is reported.
     pub fn file_start(&mut self, db: &mut SourceDb, path: &Path) -> Span {
+        self.read_file(db, path).0
+    }
+
+    /// [`TraceSources::file_start`], and the text read when this call read
+    /// it: an evaluation of the file can then take the text rather than
+    /// read the file again (and a file that could not be read is left for
+    /// the evaluation to report).
+    pub fn read_file(&mut self, db: &mut SourceDb, path: &Path) -> (Span, Option<Arc<str>>) {
         let name = path.display().to_string();
         if let Some(id) = self.registered.get(&name) {
-            return Span::file_start(*id);
+            return (Span::file_start(*id), None);
         }
-        let text = self.fs.read(path, self.max_bytes).unwrap_or_default();
-        Span::file_start(self.register(db, &name, true, &text))
+        let text: Option<Arc<str>> = self.fs.read(path, self.max_bytes).ok().map(Arc::from);
+        let id = self.register(db, &name, true, text.clone().unwrap_or_default());
+        (Span::file_start(id), text)
     }
 
     /// The place of a trace frame.
     pub fn frame_span(&mut self, db: &mut SourceDb, frame: &Frame) -> Span {
         let id = match self.registered.get(&frame.file) {
             Some(id) => *id,
-            None => self.register(db, &frame.file, frame.on_disk, &frame.code),
+            None => self.register(db, &frame.file, frame.on_disk, frame.code.clone()),
         };
         let length = frame.code.len();
         Span::new(id, frame.start.min(length), frame.end.min(length))
@@ -111,7 +120,13 @@ impl TraceSources {
         Diagnostic::note(codes::TRACE, format!("{what}: {}", traced.message), at)
     }
 
-    fn register(&mut self, db: &mut SourceDb, name: &str, on_disk: bool, text: &str) -> SourceId {
+    fn register(
+        &mut self,
+        db: &mut SourceDb,
+        name: &str,
+        on_disk: bool,
+        text: impl Into<Arc<str>>,
+    ) -> SourceId {
         let shown = if on_disk {
             self.fs.display(Path::new(name))
         } else {

@@ -209,23 +209,47 @@ impl Vm {
         path: &Path,
         arguments: &[(String, Input)],
     ) -> Result<Val, Failure> {
-        self.evaluate_uncached(path)
+        self.read_uncached(path)
+            .and_then(|code| self.evaluate_uncached(path, code))
             .and_then(|value| self.call(value, arguments))
             .map_err(|error| Failure::from_error(&error))
     }
 
-    /// Evaluates the file at `path` without keeping its value in the VM's
-    /// import cache (what it imports is cached): a VM reused for many
-    /// components would otherwise hold every component's output.
-    fn evaluate_uncached(&self, path: &Path) -> jrsonnet_evaluator::Result<Val> {
+    /// As [`Vm::evaluate_file`], for the file at `path` whose text the
+    /// caller has read already (to register it for its diagnostics, say),
+    /// so that the file is read once.
+    pub fn evaluate_file_text(
+        &self,
+        path: &Path,
+        text: &str,
+        arguments: &[(String, Input)],
+    ) -> Result<Val, Failure> {
+        self.evaluate_uncached(path, text.into())
+            .and_then(|value| self.call(value, arguments))
+            .map_err(|error| Failure::from_error(&error))
+    }
+
+    /// The text of the file at `path`, read as an import is.
+    fn read_uncached(&self, path: &Path) -> jrsonnet_evaluator::Result<IStr> {
+        let source_path = SourcePath::new(SourceFile::new(path.to_path_buf()));
+        let bytes = self
+            .state
+            .import_resolver()
+            .load_file_contents(&source_path)?;
+        Ok(std::str::from_utf8(&bytes)
+            .map_err(|_| ErrorKind::ImportBadFileUtf8(source_path.clone()))?
+            .into())
+    }
+
+    /// Evaluates `code`, the text of the file at `path`, without keeping
+    /// its value in the VM's import cache (what it imports is cached): a VM
+    /// reused for many components would otherwise hold every component's
+    /// output.
+    fn evaluate_uncached(&self, path: &Path, code: IStr) -> jrsonnet_evaluator::Result<Val> {
         let path = SourcePath::new(SourceFile::new(path.to_path_buf()));
-        let bytes = self.state.import_resolver().load_file_contents(&path)?;
-        let code: IStr = std::str::from_utf8(&bytes)
-            .map_err(|_| ErrorKind::ImportBadFileUtf8(path.clone()))?
-            .into();
-        let source = Source::new(path, code.clone());
+        let source = Source::new(path, code);
         let parsed = jrsonnet_parser::parse(
-            &code,
+            source.code(),
             &ParserSettings {
                 source: source.clone(),
             },
