@@ -13,7 +13,7 @@
 //!   post-processor's `object`.
 
 use jrsonnet_evaluator::error::ErrorKind;
-use jrsonnet_evaluator::val::{ArrValue, NumValue};
+use jrsonnet_evaluator::val::{ArrValue, NumValue, StrValue};
 use jrsonnet_evaluator::{ObjValueBuilder, Result, Val, in_description_frame};
 use strata_syntax::{Entry, MapHasher, Mapping, Node, Span, Value};
 
@@ -39,7 +39,7 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
     let value = match val {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::String(s.to_string()),
+        Val::Str(s) => Value::String(text_of(s)),
         Val::Num(n) => number(n.get()),
         Val::Arr(items) => {
             let depth = deeper(max_depth)?;
@@ -81,7 +81,7 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
                     },
                 )?;
                 mapping.insert(
-                    field.to_string(),
+                    field.as_str().to_owned(),
                     Entry {
                         key_span: span,
                         value: node,
@@ -95,6 +95,15 @@ fn convert(val: &Val, span: Span, max_depth: usize, budget: &mut usize) -> Resul
         }
     };
     Ok(Node::new(value, span))
+}
+
+/// The text of `value`, copied: a flat string (nearly all are) at once,
+/// where `to_string` would pass it through the formatter.
+fn text_of(value: &StrValue) -> String {
+    match value {
+        StrValue::Flat(text) => text.as_str().to_owned(),
+        StrValue::Tree(_) => value.to_string(),
+    }
 }
 
 /// One level less of the nesting allowed, or the error of having none left.

@@ -72,11 +72,27 @@ pub(crate) fn is_implicit_non_string(text: &str) -> bool {
 /// Whether a plain `text` could read as anything but a string, by YAML
 /// 1.1 or by the 1.2 core schema: every other form starts with one of
 /// these characters (or is empty), so most strings are settled by their
-/// first character without resolving them.
+/// first character without resolving them; and one that starts with a
+/// digit is a string when it holds a letter no number, date or time has
+/// (a checksum's hex digits, `4Gi`), settled without resolving it.
 pub(crate) fn could_be_non_string(text: &str) -> bool {
-    text.chars()
-        .next()
-        .is_none_or(|first| first.is_ascii_digit() || "+-.~<=yYnNtTfFoO".contains(first))
+    let bytes = text.as_bytes();
+    match bytes.first() {
+        None => true,
+        Some(first) if first.is_ascii_digit() => !holds_a_letter_no_number_has(bytes),
+        Some(first) => b"+-.~<=yYnNtTfFoO".contains(first),
+    }
+}
+
+/// Whether `bytes`, which start with a digit, hold an ASCII letter that
+/// no digit-first form of either schema has: numbers have only `e` and `E`
+/// (an exponent), dates and times only `t`, `T` and `Z`; after `0x`, `0o`
+/// or `0b` digits may be letters, so such a text is never settled here.
+fn holds_a_letter_no_number_has(bytes: &[u8]) -> bool {
+    !matches!(bytes.get(1), Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B'))
+        && bytes
+            .iter()
+            .any(|byte| byte.is_ascii_alphabetic() && !b"eEtTzZ".contains(byte))
 }
 
 #[cfg(test)]
@@ -210,6 +226,27 @@ mod tests {
                 !is_implicit_non_string(text),
                 "`{text}` is a string in YAML 1.1"
             );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// A digit-first text settled as a string by its letters reads as a
+        /// string by every resolver the emitter asks.
+        #[test]
+        fn a_digit_first_text_settled_by_its_letters_reads_as_a_string(
+            text in "[0-9][0-9a-gx-zA-GX-ZoOiInNtTeE:._+ -]{0,10}"
+        ) {
+            if !super::could_be_non_string(&text) {
+                proptest::prop_assert!(!is_implicit_non_string(&text), "`{}`", text);
+                for resolved in [crate::scalar::resolve_plain(&text), resolve_plain_1_1(&text)] {
+                    proptest::prop_assert!(
+                        matches!(resolved, Resolved::Value(Value::String(_))),
+                        "`{}` reads as a non-string", text
+                    );
+                }
+            }
         }
     }
 }
