@@ -9,9 +9,10 @@
 //! evaluate, in order, handing each worker the text it read: a file is read
 //! once, and no worker waits for all of them to be read. Each thread has one
 //! Jsonnet VM (a jrsonnet `State` is not `Send`) that it reuses from one
-//! component to the next: imported libraries are parsed and evaluated once
-//! per thread, a component's own file is never cached, and the cycles an
-//! evaluation leaves are freed after each component. A component's output
+//! component to the next: imported libraries are parsed once per thread, a
+//! component's own file is never cached, and after each component the
+//! imports' values are forgotten and the cycles the evaluation left are
+//! freed ([`Vm::collect_garbage`]). A component's output
 //! is walked for objects, each passed through the post-processors,
 //! labelled, filtered by kind, sorted, and written as text in the
 //! request's format ([`Document`]), so a render holds text, not trees.
@@ -258,8 +259,8 @@ impl Job {
     /// One component, start to end, on a worker thread, in the thread's
     /// VM (made when first needed). The VM is reused from one component to
     /// the next: Jsonnet is pure, so a library imported by every component
-    /// is parsed and evaluated once per thread instead of once per
-    /// component, with the same result.
+    /// is parsed once per thread instead of once per component, with the
+    /// same result.
     fn evaluate(
         &self,
         component: &Component,

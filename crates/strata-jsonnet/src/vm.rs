@@ -346,11 +346,16 @@ impl Vm {
         std::mem::take(&mut *self.traces.borrow_mut())
     }
 
-    /// Frees the cycles that finished evaluations left on this thread
-    /// (values the VM still caches, imported files among them, stay): call
-    /// between the evaluations of a reused VM, which would otherwise hold
-    /// every one of their heaps until it is dropped.
+    /// Frees what finished evaluations left on this thread: the values of
+    /// the files they imported are forgotten (their parses are kept), then
+    /// the cycles are collected. Call between the evaluations of a reused
+    /// VM, which would otherwise hold every one of their heaps until it is
+    /// dropped: an imported object that every evaluation extends
+    /// (`lib.base { name: ... }`) caches each field it computes for each
+    /// extension, and would keep every one of them, and every collection
+    /// would walk them all again.
     pub fn collect_garbage(&self) {
+        self.state.forget_evaluated_imports();
         jrsonnet_gcmodule::collect_thread_cycles();
     }
 }

@@ -1,10 +1,13 @@
 //! A reused VM frees every cycle an evaluation leaves, and nothing it still
-//! needs: Strata's copy of jrsonnet-gcmodule frees the cycles it finds
-//! without a boxed handle per object (`vendor/README.md`), and this checks
-//! that through the evaluator, on the shapes that make cycles (objects
-//! that see `self` and `super`, closures over their own context, lazy
-//! fields, arrays of objects that refer to each other), including an
-//! evaluation that fails half-way.
+//! needs. Two changes Strata carries in its copies of jrsonnet
+//! (`vendor/README.md`) are checked here through the evaluator: the cycle
+//! collector frees what it finds without a boxed handle per object, and a
+//! VM forgets its imports' values between evaluations, so that an imported
+//! object every evaluation extends (`self.base { ... }` below) does not
+//! keep what each extension computed. The shapes are those that make
+//! cycles: objects that see `self` and `super`, closures over their own
+//! context, lazy fields, arrays of objects that refer to each other, and
+//! an evaluation that fails half-way.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,8 +19,8 @@ use strata_syntax::{Limits, Span, Value};
 const LIBRARY: &str = r"
 {
   labels(name):: { app: name, tier: self.app + '-tier' },
-  base():: { kind: 'Base', name: error 'name is required', full: self.kind + '/' + self.name },
-  item(name, n):: self.base() {
+  base:: { kind: 'Base', name: error 'name is required', full: self.kind + '/' + self.name },
+  item(name, n):: self.base {
     kind: 'Item',
     name: name,
     full: super.full + '#' + n,
@@ -73,7 +76,7 @@ fn a_reused_vm_frees_every_cycle_and_keeps_what_it_caches() {
     on_evaluation_stack(|| {
         let mut files = MemoryFs::new().with("lib.libsonnet", LIBRARY).with(
             "failing.jsonnet",
-            "local lib = import 'lib.libsonnet'; [lib.item('x', 3).full, lib.base().full]",
+            "local lib = import 'lib.libsonnet'; [lib.item('x', 3).full, lib.base.full]",
         );
         for round in 0..ROUNDS {
             files = files.with(&format!("round-{round}.jsonnet"), &program(round));

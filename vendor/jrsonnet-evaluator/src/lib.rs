@@ -346,6 +346,24 @@ impl State {
 		}
 	}
 
+	/// Strata's change: forgets the value of every imported file, keeping
+	/// its text and its parse. An object caches each field it computes for
+	/// every `self` that extends it (`OopObject::get_for`), and the cached
+	/// value holds that `self`: an imported object extended by every
+	/// evaluation of a reused state would keep all of their objects alive,
+	/// and each collection would walk them again. Called between
+	/// evaluations, the next one evaluates the imports afresh (Jsonnet is
+	/// pure: the same values) and the earlier ones' objects can be freed.
+	pub fn forget_evaluated_imports(&self) {
+		let forgotten: Vec<Val> = self
+			.file_cache()
+			.values_mut()
+			.filter_map(|file| file.evaluated.take())
+			.collect();
+		// Dropped after the cache's borrow ends.
+		drop(forgotten);
+	}
+
 	/// Has same semantics as `import 'path'` called from `from` file
 	pub fn import_from(&self, from: &SourcePath, path: &str) -> Result<Val> {
 		let resolved = self.resolve_from(from, path)?;
