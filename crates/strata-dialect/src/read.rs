@@ -268,12 +268,14 @@ impl<'a> Reader<'a> {
                 },
                 |entry| work(db, entry),
             );
-            let mut entries = Vec::with_capacity(done.len());
-            results.reserve(done.len());
-            for (entry, result) in done {
-                results.push((entry.value.span, result));
-                entries.push(entry);
-            }
+            let (entries, worked): (Vec<HandedEntry>, _) = done
+                .into_iter()
+                .map(|(entry, result)| {
+                    let span = entry.value.span;
+                    (entry, (span, result))
+                })
+                .unzip();
+            results = worked;
             parsed.restore(section, entries);
             held(db, source, parsed, expect, Place::File)
         });

@@ -209,10 +209,10 @@ impl Vm {
         path: &Path,
         arguments: &[(String, Input)],
     ) -> Result<Val, Failure> {
-        self.read_uncached(path)
-            .and_then(|code| self.evaluate_uncached(path, code))
-            .and_then(|value| self.call(value, arguments))
-            .map_err(|error| Failure::from_error(&error))
+        let code = self
+            .read_uncached(path)
+            .map_err(|error| Failure::from_error(&error))?;
+        self.evaluate_file_text(path, &code, arguments)
     }
 
     /// As [`Vm::evaluate_file`], for the file at `path` whose text the
